@@ -1,0 +1,44 @@
+# Skyport — every command a developer or CI needs. `make help` lists them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help install run test lint bench redis-server clean
+
+help:
+	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
+	@echo "make test   install (and Redis if missing) and run the whole test suite"
+	@echo "make lint   ruff"
+	@echo "make bench  benchmarks (printed numbers, never asserted)"
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+install: $(STAMP)
+
+run: install
+	$(VENV)/bin/skyport games
+
+# Tests talk to a real Redis: the suite starts its own redis-server when none answers
+# on 127.0.0.1:6379, so the binary must exist (installed from Debian's packages as root).
+redis-server:
+	@command -v redis-server >/dev/null || (apt-get update -qq && apt-get install -y -qq redis-server >/dev/null)
+
+test: install redis-server
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check services schema workers tests bench
+	$(VENV)/bin/ruff format --check services schema workers tests bench
+
+bench: install
+	$(PY) bench/playouts.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,114 @@
+"""The `skyport` command line: list games, play bot matches, serve the API."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import orjson
+import typer
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from services.ai import MatchRecord, make_bot, play_match
+from services.ai.bot import BOT_LEVELS
+from services.engine import GameError, all_games, get_game
+
+app = typer.Typer(help="Skyport: a game-state service for three board games.", no_args_is_help=True)
+console = Console(stderr=True)
+
+
+@app.command()
+def games() -> None:
+    """List the registered games and their options."""
+    table = Table("id", "title", "players", "options")
+    for game in all_games():
+        options = ", ".join(
+            f"{name} ({field.get('description') or field.get('type', 'value')})"
+            for name, field in game.options_schema().get("properties", {}).items()
+        )
+        table.add_row(game.id, game.title, f"{game.min_players}-{game.max_players}", options or "-")
+    Console().print(table)
+
+
+def match_json(record: MatchRecord) -> bytes:
+    return orjson.dumps(
+        {
+            "game": record.game,
+            "seed": record.seed,
+            "players": record.players,
+            "scores": [
+                s.model_dump() for s in sorted(record.result.standings, key=lambda s: s.seat)
+            ],
+            "winners": record.result.winners,
+            "moves": len(record.moves),
+        }
+    )
+
+
+def parse_bots(bots: str, players: int) -> list[str]:
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels *= players
+    if len(levels) != players:
+        raise typer.BadParameter(f"give one bot per player ({players}), or one for all")
+    unknown = sorted(set(levels) - set(BOT_LEVELS))
+    if unknown:
+        raise typer.BadParameter(f"unknown bot level(s) {unknown}; known: {list(BOT_LEVELS)}")
+    return levels
+
+
+@app.command()
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id from `skyport games`")],
+    players: Annotated[int, typer.Option("--players", "-p", min=1)] = 2,
+    games: Annotated[int, typer.Option("--games", "-n", min=1)] = 1,
+    bots: Annotated[str, typer.Option(help="comma-separated bot levels, one per seat")] = "random",
+    seed: Annotated[int, typer.Option(help="seed of the first game; game k uses seed+k")] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="one JSON line per finished game")
+    ] = False,
+) -> None:
+    """Play GAMES whole games between bots through the game contract."""
+    try:
+        game = get_game(game_id)
+    except GameError as error:
+        raise typer.BadParameter(error.message) from None
+    levels = parse_bots(bots, players)
+    wins = [0.0] * players
+    rounds = range(seed, seed + games)
+    for game_seed in track(
+        rounds, description=f"{game.title}", console=console, disable=not console.is_terminal
+    ):
+        try:
+            seated = [make_bot(level, game_seed * 101 + i) for i, level in enumerate(levels)]
+            record = play_match(game, seated, game_seed)
+        except GameError as error:
+            console.print(f"[red]{error.message}[/red]")
+            raise typer.Exit(2) from None
+        for winner in record.result.winners:
+            wins[winner] += 1 / len(record.result.winners)
+        if as_json:
+            sys.stdout.buffer.write(match_json(record) + b"\n")
+            sys.stdout.flush()
+    if not as_json:
+        table = Table("seat", "bot", "wins")
+        for seat, level in enumerate(levels):
+            table.add_row(str(seat), level, f"{wins[seat]:g}")
+        Console().print(table)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+) -> None:
+    """Start the REST + GraphQL API (embedded store unless SKYPORT_REDIS_URL is set)."""
+    from services.api.server import run
+
+    run(host=host, port=port)
+
+
+if __name__ == "__main__":
+    app()

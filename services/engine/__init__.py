@@ -1,0 +1,29 @@
+"""The game contract every Skyport game implements. Pure Python, no I/O."""
+
+from .errors import GameError, IllegalMove, InvalidConfig, UnknownGame
+from .game import Game, GameState, describe_validation_error
+from .registry import all_games, get_game, register
+from .rng import Rng
+from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat, Standing
+
+__all__ = [
+    "Event",
+    "Game",
+    "GameError",
+    "GameState",
+    "IllegalMove",
+    "InvalidConfig",
+    "Move",
+    "Outcome",
+    "Prompt",
+    "Resigned",
+    "Result",
+    "Rng",
+    "Seat",
+    "Standing",
+    "UnknownGame",
+    "all_games",
+    "describe_validation_error",
+    "get_game",
+    "register",
+]

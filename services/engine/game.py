@@ -1,0 +1,188 @@
+"""The game contract. Every game is a subclass of `Game` and fills in a few hooks.
+
+A game is a deterministic state machine over plain, serialisable data:
+
+    setup(config, seats, seed) -> state
+    prompts(state)             -> who must act now, and on what
+    legal_moves(state, seat)   -> every legal move of that seat now
+    apply(state, seat, move)   -> Outcome(new state, events); the old state is untouched
+    view(state, seat | None)   -> what that seat (None: a spectator) may see
+    result(state)              -> final standings with score breakdowns, once over
+
+The base class does the parts that are the same for every game: parsing options and
+moves into the game's own pydantic models, refusing moves from seats that are not
+prompted, copying the state before a move so that a refused move changes nothing, and
+(de)serialising states.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from .errors import IllegalMove, InvalidConfig
+from .rng import Rng
+from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat
+
+
+class GameState(BaseModel):
+    """Fields every game state has. Games subclass it with their own."""
+
+    players: int
+    seed: int
+    rng: Rng
+    over: bool = False
+    resigned: list[int] = Field(default_factory=list)
+    """Seats that resigned. A resignation ends the game for everyone (see `resign`)."""
+
+
+StateT = TypeVar("StateT", bound=GameState)
+ConfigT = TypeVar("ConfigT", bound=BaseModel)
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """One readable sentence per problem pydantic found, without echoing input values."""
+    parts = []
+    for item in error.errors(include_input=False, include_url=False):
+        where = ".".join(str(p) for p in item["loc"]) or "value"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+class Game(ABC, Generic[StateT, ConfigT]):
+    """Base class of every game. Subclasses set the class attributes and fill the hooks."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    config_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[GameState]]
+    move_model: ClassVar[Any]
+    """A Move subclass, or an annotated union of them discriminated by `kind`."""
+    view_model: ClassVar[type[BaseModel]]
+
+    def __init__(self) -> None:
+        self._moves = TypeAdapter(self.move_model)
+
+    # --- hooks a game fills in -------------------------------------------------------
+
+    @abstractmethod
+    def new_state(self, config: ConfigT, players: int, seed: int) -> StateT:
+        """The state before anyone has moved. Config and player count are already valid."""
+
+    @abstractmethod
+    def prompts(self, state: StateT) -> list[Prompt]:
+        """Who must act now. Empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: StateT, seat: Seat) -> list[Move]:
+        """Every move `seat` may make now (empty if it is not prompted)."""
+
+    @abstractmethod
+    def play(self, state: StateT, seat: Seat, move: Move) -> list[Event]:
+        """Check `move` against the rules and carry it out on `state`, which is a private
+        copy: mutate it freely. Raise IllegalMove before changing anything that matters —
+        the copy is thrown away on error anyway."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: Seat | None) -> BaseModel:
+        """What `seat` may see; None is a spectator. The only door out of the engine."""
+
+    @abstractmethod
+    def result(self, state: StateT) -> Result | None:
+        """Final standings once the game is over, else None."""
+
+    @abstractmethod
+    def describe(self, move: Move) -> str:
+        """A short label for a move, in the rulebook's words ("Place tile 12 at (1, 2)")."""
+
+    def catalog(self) -> dict[str, Any]:
+        """Component data (cards, tiles) an app needs to draw the game."""
+        return {}
+
+    # --- the contract, built on the hooks -------------------------------------------
+
+    def setup(
+        self, config: Mapping[str, Any] | BaseModel | None, players: int, seed: int
+    ) -> StateT:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidConfig(
+                "player_count",
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}.",
+                {"min": self.min_players, "max": self.max_players, "asked": players},
+            )
+        return self.new_state(self.parse_config(config, players), players, seed)
+
+    def parse_config(self, config: Mapping[str, Any] | BaseModel | None, players: int) -> ConfigT:
+        if isinstance(config, self.config_model):
+            return config  # type: ignore[return-value]
+        raw = config.model_dump() if isinstance(config, BaseModel) else dict(config or {})
+        try:
+            parsed = self.config_model.model_validate(raw, context={"players": players})
+        except ValidationError as error:
+            raise InvalidConfig("invalid_options", describe_validation_error(error)) from None
+        return parsed  # type: ignore[return-value]
+
+    def parse_move(self, move: Mapping[str, Any] | Move) -> Move:
+        if isinstance(move, Move):
+            return move
+        try:
+            return self._moves.validate_python(move)
+        except ValidationError as error:
+            raise IllegalMove(
+                "malformed_move",
+                f"That is not a move of {self.title}: {describe_validation_error(error)}.",
+            ) from None
+
+    def apply(self, state: StateT, seat: Seat, move: Mapping[str, Any] | Move) -> Outcome[StateT]:
+        parsed = self.parse_move(move)
+        if state.over:
+            raise IllegalMove("game_over", "The game is over; no more moves can be made.")
+        if not any(p.seat == seat for p in self.prompts(state)):
+            raise IllegalMove(
+                "not_your_turn",
+                f"Seat {seat} is not being asked to act now.",
+                {"prompted": sorted({p.seat for p in self.prompts(state)})},
+            )
+        new_state = state.model_copy(deep=True)
+        events = self.play(new_state, seat, parsed)
+        return Outcome(state=new_state, events=events)
+
+    def resign(self, state: StateT, seat: Seat) -> Outcome[StateT]:
+        """`seat` gives up. The game ends at once and is scored as it stands for the
+        others; resigned seats rank last and never win (see `standings`)."""
+        if state.over:
+            raise IllegalMove("game_over", "The game is over; there is nothing to resign.")
+        if not 0 <= seat < state.players:
+            raise IllegalMove("no_such_seat", f"There is no seat {seat} in this game.")
+        new_state = state.model_copy(deep=True)
+        new_state.resigned.append(seat)
+        new_state.over = True
+        return Outcome(state=new_state, events=[Resigned(seat=seat)])
+
+    def standings(self, state: StateT) -> Result | None:
+        """The game's own result, with resigned seats moved to the bottom."""
+        result = self.result(state)
+        if result is None or not state.resigned:
+            return result
+        return result.demote(state.resigned)
+
+    def is_over(self, state: StateT) -> bool:
+        return state.over
+
+    def dump_state(self, state: StateT) -> str:
+        return state.model_dump_json()
+
+    def load_state(self, data: str | bytes) -> StateT:
+        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+
+    def dump_move(self, move: Move) -> dict[str, Any]:
+        return move.model_dump(mode="json")
+
+    def options_schema(self) -> dict[str, Any]:
+        return self.config_model.model_json_schema()

@@ -1,0 +1,140 @@
+"""A tiny game used only by the engine's tests: simultaneous hidden choices.
+
+Each player holds three secret cards dealt from a shuffled deck of 1..12. In each of
+three rounds every player at once picks a card face down; when all have picked, the
+highest card takes the sum of the round's cards. It exercises what the real games need
+from the contract: several seats prompted at once, hidden hands, RNG in the state.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.engine import Event, Game, GameState, IllegalMove, Move, Prompt, Result, Rng, Seat
+
+
+class BlindBidOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rounds: int = Field(default=3, ge=1, le=3, description="rounds to play")
+
+
+class Pick(Move):
+    kind: Literal["pick"] = "pick"
+    card: int
+
+
+class Picked(Event):
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
+    kind: str = "picked"
+    card: int
+
+
+class RoundWon(Event):
+    kind: str = "round_won"
+    cards: list[int]
+    points: int
+
+
+class BlindBidState(GameState):
+    rounds_left: int
+    hands: list[list[int]]
+    picks: list[int | None]
+    points: list[int]
+
+
+class BlindBidView(BaseModel):
+    hand: list[int] | None
+    hand_sizes: list[int]
+    picked: list[bool]
+    points: list[int]
+
+
+class BlindBid(Game[BlindBidState, BlindBidOptions]):
+    id = "blind-bid"
+    title = "Blind Bid"
+    min_players = 2
+    max_players = 4
+    config_model = BlindBidOptions
+    state_model = BlindBidState
+    move_model = Pick
+    view_model = BlindBidView
+
+    def new_state(self, config: BlindBidOptions, players: int, seed: int) -> BlindBidState:
+        rng = Rng.from_seed(seed)
+        deck = list(range(1, 13))
+        rng.shuffle(deck)
+        hands = [sorted(deck[3 * p : 3 * p + 3]) for p in range(players)]
+        return BlindBidState(
+            players=players,
+            seed=seed,
+            rng=rng,
+            rounds_left=config.rounds,
+            hands=hands,
+            picks=[None] * players,
+            points=[0] * players,
+        )
+
+    def prompts(self, state: BlindBidState) -> list[Prompt]:
+        if state.over:
+            return []
+        return [
+            Prompt(
+                seat=s,
+                kind="pick",
+                text="Pick a card",
+                options=[str(c) for c in state.hands[s]],
+                min_picks=1,
+                max_picks=1,
+            )
+            for s in range(state.players)
+            if state.picks[s] is None
+        ]
+
+    def legal_moves(self, state: BlindBidState, seat: Seat) -> list[Move]:
+        if state.over or state.picks[seat] is not None:
+            return []
+        return [Pick(card=c) for c in state.hands[seat]]
+
+    def play(self, state: BlindBidState, seat: Seat, move: Move) -> list[Event]:
+        assert isinstance(move, Pick)
+        if move.card not in state.hands[seat]:
+            raise IllegalMove("card_not_in_hand", f"You do not hold a {move.card}.")
+        state.hands[seat].remove(move.card)
+        state.picks[seat] = move.card
+        events: list[Event] = [Picked(seat=seat, card=move.card, private_to=[seat])]
+        if all(p is not None for p in state.picks):
+            events.append(self._finish_round(state))
+        return events
+
+    def _finish_round(self, state: BlindBidState) -> RoundWon:
+        cards = [p for p in state.picks if p is not None]
+        winner = cards.index(max(cards))
+        state.points[winner] += sum(cards)
+        state.picks = [None] * state.players
+        state.rounds_left -= 1
+        state.over = state.rounds_left == 0 or not state.hands[0]
+        return RoundWon(seat=winner, cards=cards, points=sum(cards))
+
+    def view(self, state: BlindBidState, seat: Seat | None) -> BlindBidView:
+        return BlindBidView(
+            hand=None if seat is None else state.hands[seat],
+            hand_sizes=[len(h) for h in state.hands],
+            picked=[p is not None for p in state.picks],
+            points=state.points,
+        )
+
+    def result(self, state: BlindBidState) -> Result | None:
+        if not state.over:
+            return None
+        return Result.rank(
+            {s: ({"rounds": state.points[s]}, (state.points[s],)) for s in range(state.players)}
+        )
+
+    def describe(self, move: Move) -> str:
+        assert isinstance(move, Pick)
+        return f"Pick {move.card}"
+
+
+blind_bid = BlindBid()
