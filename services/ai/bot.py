@@ -14,12 +14,21 @@ class Bot(Protocol):
     def choose(self, game: Game, state: GameState, seat: Seat) -> Move: ...
 
 
-BOT_LEVELS = ("random",)
+BOT_LEVELS = ("random", "greedy", "mcts")
 
 
 def make_bot(level: str, seed: int) -> Bot:
+    """A bot of `level` ("random", "greedy" or "mcts"), seeded for reproducible play."""
+    from .greedy import GreedyBot
+    from .mcts import MctsBot
     from .random_bot import RandomBot
 
-    if level == "random":
-        return RandomBot(seed)
-    raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(BOT_LEVELS)}")
+    makers = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
+    if level not in makers:
+        raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(BOT_LEVELS)}")
+    return makers[level](seed)
+
+
+def levels_for(game: Game) -> list[str]:
+    """The bot levels that can play `game`: searching bots need its determinize/evaluate."""
+    return list(BOT_LEVELS) if game.supports_search() else ["random"]

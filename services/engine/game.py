@@ -104,6 +104,24 @@ class Game(ABC, Generic[StateT, ConfigT]):
         """Component data (cards, tiles) an app needs to draw the game."""
         return {}
 
+    # --- what searching bots need (optional: without them only the random bot plays) ---
+
+    def determinize(self, state: StateT, seat: Seat, rng: Rng) -> StateT:
+        """A copy of `state` in which everything `seat` cannot see — other hands, the
+        order of decks and draw piles, the RNG itself — is dealt anew from `rng`,
+        consistently with what `seat` can see. Information-set bots search these copies,
+        so they never peek at the real hidden state."""
+        raise NotImplementedError(f"{self.title} cannot yet deal a hidden state for bots")
+
+    def evaluate(self, state: StateT, seat: Seat) -> float:
+        """How well `seat` is doing, from 0 (hopeless) to 1 (won); the greedy bot
+        maximises it and MCTS scores its cut-off playouts with it."""
+        raise NotImplementedError(f"{self.title} has no evaluation for bots yet")
+
+    def supports_search(self) -> bool:
+        cls = type(self)
+        return cls.determinize is not Game.determinize and cls.evaluate is not Game.evaluate
+
     # --- the contract, built on the hooks -------------------------------------------
 
     def setup(

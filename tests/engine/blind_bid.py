@@ -42,6 +42,7 @@ class BlindBidState(GameState):
     hands: list[list[int]]
     picks: list[int | None]
     points: list[int]
+    revealed: list[int] = []
 
 
 class BlindBidView(BaseModel):
@@ -112,6 +113,7 @@ class BlindBid(Game[BlindBidState, BlindBidOptions]):
         cards = [p for p in state.picks if p is not None]
         winner = cards.index(max(cards))
         state.points[winner] += sum(cards)
+        state.revealed += cards
         state.picks = [None] * state.players
         state.rounds_left -= 1
         state.over = state.rounds_left == 0 or not state.hands[0]
@@ -131,6 +133,24 @@ class BlindBid(Game[BlindBidState, BlindBidOptions]):
         return Result.rank(
             {s: ({"rounds": state.points[s]}, (state.points[s],)) for s in range(state.players)}
         )
+
+    def determinize(self, state: BlindBidState, seat: Seat, rng: Rng) -> BlindBidState:
+        """Other hands and face-down picks are re-dealt from the cards `seat` has not seen."""
+        dealt = state.model_copy(deep=True)
+        seen = set(state.hands[seat]) | set(state.revealed) | {state.picks[seat]}
+        unseen = [c for c in range(1, 13) if c not in seen]
+        rng.shuffle(unseen)
+        for other in (s for s in range(state.players) if s != seat):
+            size = len(state.hands[other])
+            dealt.hands[other], unseen = sorted(unseen[:size]), unseen[size:]
+            if state.picks[other] is not None:
+                dealt.picks[other], unseen = unseen[0], unseen[1:]
+        dealt.rng = Rng.from_seed(rng.next64())
+        return dealt
+
+    def evaluate(self, state: BlindBidState, seat: Seat) -> float:
+        total = sum(state.points)
+        return 0.5 if total == 0 else state.points[seat] / total
 
     def describe(self, move: Move) -> str:
         assert isinstance(move, Pick)
