@@ -1,0 +1,106 @@
+"""Step ⑤, stock disposal: exchanging 3 cubes for 1, then keeping at most 3."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from services.engine import Event, IllegalMove, Move, Seat
+
+from .events import Exchanged, ResourcesReturned
+from .moves import EndTurn, Exchange, Keep
+from .state import COLOURS, EXCHANGE_RATE, KEEP_AT_MOST, SkyIslandsState
+
+
+def must_return(state: SkyIslandsState) -> bool:
+    """Rulebook: "If you have 4 or more, you must choose up to 3 resources to keep."""
+    return state.active.cubes.total > KEEP_AT_MOST
+
+
+def _in_supply_after_paying(state: SkyIslandsState, move: Exchange) -> int:
+    paid = EXCHANGE_RATE if move.take == move.give else 0
+    return state.supply.get(move.take) + paid
+
+
+def exchange_moves(state: SkyIslandsState) -> list[Move]:
+    cubes = state.active.cubes
+    offers = [
+        Exchange(give=give, take=take)
+        for give in COLOURS
+        if cubes.get(give) >= EXCHANGE_RATE
+        for take in COLOURS
+    ]
+    return [m for m in offers if _in_supply_after_paying(state, m) > 0]
+
+
+def keep_moves(state: SkyIslandsState) -> list[Move]:
+    cubes = state.active.cubes
+    ranges = [range(min(cubes.get(c), KEEP_AT_MOST) + 1) for c in COLOURS]
+    return [
+        Keep(red=r, white=w, blue=b) for r, w, b in product(*ranges) if r + w + b <= KEEP_AT_MOST
+    ]
+
+
+def disposal_moves(state: SkyIslandsState) -> list[Move]:
+    closing = keep_moves(state) if must_return(state) else [EndTurn()]
+    return exchange_moves(state) + closing
+
+
+def has_choice(state: SkyIslandsState) -> bool:
+    return must_return(state) or bool(exchange_moves(state))
+
+
+def exchange(state: SkyIslandsState, seat: Seat, move: Exchange) -> list[Event]:
+    cubes = state.merchants[seat].cubes
+    if cubes.get(move.give) < EXCHANGE_RATE:
+        raise IllegalMove(
+            "exchange_needs_three",
+            f"An exchange costs 3 {move.give} resources; you have {cubes.get(move.give)}.",
+        )
+    # "pay 3 resources of the same colour ... to the supply, to take 1 resource of any
+    # colour from the supply. (They may not exchange for a colour that is not in the supply)"
+    if _in_supply_after_paying(state, move) == 0:
+        raise IllegalMove(
+            "supply_empty", f"The supply has no {move.take} resource to exchange for."
+        )
+    cubes.add(move.give, -EXCHANGE_RATE)
+    state.supply.add(move.give, EXCHANGE_RATE)
+    state.supply.add(move.take, -1)
+    cubes.add(move.take, 1)
+    return [Exchanged(seat=seat, give=move.give, take=move.take)]
+
+
+def keep(state: SkyIslandsState, seat: Seat, move: Keep) -> list[Event]:
+    cubes = state.merchants[seat].cubes
+    if cubes.total <= KEEP_AT_MOST:
+        raise IllegalMove(
+            "keep_not_needed",
+            f"With {cubes.total} resources you keep them all; end the turn instead.",
+        )
+    if move.total > KEEP_AT_MOST:
+        raise IllegalMove(
+            "must_keep_at_most_three",
+            f"You may keep at most 3 resources, not {move.total}.",
+        )
+    for colour in COLOURS:
+        if getattr(move, colour) > cubes.get(colour):
+            raise IllegalMove(
+                "keep_more_than_you_have",
+                f"You cannot keep {getattr(move, colour)} {colour}; you have {cubes.get(colour)}.",
+            )
+    returned = {c: cubes.get(c) - getattr(move, c) for c in COLOURS}
+    for colour, count in returned.items():
+        cubes.add(colour, -count)
+        state.supply.add(colour, count)
+    state.phase = "refill"
+    return [ResourcesReturned(seat=seat, **returned)]
+
+
+def end_turn(state: SkyIslandsState, seat: Seat, move: EndTurn) -> list[Event]:
+    total = state.merchants[seat].cubes.total
+    if total > KEEP_AT_MOST:
+        raise IllegalMove(
+            "too_many_cubes",
+            f"You hold {total} resources; choose at most 3 to keep before the turn ends.",
+        )
+    state.phase = "refill"
+    return []

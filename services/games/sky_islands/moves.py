@@ -1,0 +1,103 @@
+"""The decisions a player makes, one Move subclass each, told apart by `kind`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from services.engine import Move
+
+from .state import Colour
+from .tiles import Rotation
+
+
+class PlaceTile(Move):
+    """Step ②: place a hand tile, turned clockwise by `rotation` degrees."""
+
+    kind: Literal["place"] = "place"
+    tile: int
+    x: int
+    y: int
+    rotation: Rotation = 0
+
+
+class DiscardTile(Move):
+    """Step ②, only when no hand tile can be placed: reveal the hand, discard one."""
+
+    kind: Literal["discard"] = "discard"
+    tile: int
+
+
+class BuildTradingHouse(Move):
+    """Step ④a: a trading house on island `island` of the tile at (x, y)."""
+
+    kind: Literal["build_trading_house"] = "build_trading_house"
+    x: int
+    y: int
+    island: int = Field(default=0, ge=0)
+
+
+class BuildTower(Move):
+    """Step ④b: a tower next to your trading house on island `island` at (x, y)."""
+
+    kind: Literal["build_tower"] = "build_tower"
+    x: int
+    y: int
+    island: int = Field(default=0, ge=0)
+
+
+class BuildHarbour(Move):
+    """Step ④c: a harbour under your trading house on island `island` at (x, y)."""
+
+    kind: Literal["build_harbour"] = "build_harbour"
+    x: int
+    y: int
+    island: int = Field(default=0, ge=0)
+
+
+class FinishBuilding(Move):
+    kind: Literal["finish_building"] = "finish_building"
+
+
+class Exchange(Move):
+    """Step ⑤: pay 3 cubes of `give` to the supply, take 1 cube of `take` from it."""
+
+    kind: Literal["exchange"] = "exchange"
+    give: Colour
+    take: Colour
+
+
+class Keep(Move):
+    """Step ⑤ with 4 or more cubes: keep these (at most 3), return the rest."""
+
+    kind: Literal["keep"] = "keep"
+    red: int = Field(default=0, ge=0)
+    white: int = Field(default=0, ge=0)
+    blue: int = Field(default=0, ge=0)
+
+    @property
+    def total(self) -> int:
+        return self.red + self.white + self.blue
+
+
+class EndTurn(Move):
+    """Step ⑤ with 3 cubes or fewer: end the turn."""
+
+    kind: Literal["end_turn"] = "end_turn"
+
+
+BuildMove = BuildTradingHouse | BuildTower | BuildHarbour
+
+SkyIslandsMove = Annotated[
+    PlaceTile
+    | DiscardTile
+    | BuildTradingHouse
+    | BuildTower
+    | BuildHarbour
+    | FinishBuilding
+    | Exchange
+    | Keep
+    | EndTurn,
+    Field(discriminator="kind"),
+]

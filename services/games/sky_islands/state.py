@@ -1,0 +1,121 @@
+"""The state of a game of Merchants of Sky Islands: plain data, JSON-exact."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import ConfigDict, Field
+
+from services.engine import GameState, Seat
+
+from .board import Board, PlacedTile
+from .copying import Copyable, Immutable
+
+Colour = Literal["red", "white", "blue"]
+COLOURS: tuple[Colour, ...] = ("red", "white", "blue")
+Phase = Literal["place", "build", "dispose", "refill", "over"]
+"""Steps ② (place or discard), ④ (build), ⑤ (stock disposal), ⑥ (refill, automatic)."""
+
+TURNS_PER_PLAYER = 10
+TILES_PER_PLAYER = 10
+STARTING_HAND = 2
+TRADING_HOUSES_PER_PLAYER = 12
+TOWERS = 12
+HARBOURS = 12
+CUBES_PER_COLOUR = 20
+KEEP_AT_MOST = 3
+EXCHANGE_RATE = 3
+
+
+class Cubes(Copyable):
+    """Resource cubes: red = wine, white = canvas, blue = flying stone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    red: int = 0
+    white: int = 0
+    blue: int = 0
+
+    def get(self, colour: Colour) -> int:
+        return getattr(self, colour)
+
+    def add(self, colour: Colour, count: int) -> None:
+        setattr(self, colour, self.get(colour) + count)
+
+    @property
+    def total(self) -> int:
+        return self.red + self.white + self.blue
+
+
+class VictoryPoints(Copyable):
+    """Victory points scored during the game, by where they came from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    income: int = 0
+    ships: int = 0
+    towers: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.income + self.ships + self.towers
+
+
+class TradingHouse(Immutable):
+    """A trading house on one island of a tile, possibly tower- and harbour-equipped."""
+
+    owner: Seat
+    x: int
+    y: int
+    island: int
+    tower: bool = False
+    harbour: bool = False
+
+    @property
+    def node(self) -> tuple[int, int, int]:
+        return (self.x, self.y, self.island)
+
+
+class Merchant(Copyable):
+    """One player's pieces, hand and score."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: list[int] = Field(default_factory=list)
+    cubes: Cubes = Field(default_factory=Cubes)
+    vp: VictoryPoints = Field(default_factory=VictoryPoints)
+    trading_houses_left: int = TRADING_HOUSES_PER_PLAYER
+    turns_taken: int = 0
+
+
+class SkyIslandsState(Copyable, GameState):
+    starting_player: Seat
+    current: Seat
+    phase: Phase = "place"
+    turn_number: int = 1
+    """Turns begun in the whole game, counting from 1."""
+    placed_this_turn: PlacedTile | None = None
+    board: Board
+    trading_houses: list[TradingHouse] = Field(default_factory=list)
+    merchants: list[Merchant]
+    pile: list[int]
+    returned: list[int] = Field(default_factory=list)
+    """Tiles put back in the box unseen at setup."""
+    discarded: list[int] = Field(default_factory=list)
+    """Tiles revealed and discarded to the box during play (public)."""
+    supply: Cubes
+    towers_left: int = TOWERS
+    harbours_left: int = HARBOURS
+
+    @property
+    def active(self) -> Merchant:
+        return self.merchants[self.current]
+
+    def houses_of(self, seat: Seat) -> list[TradingHouse]:
+        return [h for h in self.trading_houses if h.owner == seat]
+
+    def house_at(self, x: int, y: int, island: int) -> TradingHouse | None:
+        return next((h for h in self.trading_houses if h.node == (x, y, island)), None)
+
+    def replace_house(self, old: TradingHouse, new: TradingHouse) -> None:
+        self.trading_houses[self.trading_houses.index(old)] = new

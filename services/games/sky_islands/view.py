@@ -1,0 +1,217 @@
+"""What one seat (or a spectator) may see, with the connected islands already worked
+out so that an app can draw the sky without knowing the rules.
+
+Hidden: other players' hand tiles, the draw pile's contents and order, the tiles put
+back in the box at setup, and the RNG. Hands revealed by a forced discard appear only
+as events.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from services.engine import Seat
+
+from .board import IslandMap, Node, PlacedTile, connected_islands
+from .scoring import breakdown, influence
+from .state import Cubes, Phase, SkyIslandsState, TradingHouse, VictoryPoints
+from .tiles import SIDES, TILES, EdgeKind, ShipColour, Side, SkyIslandTile, turned
+
+
+class TileFace(BaseModel):
+    """A tile as printed (rotation 0)."""
+
+    id: int
+    shape: str
+    ship: ShipColour
+    edges: dict[Side, EdgeKind]
+    islands: list[list[Side]]
+
+
+class TradingHouseView(BaseModel):
+    owner: Seat
+    tower: bool
+    harbour: bool
+
+
+class TileIslandView(BaseModel):
+    index: int
+    edges: list[Side]
+    """The sides this island reaches, as the tile lies (turned)."""
+    connected_island: int
+    trading_house: TradingHouseView | None
+
+
+class BoardTileView(BaseModel):
+    x: int
+    y: int
+    rotation: int
+    tile: int
+    shape: str
+    ship: ShipColour
+    initial: bool
+    edges: dict[Side, EdgeKind]
+    """As the tile lies (turned)."""
+    islands: list[TileIslandView]
+
+
+class IslandNodeView(BaseModel):
+    x: int
+    y: int
+    island: int
+
+
+class ConnectedIslandView(BaseModel):
+    id: int
+    nodes: list[IslandNodeView]
+    tile_count: int
+    closed: bool
+    influence: list[int]
+    """Per seat: 1 per trading house, 2 per tower-equipped one."""
+    has_tower: bool
+
+
+class PlayerView(BaseModel):
+    seat: Seat
+    cubes: Cubes
+    victory_points: int
+    """Scored during the game so far (islands are scored at the end)."""
+    victory_points_by_kind: VictoryPoints
+    trading_houses_left: int
+    turns_taken: int
+    hand_count: int
+
+
+class SupplyView(BaseModel):
+    red: int
+    white: int
+    blue: int
+    towers: int
+    harbours: int
+
+
+class CellView(BaseModel):
+    x: int
+    y: int
+
+
+class SkyIslandsView(BaseModel):
+    viewer: Seat | None
+    hand: list[TileFace] | None
+    """The viewer's own hand; None for a spectator."""
+    players: list[PlayerView]
+    supply: SupplyView
+    draw_pile: int
+    returned_to_box: int
+    discarded: list[int]
+    """Tiles discarded (after the hand was revealed) during play."""
+    starting_player: Seat
+    current_player: Seat | None
+    phase: Phase
+    turn_number: int
+    placed_this_turn: CellView | None
+    board: list[BoardTileView]
+    connected_islands: list[ConnectedIslandView]
+    over: bool
+    final_scores: list[dict[str, int]] | None
+    """Per seat, by category, once the game is over."""
+
+
+def tile_face(tile: SkyIslandTile) -> TileFace:
+    return TileFace(
+        id=tile.id,
+        shape=tile.shape,
+        ship=tile.ship,
+        edges=dict(tile.edges),
+        islands=[list(island.edges) for island in tile.islands],
+    )
+
+
+def _house_view(house: TradingHouse | None) -> TradingHouseView | None:
+    if house is None:
+        return None
+    return TradingHouseView(owner=house.owner, tower=house.tower, harbour=house.harbour)
+
+
+def _board_tile(
+    placed: PlacedTile, houses: dict[Node, TradingHouse], of: dict[Node, int]
+) -> BoardTileView:
+    tile = TILES[placed.tile]
+    edges = {turned(side, placed.rotation): tile.edges[side] for side in SIDES}
+    islands = [
+        TileIslandView(
+            index=i,
+            edges=sorted((turned(s, placed.rotation) for s in island.edges), key=SIDES.index),
+            connected_island=of[(placed.x, placed.y, i)],
+            trading_house=_house_view(houses.get((placed.x, placed.y, i))),
+        )
+        for i, island in enumerate(tile.islands)
+    ]
+    return BoardTileView(
+        x=placed.x,
+        y=placed.y,
+        rotation=placed.rotation,
+        tile=tile.id,
+        shape=tile.shape,
+        ship=tile.ship,
+        initial=tile.initial,
+        edges={side: edges[side] for side in SIDES},
+        islands=islands,
+    )
+
+
+def _player(state: SkyIslandsState, seat: Seat) -> PlayerView:
+    merchant = state.merchants[seat]
+    return PlayerView(
+        seat=seat,
+        cubes=merchant.cubes.model_copy(),
+        victory_points=merchant.vp.total,
+        victory_points_by_kind=merchant.vp.model_copy(),
+        trading_houses_left=merchant.trading_houses_left,
+        turns_taken=merchant.turns_taken,
+        hand_count=len(merchant.hand),
+    )
+
+
+def _connected_islands(
+    state: SkyIslandsState, islands: IslandMap, table: list[list[int]]
+) -> list[ConnectedIslandView]:
+    towered = {islands.of[h.node] for h in state.trading_houses if h.tower}
+    return [
+        ConnectedIslandView(
+            id=island.id,
+            nodes=[IslandNodeView(x=x, y=y, island=i) for x, y, i in island.nodes],
+            tile_count=island.tiles,
+            closed=island.closed,
+            influence=table[island.id],
+            has_tower=island.id in towered,
+        )
+        for island in islands.islands
+    ]
+
+
+def build_view(state: SkyIslandsState, seat: Seat | None) -> SkyIslandsView:
+    islands = connected_islands(state.board)
+    houses = {h.node: h for h in state.trading_houses}
+    placed = state.placed_this_turn
+    own_hand = None if seat is None else state.merchants[seat].hand
+    return SkyIslandsView(
+        viewer=seat,
+        hand=None if own_hand is None else [tile_face(TILES[t]) for t in own_hand],
+        players=[_player(state, s) for s in range(state.players)],
+        supply=SupplyView(
+            **state.supply.model_dump(), towers=state.towers_left, harbours=state.harbours_left
+        ),
+        draw_pile=len(state.pile),
+        returned_to_box=len(state.returned) + len(state.discarded),
+        discarded=list(state.discarded),
+        starting_player=state.starting_player,
+        current_player=None if state.over else state.current,
+        phase=state.phase,
+        turn_number=state.turn_number,
+        placed_this_turn=None if placed is None else CellView(x=placed.x, y=placed.y),
+        board=[_board_tile(p, houses, islands.of) for p in state.board.values()],
+        connected_islands=_connected_islands(state, islands, influence(state, islands)),
+        over=state.over,
+        final_scores=breakdown(state) if state.over else None,
+    )
