@@ -39,6 +39,7 @@ lint: install
 
 bench: install
 	$(PY) bench/playouts.py
+	$(PY) bench/dominion_speed.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,7 @@
+"""Dominion: Rising Sun (on the base game's rules and basic cards)."""
+
+from .game import DominionGame
+
+game = DominionGame()
+
+__all__ = ["DominionGame", "game"]

@@ -1,0 +1,108 @@
+"""Big Money, the classic baseline: buy Province at $8, Gold at $6–7, Silver at $3–5,
+and Duchies (then Estates) once the Provinces run low. It plays no Action cards of its
+own choosing but answers any decision a card puts to it sensibly.
+
+It sees the game only through `legal_moves` and `view`, like every Skyport bot.
+"""
+
+from __future__ import annotations
+
+from services.engine import Game, GameState, Move, Seat
+
+from .cards import CARDS
+from .moves import BuyCard, Choose, EndPhase, EndTurn, PayDebt, PlayTreasures
+from .view import DominionView
+
+OPTION_PREFERENCE = [
+    "+$2",
+    "Gain a Silver",
+    "Each other player gains a Curse",
+    "+2 Actions",
+    "Yes",
+    "Discard 3 cards",
+    "Gain a Curse onto your deck",
+    "No",
+]
+
+
+def wanted_card(coins: int, provinces_left: int) -> str | None:
+    """The buy rule. "Provinces run low" is 3 or fewer left for a Duchy at $5, 2 or
+    fewer at $6–7, and an Estate with $2–4 when only 1 is left."""
+    if coins >= 8:
+        return "Province"
+    if coins >= 6:
+        return "Duchy" if provinces_left <= 2 else "Gold"
+    if coins == 5:
+        return "Duchy" if provinces_left <= 3 else "Silver"
+    if provinces_left <= 1 and coins >= 2:
+        return "Estate"
+    return "Silver" if coins >= 3 else None
+
+
+class BigMoneyBot:
+    def choose(self, game: Game, state: GameState, seat: Seat) -> Move:
+        moves = game.legal_moves(state, seat)
+        view: DominionView = game.view(state, seat)  # type: ignore[assignment]
+        prompt = view.prompts[0]
+        if prompt.kind == "action_phase":
+            return pick(moves, EndPhase())
+        if prompt.kind == "buy_phase":
+            return buy_phase(moves, view)
+        return best_choice(prompt.kind, [m for m in moves if isinstance(m, Choose)], view)
+
+
+def pick(moves: list[Move], wanted: Move) -> Move:
+    return wanted if wanted in moves else moves[-1]
+
+
+def buy_phase(moves: list[Move], view: DominionView) -> Move:
+    if PlayTreasures() in moves:
+        return PlayTreasures()
+    payments = [m for m in moves if isinstance(m, PayDebt)]
+    if payments:
+        return max(payments, key=lambda m: m.amount)
+    provinces = next((p.left for p in view.supply if p.card == "Province"), 0)
+    card = wanted_card(view.turn.coins, provinces)
+    if card and BuyCard(card=card) in moves:
+        return BuyCard(card=card)
+    return pick(moves, EndTurn())
+
+
+# --- answering decisions --------------------------------------------------------------
+
+
+def usefulness(card: str) -> float:
+    """How much a card in hand is worth keeping (Victory cards and Curses: nothing)."""
+    c = CARDS[card]
+    if c.is_("Victory") or c.is_("Curse"):
+        return -1.0
+    return c.coins + 0.5 * (c.cost.coins + c.cost.debt / 2)
+
+
+def trash_desire(card: str) -> float:
+    return {"Curse": 3.0, "Estate": 2.0, "Copper": 1.0}.get(card, -usefulness(card) - 5)
+
+
+def gain_desire(card: str) -> float:
+    c = CARDS[card]
+    return -10.0 if c.is_("Curse") else c.cost.coins + c.cost.debt * 0.7 + (c.vp if c.vp > 1 else 0)
+
+
+def pick_score(kind: str, card: str, view: DominionView) -> float:
+    if card not in CARDS:
+        order = OPTION_PREFERENCE
+        return len(order) - order.index(card) if card in order else 0.0
+    if kind == "discard":
+        return -usefulness(card)
+    if kind == "trash":
+        return trash_desire(card)
+    if kind == "gain":
+        return gain_desire(card)
+    return usefulness(card)
+
+
+def best_choice(kind: str, choices: list[Choose], view: DominionView) -> Move:
+    def score(choice: Choose) -> float:
+        return sum(pick_score(kind, card, view) for card in choice.picks)
+
+    return max(choices, key=score)

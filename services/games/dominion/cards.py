@@ -1,0 +1,129 @@
+"""The components: cards, Events, Prophecies and recommended sets, loaded from `cards.json`.
+
+Each card is one data row: cost, types, and the simple "+" effects printed first on it
+(`+1 Sun` always first, then +Cards/+Actions/+Buys/+$/+Debt). A card whose text says
+more sets `special`; its extra rules are one function named after it in `card_effects.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, model_validator
+
+CARD_TYPES = (
+    "Action",
+    "Treasure",
+    "Victory",
+    "Curse",
+    "Attack",
+    "Duration",
+    "Command",
+    "Shadow",
+    "Omen",
+)
+
+
+class Cost(BaseModel):
+    """A cost in coins and Debt. "Debt amounts are not coin amounts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    coins: int = 0
+    debt: int = 0
+
+
+class Card(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    set: Literal["basic", "kingdom"]
+    cost: Cost
+    types: tuple[str, ...]
+    text: str
+    sun: int = 0
+    cards: int = 0
+    actions: int = 0
+    buys: int = 0
+    coins: int = 0
+    debt: int = 0
+    vp: int = 0
+    special: bool = False
+    lasting: Literal["next_turn", "game"] | None = None
+    """Durations: how long the card stays in play after the turn it is played."""
+
+    @model_validator(mode="after")
+    def _known_types(self) -> Card:
+        unknown = set(self.types) - set(CARD_TYPES)
+        assert not unknown, f"{self.name}: unknown types {unknown}"
+        assert ("Duration" in self.types) == (self.lasting is not None), self.name
+        return self
+
+    def is_(self, kind: str) -> bool:
+        return kind in self.types
+
+
+class EventCard(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    cost: Cost
+    text: str
+
+
+class Prophecy(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    text: str
+
+
+class RecommendedSet(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    kingdom: tuple[str, ...]
+    events: tuple[str, ...]
+    prophecy: str | None
+
+
+class ComponentTable(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cards: tuple[Card, ...]
+    events: tuple[EventCard, ...]
+    prophecies: tuple[Prophecy, ...]
+    recommended: tuple[RecommendedSet, ...]
+
+    @model_validator(mode="after")
+    def _sets_name_real_components(self) -> ComponentTable:
+        names = {c.name for c in self.cards}
+        events = {e.name for e in self.events}
+        prophecies = {p.name for p in self.prophecies}
+        for s in self.recommended:
+            assert set(s.kingdom) <= names and len(s.kingdom) == 10, s.name
+            assert set(s.events) <= events, s.name
+            assert s.prophecy is None or s.prophecy in prophecies, s.name
+        return self
+
+
+@cache
+def components() -> ComponentTable:
+    raw = json.loads((Path(__file__).parent / "cards.json").read_text())
+    return ComponentTable.model_validate(raw)
+
+
+CARDS: dict[str, Card] = {c.name: c for c in components().cards}
+EVENTS: dict[str, EventCard] = {e.name: e for e in components().events}
+PROPHECIES: dict[str, Prophecy] = {p.name: p for p in components().prophecies}
+RECOMMENDED: dict[str, RecommendedSet] = {s.name: s for s in components().recommended}
+
+BASIC_CARDS = tuple(c.name for c in components().cards if c.set == "basic")
+KINGDOM_CARDS = tuple(c.name for c in components().cards if c.set == "kingdom")
+OMENS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Omen"))
+ATTACKS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Attack"))
+SHADOWS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Shadow"))
+TYPES: dict[str, frozenset[str]] = {n: frozenset(c.types) for n, c in CARDS.items()}

@@ -1,0 +1,94 @@
+"""Gaining a card, and everything that happens when one is gained (Prophecies' triggers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .cards import Cost
+from .costs import cheaper, cost, costs_zero, is_
+from .decisions import ask, take
+from .log import CardGained, DebtChanged
+from .resolution import done, handles, push
+from .state import Frame
+from .table import Table
+
+
+def gainable(t: Table, test: Callable[[str], bool]) -> list[str]:
+    """Supply piles that still have a card and pass `test`, in Supply order."""
+    return [name for name, left in t.s.supply.items() if left > 0 and test(name)]
+
+
+def costing(t: Table, test: Callable[[Cost], bool]) -> list[str]:
+    return gainable(t, lambda name: test(cost(t, name)))
+
+
+def gain(t: Table, seat: int, card: str, to: str = "discard") -> str | None:
+    """Gain `card` from its pile. Returns where it went, or None if the pile is empty."""
+    if t.s.supply.get(card, 0) <= 0:
+        return None
+    t.s.supply[card] -= 1
+    to = destination(t, card, to)
+    p = t.player(seat)
+    {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
+    t.log.append(CardGained(seat=seat, card=card, to=to))
+    note_gain(t, seat, card)
+    when_gain(t, seat, card)
+    return to
+
+
+def destination(t: Table, card: str, to: str) -> str:
+    if t.prophecy("Progress"):
+        return "deck"  # "This is not optional; all gained cards go onto your deck."
+    if t.prophecy("Rapid Expansion") and (is_(t, card, "Action") or is_(t, card, "Treasure")):
+        return "rapid"
+    return to
+
+
+def note_gain(t: Table, seat: int, card: str) -> None:
+    if card == "Gold":
+        t.player(seat).gained_gold = True  # Kintsugi remembers this all game
+    if seat == t.active:
+        t.s.turn.gained += 1
+        if t.s.turn.phase == "buy":
+            t.s.turn.gained_in_buy = True
+
+
+def when_gain(t: Table, seat: int, card: str) -> None:
+    if t.prophecy("Harsh Winter") and seat == t.active:
+        harsh_winter(t, seat, card)
+    if t.prophecy("Bureaucracy") and not costs_zero(cost(t, card)):
+        gain(t, seat, "Copper")
+    if t.prophecy("Growth") and is_(t, card, "Treasure"):
+        push(t, "growth", seat, card)
+
+
+def harsh_winter(t: Table, seat: int, card: str) -> None:
+    """The rulebook: "If there's Debt on its pile, take it; otherwise put 2 Debt on its pile." """
+    on_pile = t.s.pile_debt.pop(card, 0)
+    if on_pile:
+        take_debt(t, seat, on_pile, "Harsh Winter")
+    else:
+        t.s.pile_debt[card] = 2
+
+
+def take_debt(t: Table, seat: int, amount: int, reason: str) -> None:
+    if amount <= 0:
+        return
+    p = t.player(seat)
+    p.debt += amount
+    t.log.append(DebtChanged(seat=seat, change=amount, debt=p.debt, reason=reason))
+
+
+@handles("growth")
+def growth(t: Table, f: Frame) -> None:
+    """ "If you gain a Treasure, you have to gain a cheaper card if you can." It chains."""
+    if f.sub == 0:
+        f.sub = 1
+        price = cost(t, f.card)
+        options = costing(t, lambda c: cheaper(c, price))
+        ask(f, f.seat, "gain", f"Growth: gain a card cheaper than {f.card}.", options)
+        return
+    picks = take(f, f.seat)
+    done(t, f)
+    if picks:
+        gain(t, f.seat, picks[0])

@@ -1,0 +1,87 @@
+"""Dominion: Rising Sun as a Skyport game: the contract's hooks, each a few lines."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from services.engine import Event, Game, Move, Prompt, Result, Seat
+
+from .cards import components
+from .decisions import prompt_of
+from .moves import DominionMove, describe
+from .player_moves import apply_move, buyable_cards, legal_moves
+from .scoring import final_result
+from .setup import DominionConfig, new_state
+from .state import DominionState
+from .table import Table
+from .turn import advance, playable_action
+from .view import DominionView, build_view
+
+
+class DominionGame(Game[DominionState, DominionConfig]):
+    id: ClassVar[str] = "dominion"
+    title: ClassVar[str] = "Dominion: Rising Sun"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    config_model = DominionConfig
+    state_model = DominionState
+    move_model = DominionMove
+    view_model = DominionView
+
+    def new_state(self, config: DominionConfig, players: int, seed: int) -> DominionState:
+        state = new_state(config, players, seed)
+        advance(Table(state))
+        return state
+
+    def prompts(self, state: DominionState) -> list[Prompt]:
+        if state.over:
+            return []
+        if state.stack:
+            return [prompt_of(a) for a in state.stack[-1].asks]
+        return [phase_prompt(Table(state))]
+
+    def legal_moves(self, state: DominionState, seat: Seat) -> list[Move]:
+        return legal_moves(Table(state), seat)
+
+    def play(self, state: DominionState, seat: Seat, move: Move) -> list[Event]:
+        table = Table(state)
+        apply_move(table, seat, move)
+        return table.log
+
+    def view(self, state: DominionState, seat: Seat | None) -> DominionView:
+        return build_view(state, seat, self.prompts(state))
+
+    def result(self, state: DominionState) -> Result | None:
+        return final_result(state) if state.over else None
+
+    def describe(self, move: Move) -> str:
+        return describe(move)
+
+    def catalog(self) -> dict[str, Any]:
+        return components().model_dump(mode="json")
+
+
+def phase_prompt(t: Table) -> Prompt:
+    """The active player's turn: `options` are the cards they can play (Action phase) or
+    buy (Buy phase) right now; the full list of moves is `legal_moves`."""
+    turn = t.s.turn
+    status = (
+        f"{turn.actions} Action(s), {turn.buys} Buy(s), ${turn.coins}, "
+        f"{t.player(turn.seat).debt} Debt"
+    )
+    if turn.phase == "action":
+        playable = [c for c in dict.fromkeys(t.player(turn.seat).hand) if playable_action(t, c)]
+        return Prompt(
+            seat=turn.seat,
+            kind="action_phase",
+            options=playable if turn.actions else [],
+            text=f"Action phase ({status}): play an Action card (from your hand, or a Shadow "
+            "from your deck), or end the phase.",
+        )
+    options = buyable_cards(t)
+    return Prompt(
+        seat=turn.seat,
+        kind="buy_phase",
+        options=options,
+        text=f"Buy phase ({status}): play Treasures, buy a card or an Event, or end your turn.",
+    )

@@ -1,0 +1,119 @@
+"""What happened, as typed `services.engine.Event`s. Drawn cards are private to their owner."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from services.engine import Event
+
+
+class TurnStarted(Event):
+    kind: str = "turn_started"
+    turn: int
+
+
+class CardsDrawn(Event):
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
+    kind: str = "cards_drawn"
+    count: int
+    cards: list[str]
+
+
+class CardsToHand(Event):
+    """Cards put into a hand from a set-aside area (Biding Time's are face down)."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
+    kind: str = "cards_to_hand"
+    count: int
+    cards: list[str]
+    source: str
+
+
+class Shuffled(Event):
+    kind: str = "shuffled"
+    count: int
+
+
+class CardPlayed(Event):
+    kind: str = "card_played"
+    card: str
+    source: str
+    replay: bool = False
+
+
+class CardBought(Event):
+    kind: str = "card_bought"
+    card: str
+
+
+class EventBought(Event):
+    kind: str = "event_bought"
+    event: str
+
+
+class CardGained(Event):
+    kind: str = "card_gained"
+    card: str
+    to: str
+
+
+class CardsTrashed(Event):
+    kind: str = "cards_trashed"
+    cards: list[str]
+
+
+class CardsDiscarded(Event):
+    kind: str = "cards_discarded"
+    cards: list[str]
+
+
+class CardsRevealed(Event):
+    kind: str = "cards_revealed"
+    cards: list[str]
+
+
+class CardsSetAside(Event):
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
+    kind: str = "cards_set_aside"
+    count: int
+    cards: list[str]
+    reason: str
+
+
+class CardReturned(Event):
+    kind: str = "card_returned"
+    card: str
+
+
+class DebtChanged(Event):
+    kind: str = "debt_changed"
+    change: int
+    debt: int
+    reason: str
+
+
+class SunRemoved(Event):
+    kind: str = "sun_removed"
+    left: int
+
+
+class ProphecyActive(Event):
+    kind: str = "prophecy_active"
+    prophecy: str
+
+
+class PilesReplaced(Event):
+    kind: str = "piles_replaced"
+    removed: list[str]
+    added: list[str]
+
+
+class Chose(Event):
+    kind: str = "chose"
+    decision: str
+    picks: list[str]
+
+
+class GameEnded(Event):
+    kind: str = "game_ended"
+    reason: str

@@ -1,0 +1,300 @@
+"""Checking and carrying out a seat's moves, and listing the legal ones.
+
+Every refusal names the rule it breaks, with a stable code.
+"""
+
+from __future__ import annotations
+
+from services.engine import IllegalMove, Move
+
+from .cards import EVENTS, SHADOWS
+from .costs import cost, is_
+from .decisions import answers, problem_with, record
+from .event_effects import resolve_event  # noqa: F401  (registers the "event" frame)
+from .gaining import gain, take_debt
+from .log import CardBought, Chose, DebtChanged, EventBought
+from .moves import (
+    BuyCard,
+    BuyEvent,
+    Choose,
+    EndPhase,
+    EndTurn,
+    PayDebt,
+    PlayCard,
+    PlayShadow,
+    PlayTreasure,
+    PlayTreasures,
+)
+from .playing import play_from_deck, play_from_hand, play_treasure_from_hand
+from .resolution import push, resolve_stack
+from .state import Ask
+from .table import Table
+from .turn import (
+    advance,
+    buyable_cards,
+    buyable_events,
+    buys_left,
+    playable_action,
+    playable_treasures,
+)
+from .zones import shadow_positions
+
+
+def refuse(code: str, message: str, **details: object) -> IllegalMove:
+    return IllegalMove(code, message, dict(details))
+
+
+def open_ask(t: Table, seat: int) -> Ask | None:
+    stack = t.s.stack
+    if stack and stack[-1].asks:
+        return next((a for a in stack[-1].asks if a.seat == seat), None)
+    return None
+
+
+# --- legal moves ----------------------------------------------------------------------
+
+
+def legal_moves(t: Table, seat: int) -> list[Move]:
+    a = open_ask(t, seat)
+    if a is not None:
+        return [Choose(picks=picks) for picks in answers(a)]
+    if t.s.over or t.s.stack or seat != t.active:
+        return []
+    if t.s.turn.phase == "action":
+        return action_phase_moves(t) + debt_moves(t) + [EndPhase()]
+    if t.s.turn.phase == "buy":
+        return buy_phase_moves(t) + debt_moves(t) + [EndTurn()]
+    return []
+
+
+def action_phase_moves(t: Table) -> list[Move]:
+    if t.s.turn.actions <= 0:
+        return []
+    p = t.player(t.active)
+    moves: list[Move] = [PlayCard(card=c) for c in dict.fromkeys(p.hand) if playable_action(t, c)]
+    top = len(p.deck) - 1
+    return moves + [PlayShadow(card=p.deck[top - i], position=i) for i in shadow_positions(p)]
+
+
+def buy_phase_moves(t: Table) -> list[Move]:
+    treasures = list(dict.fromkeys(playable_treasures(t)))
+    moves: list[Move] = [PlayTreasures()] if treasures else []
+    moves += [PlayTreasure(card=c) for c in treasures]
+    moves += [BuyCard(card=c) for c in buyable_cards(t)]
+    return moves + [BuyEvent(event=e) for e in buyable_events(t)]
+
+
+def debt_moves(t: Table) -> list[Move]:
+    most = min(t.player(t.active).debt, t.s.turn.coins)
+    return [PayDebt(amount=n) for n in range(1, most + 1)]
+
+
+# --- carrying out a move --------------------------------------------------------------
+
+
+def apply_move(t: Table, seat: int, move: Move) -> None:
+    if isinstance(move, Choose):
+        choose(t, seat, move)
+    else:
+        check_turn(t, seat, move)
+        PHASE_MOVES[type(move)](t, move)
+    advance(t)
+
+
+def check_turn(t: Table, seat: int, move: Move) -> None:
+    if t.s.stack and t.s.stack[-1].asks:
+        waiting = t.s.stack[-1].asks[0]
+        raise refuse(
+            "decision_pending", f"First answer the open decision: {waiting.text}", seat=waiting.seat
+        )
+    if seat != t.active:
+        raise refuse("not_your_turn", "Only the player whose turn it is can do that.")
+
+
+def choose(t: Table, seat: int, move: Choose) -> None:
+    a = open_ask(t, seat)
+    if a is None:
+        raise refuse(
+            "not_a_legal_choice",
+            "There is no decision for you to answer now; play, buy or end your phase instead.",
+        )
+    problem = problem_with(a, move.picks)
+    if problem:
+        raise refuse("not_a_legal_choice", f"{a.text} — {problem}.", options=a.options)
+    t.log.append(Chose(seat=seat, decision=a.kind, picks=list(move.picks)))
+    record(t.s.stack[-1], a, list(move.picks))
+
+
+def need_phase(t: Table, phase: str, what: str) -> None:
+    if t.s.turn.phase != phase:
+        raise refuse(
+            "wrong_phase",
+            f"{what} only in your {phase.title()} phase; it is your "
+            f"{t.s.turn.phase.title()} phase.",
+            phase=t.s.turn.phase,
+        )
+
+
+def play_card(t: Table, move: PlayCard) -> None:
+    need_phase(t, "action", "You can play Action cards")
+    p = t.player(t.active)
+    if move.card not in p.hand:
+        raise refuse("card_not_in_hand", f"You have no {move.card} in your hand.")
+    if not is_(t, move.card, "Action"):
+        raise refuse("not_an_action", f"{move.card} is not an Action card.")
+    if not playable_action(t, move.card):
+        raise refuse("treasures_locked", "You cannot play Treasures after buying this turn.")
+    spend_action(t)
+    play_from_hand(t, t.active, move.card)
+
+
+def spend_action(t: Table) -> None:
+    if t.s.turn.actions <= 0:
+        raise refuse("no_actions_left", "You have no Actions left to play an Action card.")
+    t.s.turn.actions -= 1
+
+
+def play_shadow(t: Table, move: PlayShadow) -> None:
+    need_phase(t, "action", "You can play Shadows from your deck")
+    p = t.player(t.active)
+    index = len(p.deck) - 1 - move.position
+    if not 0 <= index < len(p.deck) or p.deck[index] != move.card or move.card not in SHADOWS:
+        raise refuse(
+            "shadow_not_in_deck",
+            f"There is no Shadow {move.card} at position {move.position} of your deck.",
+            shadows=shadow_positions(p),
+        )
+    spend_action(t)
+    play_from_deck(t, t.active, move.position)
+
+
+def play_treasure(t: Table, move: PlayTreasure) -> None:
+    need_phase(t, "buy", "You can play Treasures")
+    check_treasure(t, move.card)
+    play_treasure_from_hand(t, t.active, move.card)
+
+
+def check_treasure(t: Table, card: str) -> None:
+    if card not in t.player(t.active).hand:
+        raise refuse("card_not_in_hand", f"You have no {card} in your hand.")
+    if not is_(t, card, "Treasure"):
+        raise refuse("not_a_treasure", f"{card} is not a Treasure.")
+    if t.s.turn.treasures_locked:
+        raise refuse(
+            "treasures_locked",
+            "You cannot play further Treasures this turn after buying a card or an Event.",
+        )
+
+
+def play_treasures(t: Table, move: PlayTreasures) -> None:
+    need_phase(t, "buy", "You can play Treasures")
+    treasures = playable_treasures(t)
+    if not treasures:
+        raise refuse("no_treasures", "You have no Treasures in your hand to play.")
+    for card in sorted(treasures, key=lambda c: c == "Rice"):
+        play_treasure_from_hand(t, t.active, card)
+        if resolve_stack(t):
+            return
+
+
+def check_can_buy(t: Table, price_coins: int, what: str) -> None:
+    need_phase(t, "buy", f"You can buy {what}")
+    if t.player(t.active).debt:
+        raise refuse(
+            "cannot_buy_with_debt",
+            f"You have {t.player(t.active).debt} Debt: pay it off before buying cards or Events.",
+            debt=t.player(t.active).debt,
+        )
+    if buys_left(t) <= 0:
+        raise refuse("no_buys_left", "You have no Buys left this turn.")
+    if price_coins > t.s.turn.coins:
+        raise refuse(
+            "not_enough_coins",
+            f"{what} costs ${price_coins}; you have ${t.s.turn.coins}.",
+            coins=t.s.turn.coins,
+        )
+
+
+def use_buy(t: Table) -> None:
+    turn = t.s.turn
+    if turn.buys:
+        turn.buys -= 1
+    else:
+        turn.actions -= 1  # Flourishing Trade: an Action play used as a Buy
+    turn.treasures_locked = True
+
+
+def buy_card(t: Table, move: BuyCard) -> None:
+    need_phase(t, "buy", "You can buy cards")
+    if move.card not in t.s.supply:
+        raise refuse("not_in_supply", f"{move.card} is not a pile in the Supply.")
+    if t.s.supply[move.card] <= 0:
+        raise refuse("pile_empty", f"The {move.card} pile is empty.")
+    price = cost(t, move.card)
+    check_can_buy(t, price.coins, move.card)
+    t.s.turn.coins -= price.coins
+    use_buy(t)
+    t.log.append(CardBought(seat=t.active, card=move.card))
+    take_debt(t, t.active, price.debt, f"bought {move.card}")
+    gain(t, t.active, move.card)
+
+
+def buy_event(t: Table, move: BuyEvent) -> None:
+    need_phase(t, "buy", "You can buy Events")
+    if move.event not in t.s.events:
+        raise refuse("event_not_in_game", f"{move.event} is not an Event in this game.")
+    if move.event == "Continue" and t.s.turn.continue_used:
+        raise refuse("once_per_turn", "You can only buy Continue once per turn.")
+    price = EVENTS[move.event].cost  # "Costs of Events are not affected by Flourishing Trade."
+    check_can_buy(t, price.coins, move.event)
+    t.s.turn.coins -= price.coins
+    use_buy(t)
+    t.s.turn.continue_used |= move.event == "Continue"
+    t.log.append(EventBought(seat=t.active, event=move.event))
+    take_debt(t, t.active, price.debt, f"bought {move.event}")
+    push(t, "event", t.active, move.event)
+
+
+def pay_debt(t: Table, move: PayDebt) -> None:
+    p, turn = t.player(t.active), t.s.turn
+    if move.amount <= 0:
+        raise refuse(
+            "cannot_take_debt", "Players cannot take Debt for no reason: pay off a positive amount."
+        )
+    if move.amount > p.debt:
+        raise refuse(
+            "debt_payment_exceeds_debt", f"You have only {p.debt} Debt to pay off.", debt=p.debt
+        )
+    if move.amount > turn.coins:
+        raise refuse(
+            "not_enough_coins",
+            f"Paying off {move.amount} Debt takes ${move.amount}; you have ${turn.coins}.",
+            coins=turn.coins,
+        )
+    turn.coins -= move.amount
+    p.debt -= move.amount
+    t.log.append(DebtChanged(seat=t.active, change=-move.amount, debt=p.debt, reason="paid"))
+
+
+def end_phase(t: Table, move: EndPhase) -> None:
+    need_phase(t, "action", "You can end your Action phase")
+    t.s.turn.phase = "buy"
+
+
+def end_turn(t: Table, move: EndTurn) -> None:
+    need_phase(t, "buy", "You can end your turn (your Buy phase)")
+    t.s.turn.phase = "cleanup"
+    push(t, "cleanup", t.active)
+
+
+PHASE_MOVES = {
+    PlayCard: play_card,
+    PlayShadow: play_shadow,
+    PlayTreasure: play_treasure,
+    PlayTreasures: play_treasures,
+    BuyCard: buy_card,
+    BuyEvent: buy_event,
+    PayDebt: pay_debt,
+    EndPhase: end_phase,
+    EndTurn: end_turn,
+}

@@ -1,0 +1,153 @@
+"""Playing a card: into play, +1 Sun, the card's "+" row, its special text, what happens
+"after you play" it (Great Leader, Approaching Army), then any replays (Daimyo, Practice).
+
+One `play` frame per play. `where` says where the played card is now: "play", "aside"
+(Riverboat's set-aside card, which never moves) or "gone" (Snake Witch returned itself):
+"Daimyo replays it even if the card trashed itself" — but a replayed Snake Witch that is no
+longer in play cannot return to its pile again.
+"""
+
+from __future__ import annotations
+
+from .card_effects import SPECIALS
+from .cards import CARDS
+from .costs import is_
+from .gaining import take_debt
+from .log import CardPlayed
+from .prophecies import remove_sun
+from .resolution import done, handles, push
+from .state import Frame
+from .table import Table
+from .zones import draw
+
+
+def play_from_hand(t: Table, seat: int, card: str, replays: int = 0) -> Frame:
+    p = t.player(seat)
+    p.hand.remove(card)
+    p.in_play.append(card)
+    return start_play(t, seat, card, "hand", "play", replays)
+
+
+def play_treasure_from_hand(t: Table, seat: int, card: str) -> None:
+    """A plain Treasure (no special text, not an Action now) resolves at once: it has no
+    +Sun, no decision, no Daimyo, no "after you play an Action/Attack". Anything else is
+    played through a frame like every card."""
+    if CARDS[card].special or is_(t, card, "Action"):
+        play_from_hand(t, seat, card)
+        return
+    p = t.player(seat)
+    p.hand.remove(card)
+    p.in_play.append(card)
+    t.log.append(CardPlayed(seat=seat, card=card, source="hand"))
+    treasure_played(t, card)
+    t.s.turn.coins += CARDS[card].coins
+    t.s.turn.buys += CARDS[card].buys
+
+
+def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Frame:
+    """A Shadow "can be anywhere in your deck"; `position` counts from the top (0)."""
+    p = t.player(seat)
+    card = p.deck.pop(len(p.deck) - 1 - position)
+    p.in_play.append(card)
+    return start_play(t, seat, card, "deck", "play", replays)
+
+
+def start_play(t: Table, seat: int, card: str, source: str, where: str, replays: int = 0) -> Frame:
+    t.log.append(CardPlayed(seat=seat, card=card, source=source))
+    return push(t, "play", seat, card, where=where, replays=replays, replay=False)
+
+
+@handles("play")
+def resolve_play(t: Table, f: Frame) -> None:
+    STAGES[f.pc](t, f)
+
+
+def begin(t: Table, f: Frame) -> None:
+    f.pc = 1
+    if is_(t, f.card, "Treasure"):
+        treasure_played(t, f.card)
+    claim_daimyos(t, f)
+    lasting = CARDS[f.card].lasting
+    if lasting and not f.vars["replay"] and f.vars["where"] == "play":
+        t.s.turn.staying.append([f.card, lasting])
+    if enlightened(t, f.card):
+        f.vars["enlightened"] = True
+    elif CARDS[f.card].sun:
+        remove_sun(t, f.seat)  # "+1 Sun always appears first on Omens"
+
+
+def treasure_played(t: Table, card: str) -> None:
+    turn = t.s.turn
+    first = card not in turn.treasures_played
+    if first:
+        turn.treasures_played.append(card)
+    if first and t.prophecy("Good Harvest"):
+        turn.buys += 1
+        turn.coins += 1
+    if t.prophecy("Panic"):
+        turn.buys += 2
+
+
+def claim_daimyos(t: Table, f: Frame) -> None:
+    """Every Daimyo waiting replays this card, if it is a non-Command Action. A Daimyo that
+    replays a Duration "also stays in play until the Duration card is discarded"."""
+    turn = t.s.turn
+    if not turn.daimyo or not is_(t, f.card, "Action") or is_(t, f.card, "Command"):
+        return
+    waiting, turn.daimyo = turn.daimyo, 0
+    f.vars["replays"] += waiting
+    lasting = CARDS[f.card].lasting
+    if lasting:
+        turn.staying += [["Daimyo", lasting] for _ in range(waiting)]
+
+
+def enlightened(t: Table, card: str) -> bool:
+    """ "When you play a Treasure in an Action phase, instead of following its
+    instructions, +1 Card and +1 Action."
+    """
+    return t.s.turn.phase == "action" and t.prophecy("Enlightenment") and is_(t, card, "Treasure")
+
+
+def bonuses(t: Table, f: Frame) -> None:
+    f.pc = 2
+    turn = t.s.turn
+    if f.vars.get("enlightened"):
+        draw(t, f.seat, 1)
+        turn.actions += 1
+        f.pc = 3
+        return
+    card = CARDS[f.card]
+    if card.cards:
+        draw(t, f.seat, card.cards)
+    turn.actions += card.actions
+    turn.buys += card.buys
+    turn.coins += card.coins
+    take_debt(t, f.seat, card.debt, f.card)
+
+
+def special(t: Table, f: Frame) -> None:
+    if not CARDS[f.card].special or SPECIALS[f.card](t, f):
+        f.pc = 3
+
+
+def after(t: Table, f: Frame) -> None:
+    f.pc = 4
+    if t.prophecy("Great Leader") and is_(t, f.card, "Action"):
+        t.s.turn.actions += 1
+    if t.prophecy("Approaching Army") and is_(t, f.card, "Attack"):
+        t.s.turn.coins += 1  # the printed card: "+$1" (see RULES-NOTES.md)
+
+
+def replays(t: Table, f: Frame) -> None:
+    """A replay runs the same frame again, so it knows where the card went."""
+    if not f.vars["replays"]:
+        done(t, f)
+        return
+    f.vars["replays"] -= 1
+    f.vars["replay"] = True
+    f.vars.pop("enlightened", None)
+    f.pc = f.sub = 0
+    t.log.append(CardPlayed(seat=f.seat, card=f.card, source="replay", replay=True))
+
+
+STAGES = (begin, bonuses, special, after, replays)

@@ -1,0 +1,53 @@
+"""The stack of pending effect frames, and the registry of what resolves each kind.
+
+A handler is called while its frame is on top of the stack with no open decision; it
+moves its frame along (`pc`, `sub`), opens decisions, pushes frames that must resolve
+first, or finishes (`done`). Nothing waits in Python: everything in between is data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .state import Frame
+from .table import Table
+
+Handler = Callable[[Table, Frame], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(op: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        assert op not in HANDLERS, f"two handlers for {op}"
+        HANDLERS[op] = handler
+        return handler
+
+    return register
+
+
+def push(t: Table, op: str, seat: int, card: str = "", **data: Any) -> Frame:
+    frame = Frame(op=op, seat=seat, card=card, vars=data)
+    t.s.stack.append(frame)
+    return frame
+
+
+def done(t: Table, f: Frame) -> None:
+    """Finish `f`, wherever it is on the stack (frames it pushed stay above it)."""
+    stack = t.s.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is f:
+            del stack[i]
+            return
+    raise AssertionError(f"frame {f.op} is not on the stack")
+
+
+def resolve_stack(t: Table) -> bool:
+    """Resolve frames until one waits for a decision (True) or the stack is empty (False)."""
+    stack = t.s.stack
+    while stack:
+        top = stack[-1]
+        if top.asks:
+            return True
+        HANDLERS[top.op](t, top)
+    return False

@@ -1,0 +1,280 @@
+"""The turn: start of turn, Action phase, Buy phase, Clean-up, the end of the game.
+
+`advance` runs the game forward until a seat must decide: it resolves pending frames, and
+moves through phases in which nothing can be done (an Action phase with no card to play,
+a Buy phase with nothing left to do) so no one is asked a question with one answer.
+"""
+
+from __future__ import annotations
+
+from .cards import EVENTS, SHADOWS
+from .costs import coin_costs, is_, up_to
+from .decisions import ask, take
+from .gaining import costing, gain
+from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
+from .playing import start_play
+from .resolution import done, handles, push, resolve_stack
+from .setup import PILES_TO_END
+from .state import Frame, TurnState
+from .table import Table
+from .zones import draw
+
+
+def advance(t: Table) -> None:
+    while not t.s.over:
+        if resolve_stack(t) or t.s.over or not step_phase(t):
+            return
+
+
+def step_phase(t: Table) -> bool:
+    """Move the turn on when no frame is pending. False when the active seat must act."""
+    turn = t.s.turn
+    if turn.phase == "start":
+        begin_turn(t)
+    elif turn.phase == "action":
+        if can_play_an_action(t):
+            return False
+        turn.phase = "buy"
+    elif turn.phase == "buy":
+        if buy_phase_open(t):
+            return False
+        turn.phase = "cleanup"
+        push(t, "cleanup", turn.seat)
+    else:
+        raise AssertionError(f"no frame pending in phase {turn.phase}")
+    return True
+
+
+# --- what the active player can still do ----------------------------------------------
+
+
+def playable_action(t: Table, card: str) -> bool:
+    """An Action card the player may play now (Treasures, under Enlightenment, only while
+    Treasures may still be played this turn)."""
+    return is_(t, card, "Action") and not (is_(t, card, "Treasure") and t.s.turn.treasures_locked)
+
+
+def can_play_an_action(t: Table) -> bool:
+    p = t.player(t.active)
+    if t.s.turn.actions <= 0:
+        return False
+    return any(playable_action(t, c) for c in p.hand) or any(c in SHADOWS for c in p.deck)
+
+
+def buys_left(t: Table) -> int:
+    """Flourishing Trade: "You may use Action plays as Buys." """
+    turn = t.s.turn
+    return turn.buys + (turn.actions if t.prophecy("Flourishing Trade") else 0)
+
+
+def playable_treasures(t: Table) -> list[str]:
+    if t.s.turn.treasures_locked:
+        return []
+    return [c for c in t.player(t.active).hand if is_(t, c, "Treasure")]
+
+
+def buyable_cards(t: Table) -> list[str]:
+    turn, p = t.s.turn, t.player(t.active)
+    if turn.phase != "buy" or p.debt or buys_left(t) <= 0:
+        return []
+    costs, coins = coin_costs(t), turn.coins
+    return [n for n, left in t.s.supply.items() if left > 0 and costs[n].coins <= coins]
+
+
+def buyable_events(t: Table) -> list[str]:
+    turn, p = t.s.turn, t.player(t.active)
+    if turn.phase != "buy" or p.debt or buys_left(t) <= 0:
+        return []
+    return [
+        e
+        for e in t.s.events
+        if EVENTS[e].cost.coins <= turn.coins and not (e == "Continue" and turn.continue_used)
+    ]
+
+
+def buy_phase_open(t: Table) -> bool:
+    p, turn = t.player(t.active), t.s.turn
+    if playable_treasures(t) or (p.debt and turn.coins):
+        return True
+    return bool(buyable_cards(t) or buyable_events(t))
+
+
+# --- start of turn --------------------------------------------------------------------
+
+
+def begin_turn(t: Table) -> None:
+    s = t.s
+    s.turn = TurnState(seat=s.turn.seat, phase="start")
+    s.turn_count += 1
+    t.player(s.turn.seat).turns += 1
+    t.log.append(TurnStarted(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
+    push(t, "start_of_turn", s.turn.seat)
+
+
+def start_items(t: Table, seat: int) -> list[str]:
+    """Everything that happens at the start of this turn; the player may order them."""
+    p = t.player(seat)
+    items = ["Biding Time"] if p.biding else []
+    items += ["Samurai"] if p.samurai else []
+    items += ["Riverboat"] * p.riverboats
+    items += [f"Rapid Expansion: {card}" for card in p.rapid]
+    items += ["Kind Emperor"] if t.prophecy("Kind Emperor") else []
+    items += ["Sickness"] if t.prophecy("Sickness") else []
+    p.riverboats = 0
+    return items
+
+
+@handles("start_of_turn")
+def start_of_turn(t: Table, f: Frame) -> None:
+    """ "You can order playing each card at the start of your next turn, relative to other
+    such cards and also anything else that happens at the start of that turn."
+    """
+    if f.sub == 0:
+        f.sub = 1
+        f.vars["items"] = start_items(t, f.seat)
+    items, picks = f.vars["items"], take(f, f.seat)
+    if picks:
+        items.remove(picks[0])
+        start_item(t, f.seat, picks[0])
+    elif not items:
+        done(t, f)
+        t.s.turn.phase = "action"
+    elif len(set(items)) > 1:
+        ask(
+            f,
+            f.seat,
+            "start_of_turn",
+            "Start of turn: choose what happens next.",
+            sorted(set(items)),
+            distinct=True,
+        )
+    else:
+        start_item(t, f.seat, items.pop(0))
+
+
+def start_item(t: Table, seat: int, item: str) -> None:
+    p = t.player(seat)
+    if item == "Biding Time":
+        cards, p.biding = p.biding, []
+        p.hand += cards
+        t.log.append(
+            CardsToHand(seat=seat, count=len(cards), cards=cards, source=item, private_to=[seat])
+        )
+    elif item == "Samurai":
+        t.s.turn.coins += p.samurai
+    elif item == "Riverboat":
+        if t.s.riverboat_card:  # "play the set-aside card, leaving it there"
+            start_play(t, seat, t.s.riverboat_card, "set aside", "aside")
+    elif item.startswith("Rapid Expansion: "):
+        card = item.removeprefix("Rapid Expansion: ")
+        p.rapid.remove(card)
+        p.in_play.append(card)
+        start_play(t, seat, card, "set aside", "play")
+    else:
+        push(t, {"Kind Emperor": "kind_emperor", "Sickness": "sickness"}[item], seat)
+
+
+# --- Clean-up -------------------------------------------------------------------------
+
+
+@handles("cleanup")
+def cleanup(t: Table, f: Frame) -> None:
+    turn = t.s.turn
+    if f.sub == 0:
+        f.sub = 1
+        f.vars["shrines"] = 0 if turn.gained_in_buy else turn.river_shrines
+    if f.sub == 1 and river_shrine_gain(t, f):
+        return
+    biding_time(t, f.seat)
+    clean_up_cards(t, f.seat)
+    done(t, f)
+    end_turn(t)
+
+
+def river_shrine_gain(t: Table, f: Frame) -> bool:
+    """ "At the start of Clean-up, if you didn't gain any cards in your Buy phase this turn,
+    gain a card costing up to $4" — once per River Shrine played. True while busy."""
+    picks = take(f, f.seat)
+    if picks:
+        gain(t, f.seat, picks[0])
+        return True
+    if f.vars["shrines"] <= 0:
+        return False
+    f.vars["shrines"] -= 1
+    ask(
+        f,
+        f.seat,
+        "gain",
+        "River Shrine: gain a card costing up to $4.",
+        costing(t, lambda c: up_to(c, 4)),
+    )
+    return True
+
+
+def biding_time(t: Table, seat: int) -> None:
+    if t.prophecy("Biding Time") and t.player(seat).hand:
+        p = t.player(seat)
+        cards, p.hand = p.hand, []
+        p.biding += cards
+        t.log.append(
+            CardsSetAside(
+                seat=seat, count=len(cards), cards=cards, reason="Biding Time", private_to=[seat]
+            )
+        )
+
+
+def clean_up_cards(t: Table, seat: int) -> None:
+    """Discard hand and play (Durations with work left stay), draw 5; then Foresight."""
+    p, turn = t.player(seat), t.s.turn
+    leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
+    p.durations = [entry for entry in p.durations if entry[1] == "game"]
+    for card, lasting in turn.staying:
+        if card in p.in_play:
+            p.in_play.remove(card)
+            p.durations.append([card, lasting])
+    discard_from_play(t, seat, leaving + p.in_play)
+    p.in_play = []
+    p.discard += p.hand
+    p.hand = []
+    draw(t, seat, 5)
+    if p.foresight:
+        cards, p.foresight = p.foresight, []
+        p.hand += cards
+        t.log.append(
+            CardsToHand(
+                seat=seat, count=len(cards), cards=cards, source="Foresight", private_to=[seat]
+            )
+        )
+
+
+def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:
+    """Panic: "when you discard [a Treasure] from play, return it to its pile." """
+    p = t.player(seat)
+    for card in cards:
+        if t.prophecy("Panic") and is_(t, card, "Treasure") and card in t.s.supply:
+            t.s.supply[card] += 1
+        else:
+            p.discard.append(card)
+
+
+def end_turn(t: Table) -> None:
+    s = t.s
+    reason = game_end_reason(t)
+    if reason:
+        s.over = True
+        s.turn.phase = "over"
+        t.log.append(GameEnded(reason=reason))
+        return
+    s.turn = TurnState(seat=(s.turn.seat + 1) % s.players, phase="start")
+
+
+def game_end_reason(t: Table) -> str | None:
+    """Checked at the end of a turn: the Province pile is empty, or 3 Supply piles are
+    (4 with 5–6 players). Piles removed by Divine Wind no longer count."""
+    supply = t.s.supply
+    if supply.get("Province", 1) == 0:
+        return "The Province pile is empty."
+    empty = [name for name, left in supply.items() if left == 0]
+    if len(empty) >= PILES_TO_END[t.s.players]:
+        return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
+    return None

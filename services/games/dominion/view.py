@@ -1,0 +1,148 @@
+"""What one seat may see. Built only from public facts plus the viewer's own hand, deck
+size and Shadow positions: other hands, deck contents and order, and the RNG never leave.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from services.engine import Prompt
+
+from .cards import EVENTS, PROPHECIES, TYPES
+from .costs import cost, types_of
+from .state import DominionState, PlayerState
+from .table import Table
+from .zones import shadow_positions
+
+
+class PileView(BaseModel):
+    card: str
+    left: int
+    coins: int
+    debt: int
+    types: list[str]
+    debt_on_pile: int = 0
+
+
+class EventView(BaseModel):
+    event: str
+    coins: int
+    debt: int
+    text: str
+
+
+class PlayerView(BaseModel):
+    seat: int
+    hand: list[str] | None
+    """Only in the owner's own view."""
+    hand_size: int
+    deck_size: int
+    shadow_positions: list[int] | None
+    """Owner only: where their Shadows are in their deck, 0 being the top card."""
+    discard_size: int
+    discard_top: str | None
+    in_play: list[str]
+    durations: list[str]
+    debt: int
+    turns: int
+    foresight: list[str]
+    rapid_expansion: list[str]
+    biding_time: list[str] | None
+    """Owner only (set aside face down); others see `biding_time_size`."""
+    biding_time_size: int
+
+
+class TurnView(BaseModel):
+    seat: int
+    phase: str
+    actions: int
+    buys: int
+    coins: int
+
+
+class DominionView(BaseModel):
+    viewer: int | None
+    players: list[PlayerView]
+    turn: TurnView
+    supply: list[PileView]
+    trash: list[str]
+    events: list[EventView]
+    prophecy: str | None
+    prophecy_text: str | None
+    prophecy_active: bool
+    sun_tokens: int
+    riverboat_card: str | None
+    removed_piles: list[str]
+    prompts: list[Prompt]
+    over: bool
+
+
+def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
+    mine = seat == viewer
+    return PlayerView(
+        seat=seat,
+        hand=list(p.hand) if mine else None,
+        hand_size=len(p.hand),
+        deck_size=len(p.deck),
+        shadow_positions=shadow_positions(p) if mine else None,
+        discard_size=len(p.discard),
+        discard_top=p.discard[-1] if p.discard else None,
+        in_play=list(p.in_play),
+        durations=[card for card, _ in p.durations],
+        debt=p.debt,
+        turns=p.turns,
+        foresight=list(p.foresight),
+        rapid_expansion=list(p.rapid),
+        biding_time=list(p.biding) if mine else None,
+        biding_time_size=len(p.biding),
+    )
+
+
+SORTED_TYPES = {name: sorted(types) for name, types in TYPES.items()}
+
+
+def sorted_types(t: Table, name: str) -> list[str]:
+    if t.prophecy("Enlightenment"):
+        return sorted(types_of(t, name))
+    return list(SORTED_TYPES[name])
+
+
+def pile_view(t: Table, name: str, left: int) -> PileView:
+    c = cost(t, name)
+    return PileView(
+        card=name,
+        left=left,
+        coins=c.coins,
+        debt=c.debt,
+        types=sorted_types(t, name),
+        debt_on_pile=t.s.pile_debt.get(name, 0),
+    )
+
+
+def build_view(s: DominionState, viewer: int | None, prompts: list[Prompt]) -> DominionView:
+    t = Table(s)
+    turn = s.turn
+    prophecy = s.prophecy
+    return DominionView(
+        viewer=viewer,
+        players=[player_view(p, i, viewer) for i, p in enumerate(s.player_states)],
+        turn=TurnView(
+            seat=turn.seat, phase=turn.phase, actions=turn.actions, buys=turn.buys, coins=turn.coins
+        ),
+        supply=[pile_view(t, name, left) for name, left in s.supply.items()],
+        trash=list(s.trash),
+        events=[
+            EventView(
+                event=e, coins=EVENTS[e].cost.coins, debt=EVENTS[e].cost.debt, text=EVENTS[e].text
+            )
+            for e in s.events
+        ],
+        prophecy=prophecy,
+        prophecy_text=PROPHECIES[prophecy].text if prophecy else None,
+        prophecy_active=bool(prophecy) and s.sun == 0,
+        sun_tokens=s.sun,
+        riverboat_card=s.riverboat_card,
+        removed_piles=list(s.removed_piles),
+        prompts=[p for p in prompts if p.seat == viewer],
+        over=s.over,
+    )

@@ -1,0 +1,80 @@
+"""Moving cards between a player's deck, hand, discard pile, play area and the trash."""
+
+from __future__ import annotations
+
+from .cards import SHADOWS
+from .log import CardsDiscarded, CardsDrawn, CardsRevealed, CardsTrashed, Shuffled
+from .state import PlayerState
+from .table import Table
+
+
+def shuffle_discard_into_deck(t: Table, seat: int) -> None:
+    """ "When shuffling Shadow cards, put them on the bottom." (Top of deck = end of list.)"""
+    p = t.player(seat)
+    cards, p.discard = p.discard, []
+    t.s.rng.shuffle(cards)
+    shadows = [c for c in cards if c in SHADOWS]
+    p.deck = shadows + [c for c in cards if c not in SHADOWS] + p.deck
+    t.log.append(Shuffled(seat=seat, count=len(cards)))
+
+
+def top_card(t: Table, seat: int) -> str | None:
+    """The top card of the deck, shuffling the discard pile in if the deck is empty."""
+    p = t.player(seat)
+    if not p.deck and p.discard:
+        shuffle_discard_into_deck(t, seat)
+    return p.deck[-1] if p.deck else None
+
+
+def draw(t: Table, seat: int, n: int) -> list[str]:
+    p = t.player(seat)
+    drawn = []
+    for _ in range(n):
+        if top_card(t, seat) is None:
+            break
+        drawn.append(p.deck.pop())
+    p.hand += drawn
+    if drawn:
+        t.log.append(CardsDrawn(seat=seat, count=len(drawn), cards=drawn, private_to=[seat]))
+    return drawn
+
+
+def take_from(cards: list[str], taken: list[str]) -> None:
+    for card in taken:
+        cards.remove(card)
+
+
+def discard_from_hand(t: Table, seat: int, cards: list[str]) -> None:
+    p = t.player(seat)
+    take_from(p.hand, cards)
+    p.discard += cards
+    if cards:
+        t.log.append(CardsDiscarded(seat=seat, cards=list(cards)))
+
+
+def trash_from_hand(t: Table, seat: int, cards: list[str]) -> None:
+    take_from(t.player(seat).hand, cards)
+    t.s.trash += cards
+    if cards:
+        t.log.append(CardsTrashed(seat=seat, cards=list(cards)))
+
+
+def reveal(t: Table, seat: int, cards: list[str]) -> None:
+    if cards:
+        t.log.append(CardsRevealed(seat=seat, cards=list(cards)))
+
+
+def cards_in_play(p: PlayerState) -> list[str]:
+    """This turn's cards in play and Durations still in play from earlier turns."""
+    return p.in_play + [card for card, _ in p.durations]
+
+
+def shadow_positions(p: PlayerState) -> list[int]:
+    """Where the Shadows are in the deck, counted from the top (0 is the top card)."""
+    top = len(p.deck) - 1
+    return [top - i for i, card in enumerate(p.deck) if card in SHADOWS][::-1]
+
+
+def all_cards(p: PlayerState) -> list[str]:
+    """Every card a player has (for scoring): deck, hand, discard, play, set-aside areas."""
+    return p.deck + p.hand + p.discard + cards_in_play(p) + p.foresight + p.biding + p.rapid

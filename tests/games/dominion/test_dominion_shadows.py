@@ -1,0 +1,107 @@
+"""Shadows: to the bottom when shuffled, playable from anywhere in the deck wherever an
+Action could be played from hand, never "in hand" for other effects, and visible to their
+owner in the deck."""
+
+import pytest
+from dominion_kit import (
+    act,
+    buy,
+    buy_event,
+    choose,
+    deck_top_first,
+    me,
+    new_game,
+    play,
+    prompt,
+    start,
+)
+
+from services.engine import IllegalMove
+from services.games.dominion import game
+
+
+def test_shadows_go_to_the_bottom_when_the_discard_pile_is_shuffled():
+    for seed in range(10):
+        state = start(
+            new_game("Ninja", "Fishmonger", seed=seed),
+            hand=[],
+            deck=[],
+            discard=["Ninja", "Copper", "Fishmonger", "Silver", "Gold", "Estate", "Duchy"],
+            phase="buy",
+        )
+        state = act(state, kind="end_turn")  # shuffle 7 cards, draw 5 from the top
+        assert sorted(me(state).deck) == ["Fishmonger", "Ninja"]
+        assert game.view(state, 0).players[0].shadow_positions == [0, 1]
+
+
+def test_a_gained_shadow_is_not_put_on_the_bottom():
+    state = start(new_game("Fishmonger"), hand=["Copper", "Copper"], phase="buy", buys=2)
+    state = act(state, kind="play_treasures")
+    state = buy(state, "Fishmonger")
+    assert me(state).discard == ["Fishmonger"]
+
+
+def test_a_shadow_can_be_played_from_anywhere_in_the_deck():
+    state = start(
+        new_game("Fishmonger"), hand=["Estate"], deck=["Copper", "Fishmonger", "Silver", "Gold"]
+    )
+    moves = game.legal_moves(state, 0)
+    assert {"kind": "play_shadow", "card": "Fishmonger", "position": 1} in [
+        m.model_dump() for m in moves
+    ]
+    state = act(state, kind="play_shadow", card="Fishmonger", position=1)
+    assert me(state).in_play == ["Fishmonger"] and state.turn.coins == 1
+    assert deck_top_first(state) == ["Copper", "Silver", "Gold"] and state.turn.buys == 2
+
+
+def test_playing_a_shadow_from_the_deck_uses_an_action():
+    state = start(new_game("Ninja"), hand=[], deck=["Ninja", "Copper"], actions=0)
+    with pytest.raises(IllegalMove) as error:
+        act(state, kind="play_shadow", card="Ninja", position=0)
+    assert error.value.code == "no_actions_left"
+
+
+def test_a_card_that_is_not_a_shadow_there_cannot_be_played_from_the_deck():
+    state = start(new_game("Ninja"), hand=["Estate"], deck=["Ninja", "Copper"])
+    with pytest.raises(IllegalMove) as error:
+        act(state, kind="play_shadow", card="Copper", position=1)
+    assert error.value.code == "shadow_not_in_deck"
+    with pytest.raises(IllegalMove) as error:
+        act(state, kind="play_shadow", card="Ninja", position=5)
+    assert error.value.code == "shadow_not_in_deck"
+
+
+def test_a_shadow_in_the_deck_is_not_in_hand_for_alleys_discard():
+    state = start(new_game("Alley"), hand=["Alley", "Estate"], deck=["Copper", "Alley"])
+    state = play(state, "Alley")
+    assert sorted(prompt(state).options) == ["Copper", "Estate"]
+
+
+def test_an_action_phase_with_only_a_shadow_in_the_deck_still_asks():
+    state = start(new_game("Ronin"), hand=["Copper"], deck=["Estate", "Ronin"], phase="buy")
+    state.turn.phase = "action"
+    assert prompt(state).kind == "action_phase"
+    state = act(state, kind="play_shadow", card="Ronin", position=1)
+    assert len(me(state).hand) == 2  # Ronin draws Estate (the deck had nothing more)
+
+
+def test_practice_can_play_a_shadow_from_the_deck_twice():
+    state = start(
+        new_game("Fishmonger", events=["Practice"]),
+        hand=["Gold"],
+        deck=["Copper", "Fishmonger"],
+        phase="buy",
+    )
+    state = act(state, kind="play_treasures")
+    state = buy_event(state, "Practice")
+    assert "Fishmonger (deck position 1)" in prompt(state).options
+    state = choose(state, "Fishmonger (deck position 1)")
+    assert me(state).in_play[-1] == "Fishmonger" and state.turn.buys == 2
+    assert state.turn.coins == 2
+
+
+def test_each_player_sees_where_their_own_shadows_are_and_nobody_elses():
+    state = start(new_game("Ninja"), hand=["Estate"], deck=["Copper", "Ninja", "Silver"])
+    assert game.view(state, 0).players[0].shadow_positions == [1]
+    assert game.view(state, 1).players[0].shadow_positions is None
+    assert game.view(state, None).players[0].shadow_positions is None
