@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
-from services.engine import Event, Game, Move, Prompt, Result, Seat
+from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat
 
 from .cards import components
 from .decisions import prompt_of
+from .determinize import determinize
+from .evaluation import evaluate
 from .moves import DominionMove, describe
 from .player_moves import apply_move, buyable_cards, legal_moves
 from .scoring import final_result
@@ -53,6 +56,13 @@ class DominionGame(Game[DominionState, DominionConfig]):
 
     def result(self, state: DominionState) -> Result | None:
         return final_result(state) if state.over else None
+
+    def determinize(self, state: DominionState, seat: Seat, rng: Rng) -> DominionState:
+        return determinize(state, seat, rng)
+
+    def evaluate(self, state: DominionState, seat: Seat) -> float:
+        """The VP-and-economy lead squashed into (0, 1); a lead of 8 VP is about 0.73."""
+        return 1 / (1 + math.exp(-evaluate(state, seat) / 8))
 
     def describe(self, move: Move) -> str:
         return describe(move)
