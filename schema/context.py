@@ -1,0 +1,45 @@
+"""What a resolver knows about its request: the gameplay service and the caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import HTTPConnection
+
+from services.api.auth import Credentials, credentials_from
+from services.api.gameplay import GameService
+
+
+@dataclass
+class GraphQLContext:
+    request: HTTPConnection
+    response: Any = None
+    connection_params: dict[str, Any] | None = None
+    """The graphql-transport-ws `connection_init` payload (WebSocket only)."""
+
+    @property
+    def service(self) -> GameService:
+        return self.request.app.state.service
+
+    def credentials(self) -> Credentials:
+        """Over HTTP the `Authorization` header; over a WebSocket the connection_init
+        payload's `Authorization` (or `authorization`), else the handshake's header."""
+        headers: dict[str, str] = {}
+        authorization = _from_params(self.connection_params)
+        if authorization is not None:
+            headers["authorization"] = authorization
+        elif "authorization" in self.request.headers:
+            headers["authorization"] = self.request.headers["authorization"]
+        client = self.request.client.host if self.request.client else "unknown"
+        return credentials_from(headers, client, self.request.app.state.api_keys)
+
+
+def _from_params(params: dict[str, Any] | None) -> str | None:
+    if not isinstance(params, dict):
+        return None
+    for key in ("Authorization", "authorization"):
+        value = params.get(key)
+        if isinstance(value, str):
+            return value
+    return None

@@ -1,0 +1,56 @@
+"""GraphQL errors carry the same stable codes as the REST problem documents.
+
+A resolver raises the service's `Problem` (or an engine `GameError`); the schema turns
+it into an error with `extensions: {code, status, ...}`. Anything unexpected is masked
+to "Unexpected error." so that no internal detail (or hidden state) leaks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+import structlog
+from graphql import GraphQLError
+from strawberry.types import ExecutionContext
+
+from services.api.problems import Problem, from_game_error
+from services.engine import GameError
+
+log = structlog.get_logger(__name__)
+
+
+def as_problem(error: BaseException | None) -> Problem | None:
+    if isinstance(error, Problem):
+        return error
+    if isinstance(error, GameError):
+        return from_game_error(error)
+    return None
+
+
+class SkyportSchema(strawberry.Schema):
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        for error in errors:
+            original = error.original_error
+            problem = as_problem(original)
+            if problem is not None:
+                _describe(error, problem)
+            elif original is not None:
+                log.error(
+                    "graphql_unexpected_error", error=type(original).__name__, exc_info=original
+                )
+                error.message = "Unexpected error."
+                error.extensions = {"code": "internal_error", "status": 500}
+                error.original_error = None
+            elif error.extensions is None or "code" not in error.extensions:
+                error.extensions = {**(error.extensions or {}), "code": "invalid_query"}
+
+
+def _describe(error: GraphQLError, problem: Problem) -> None:
+    extensions: dict[str, Any] = {"code": problem.code, "status": problem.status}
+    extensions.update(problem.extra)
+    error.message = problem.detail
+    error.extensions = extensions
+    error.original_error = None

@@ -1,0 +1,101 @@
+"""GraphQL types that hold a game view, built once the registered games are known."""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import strawberry
+
+from services.api import payloads
+from services.engine import Game as GameRules
+
+from .types import GameEvent, GameResult, GameStatus, Prompt, Rejected, Seat, VersionConflict
+from .types import status_of as status
+from .views import ViewTypes
+
+
+@dataclass(frozen=True)
+class GameTypes:
+    game: Any
+    move_applied: Any
+    move_result: Any
+    views: ViewTypes
+
+
+def build_game_types(views: ViewTypes) -> GameTypes:
+    view_union = views.union
+
+    @strawberry.type(name="Game", description="A game as your token may see it.")
+    class Game:
+        id: strawberry.ID
+        game: str
+        status: GameStatus
+        version: int
+        seats: list[Seat]
+        you: int | None = strawberry.field(description="Your seat; null for spectators.")
+        turn: list[int] = strawberry.field(description="Seats that must act now.")
+        prompts: list[Prompt]
+        view: view_union
+        seat_views: list[view_union] | None = strawberry.field(
+            description="Every seat's view: finished games read with an API key."
+        )
+        result: GameResult | None
+        tags: list[str]
+        created_at: str
+        updated_at: str
+
+        @classmethod
+        def of(cls, document: payloads.GameDocument, rules: GameRules) -> "Game":
+            return cls(
+                id=strawberry.ID(document.id),
+                game=document.game,
+                status=status(document.status),
+                version=document.version,
+                seats=[Seat.of(s) for s in document.seats],
+                you=document.you,
+                turn=document.turn,
+                prompts=[Prompt.of(p) for p in document.prompts],
+                view=views.convert(rules, document.view),
+                seat_views=[views.convert(rules, v) for v in document.seat_views]
+                if document.seat_views is not None
+                else None,
+                result=GameResult.of(document.result) if document.result else None,
+                tags=document.tags,
+                created_at=document.created_at,
+                updated_at=document.updated_at,
+            )
+
+    @strawberry.type(name="MoveApplied", description="The move (or resignation) committed.")
+    class MoveApplied:
+        game_id: strawberry.ID
+        version: int
+        status: GameStatus
+        seat: int
+        events: list[GameEvent]
+        view: view_union
+        turn: list[int]
+        prompts: list[Prompt]
+        replayed: bool = strawberry.field(
+            description="True when answered from an earlier request with the same key."
+        )
+
+        @classmethod
+        def of(cls, accepted: payloads.MoveAccepted, rules: GameRules, replayed: bool):
+            return cls(
+                game_id=strawberry.ID(accepted.id),
+                version=accepted.version,
+                status=status(accepted.status),
+                seat=accepted.seat,
+                events=[GameEvent.of(e) for e in accepted.events],
+                view=views.convert(rules, accepted.view),
+                turn=accepted.turn,
+                prompts=[Prompt.of(p) for p in accepted.prompts],
+                replayed=replayed,
+            )
+
+    move_result = Annotated[
+        MoveApplied | Rejected | VersionConflict,
+        strawberry.union("MoveResult", description="Applied, or why not (nothing changed)."),
+    ]
+    return GameTypes(game=Game, move_applied=MoveApplied, move_result=move_result, views=views)

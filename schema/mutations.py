@@ -1,0 +1,128 @@
+"""Mutation resolvers. Expected failures (an illegal move, a version conflict, bad
+options) are results in the schema; access problems are errors with a `code`."""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+from typing import Any
+
+import strawberry
+from pydantic import ValidationError
+from strawberry.scalars import JSON
+
+from services.api.auth import check_idempotency_key
+from services.api.payloads import CreateGameRequest
+from services.api.problems import Problem
+
+from .context import GraphQLContext
+from .game_types import GameTypes
+from .types import CreateGameInput, CreateGameResult, GameCreated, Rejected, VersionConflict
+
+Info = strawberry.Info[GraphQLContext, None]
+
+
+def build_mutation(types: GameTypes) -> type:
+    move_result = types.move_result
+    applied = types.move_applied
+
+    @strawberry.type(name="Mutation")
+    class Mutation:
+        @strawberry.mutation(description="Create a game; tokens for human seats, shown once.")
+        async def create_game(
+            self, info: Info, input: CreateGameInput, idempotency_key: str | None = None
+        ) -> CreateGameResult:
+            context = info.context
+            key = check_idempotency_key(idempotency_key)
+            try:
+                request = CreateGameRequest.model_validate(_plain(input))
+            except ValidationError as error:
+                return _invalid(error)
+            try:
+                created, replayed = await context.service.create_game(
+                    context.credentials(), request, key
+                )
+            except Problem as problem:
+                return _rejected_or_raise(problem)
+            return GameCreated.of(created, replayed)
+
+        @strawberry.mutation(description="Make a move (compare-and-set on expectedVersion).")
+        async def make_move(
+            self,
+            info: Info,
+            game_id: strawberry.ID,
+            move: JSON,
+            expected_version: int | None = None,
+            idempotency_key: str | None = None,
+        ) -> move_result:
+            context = info.context
+            key = check_idempotency_key(idempotency_key)
+            if not isinstance(move, dict):
+                return Rejected(
+                    code="invalid_request", message="move must be an object.", details=None
+                )
+            try:
+                accepted, replayed = await context.service.make_move(
+                    str(game_id), context.credentials(), move, expected_version, key
+                )
+            except Problem as problem:
+                return _rejected_or_raise(problem)
+            return applied.of(accepted, context.service.games[accepted.game], replayed)
+
+        @strawberry.mutation(description="Give up; the game ends at once, you rank last.")
+        async def resign(
+            self,
+            info: Info,
+            game_id: strawberry.ID,
+            expected_version: int | None = None,
+            idempotency_key: str | None = None,
+        ) -> move_result:
+            context = info.context
+            key = check_idempotency_key(idempotency_key)
+            try:
+                accepted, replayed = await context.service.resign(
+                    str(game_id), context.credentials(), expected_version, key
+                )
+            except Problem as problem:
+                return _rejected_or_raise(problem)
+            return applied.of(accepted, context.service.games[accepted.game], replayed)
+
+    return Mutation
+
+
+def _plain(value: Any) -> Any:
+    """A strawberry input as plain data, leaving out what the client did not send."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is None:
+        return value
+    return {
+        name: _plain(getattr(value, name))
+        for name in fields
+        if getattr(value, name) is not strawberry.UNSET
+    }
+
+
+def _invalid(error: ValidationError) -> Rejected:
+    errors = [
+        {"location": [str(p) for p in item["loc"]], "message": item["msg"]}
+        for item in error.errors(include_input=False, include_url=False)
+    ]
+    return Rejected(
+        code="invalid_request",
+        message="The input does not match the schema.",
+        details={"errors": errors},
+    )
+
+
+def _rejected_or_raise(problem: Problem) -> Any:
+    if problem.code == "version_conflict":
+        return VersionConflict(
+            code=problem.code,
+            message=problem.detail,
+            current_version=problem.extra["current_version"],
+        )
+    if problem.status == 422:
+        return Rejected(
+            code=problem.code, message=problem.detail, details=problem.extra.get("details")
+        )
+    raise problem

@@ -1,0 +1,318 @@
+"""GraphQL types that do not depend on which games are registered. Each is a view over
+a document of the gameplay service (`services.api.payloads`), built by `of(...)`."""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+from enum import Enum
+from typing import Annotated, Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from services.api import payloads
+from services.store import GameStatus as StoreStatus
+
+GameStatus = strawberry.enum(
+    Enum("GameStatus", {status.name: status.value for status in StoreStatus}),
+    description="active: moves accepted; scoring: the last move ended it; "
+    "finished: standings are final; aborted: stopped without a result.",
+)
+
+
+def status_of(value: StoreStatus | str) -> Any:
+    return GameStatus(StoreStatus(value).value)
+
+
+@strawberry.type(description="A seat at the table.")
+class Seat:
+    seat: int
+    name: str
+    bot: str | None
+    resigned: bool
+
+    @classmethod
+    def of(cls, info: payloads.SeatInfo) -> "Seat":
+        return cls(seat=info.seat, name=info.name, bot=info.bot, resigned=info.resigned)
+
+
+@strawberry.type(description="A seat that must act now. Text and options only for that seat.")
+class Prompt:
+    seat: int
+    kind: str
+    text: str | None
+    options: list[str] | None
+    min_picks: int | None
+    max_picks: int | None
+
+    @classmethod
+    def of(cls, info: payloads.PromptInfo) -> "Prompt":
+        return cls(**info.model_dump())
+
+
+@strawberry.type(description="Points of one scoring category.")
+class ScorePart:
+    category: str
+    points: int
+
+
+@strawberry.type
+class Standing:
+    seat: int
+    name: str
+    rank: int
+    score: int
+    breakdown: list[ScorePart]
+    resigned: bool
+
+    @classmethod
+    def of(cls, info: payloads.StandingInfo) -> "Standing":
+        return cls(
+            seat=info.seat,
+            name=info.name,
+            rank=info.rank,
+            score=info.score,
+            breakdown=[ScorePart(category=k, points=v) for k, v in info.breakdown.items()],
+            resigned=info.resigned,
+        )
+
+
+@strawberry.type(description="Final standings, best first, with every score's breakdown.")
+class GameResult:
+    game_id: strawberry.ID
+    version: int
+    winners: list[int]
+    standings: list[Standing]
+
+    @classmethod
+    def of(cls, result: payloads.GameResult) -> "GameResult":
+        return cls(
+            game_id=strawberry.ID(result.id),
+            version=result.version,
+            winners=result.winners,
+            standings=[Standing.of(s) for s in result.standings],
+        )
+
+
+@strawberry.type(description="A legal move. Send `move` back verbatim to make it.")
+class LegalMove:
+    kind: str
+    label: str
+    move: JSON
+
+    @classmethod
+    def of(cls, move: dict[str, Any]) -> "LegalMove":
+        return cls(kind=move["kind"], label=move["label"], move=move)
+
+
+@strawberry.type
+class LegalMoves:
+    game_id: strawberry.ID
+    version: int
+    seat: int
+    moves: list[LegalMove]
+
+    @classmethod
+    def of(cls, document: payloads.LegalMovesDocument) -> "LegalMoves":
+        return cls(
+            game_id=strawberry.ID(document.id),
+            version=document.version,
+            seat=document.seat,
+            moves=[LegalMove.of(move) for move in document.moves],
+        )
+
+
+@strawberry.type(
+    description="Something that happened, as you may see it. `data` holds "
+    "the event's own fields (they differ per game and kind)."
+)
+class GameEvent:
+    kind: str
+    seat: int | None
+    data: JSON
+
+    @classmethod
+    def of(cls, event: dict[str, Any]) -> "GameEvent":
+        return cls(kind=event.get("kind", ""), seat=event.get("seat"), data=event)
+
+
+@strawberry.type(description="One committed version: who acted, and what happened.")
+class LogEntry:
+    version: int
+    seat: int
+    action: str
+    move: JSON | None = strawberry.field(description="Only for the seat that made it.")
+    events: list[GameEvent]
+    status: GameStatus
+    at: str
+
+    @classmethod
+    def of(cls, entry: payloads.LogEntryDocument) -> "LogEntry":
+        return cls(
+            version=entry.version,
+            seat=entry.seat,
+            action=entry.action,
+            move=entry.move,
+            events=[GameEvent.of(e) for e in entry.events],
+            status=status_of(entry.status),
+            at=entry.at,
+        )
+
+
+@strawberry.type
+class EventPage:
+    game_id: strawberry.ID
+    since: int
+    version: int
+    status: GameStatus
+    entries: list[LogEntry]
+    more: bool
+
+    @classmethod
+    def of(cls, page: payloads.EventsPage) -> "EventPage":
+        return cls(
+            game_id=strawberry.ID(page.id),
+            since=page.since,
+            version=page.version,
+            status=status_of(page.status),
+            entries=[LogEntry.of(e) for e in page.entries],
+            more=page.more,
+        )
+
+
+@strawberry.type(description="The game is over and every entry has been sent.")
+class GameEnded:
+    version: int
+    status: GameStatus
+    result: GameResult | None
+
+
+GameUpdate = Annotated[
+    LogEntry | GameEnded,
+    strawberry.union("GameUpdate", description="A committed version, or the end."),
+]
+
+
+@strawberry.type
+class GameSummary:
+    id: strawberry.ID
+    game: str
+    status: GameStatus
+    version: int
+    seats: list[Seat]
+    tags: list[str]
+    created_at: str
+    updated_at: str
+
+    @classmethod
+    def of(cls, summary: payloads.GameSummaryDocument) -> "GameSummary":
+        return cls(
+            id=strawberry.ID(summary.id),
+            game=summary.game,
+            status=status_of(summary.status),
+            version=summary.version,
+            seats=[Seat.of(s) for s in summary.seats],
+            tags=summary.tags,
+            created_at=summary.created_at,
+            updated_at=summary.updated_at,
+        )
+
+
+@strawberry.type
+class GamePage:
+    games: list[GameSummary]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, page: payloads.GameList) -> "GamePage":
+        return cls(games=[GameSummary.of(g) for g in page.games], next_cursor=page.next_cursor)
+
+
+@strawberry.type
+class CatalogGame:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: JSON
+    components: JSON
+    bot_levels: list[str]
+
+    @classmethod
+    def of(cls, game: payloads.CatalogGame) -> "CatalogGame":
+        return cls(**game.model_dump())
+
+
+@strawberry.type
+class CreatedSeat:
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None = strawberry.field(
+        description="The seat's secret bearer token (human seats). Shown only here."
+    )
+
+
+@strawberry.type
+class GameCreated:
+    id: strawberry.ID
+    game: str
+    version: int
+    status: GameStatus
+    seats: list[CreatedSeat]
+    tags: list[str]
+    created_at: str
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+    @classmethod
+    def of(cls, created: payloads.GameCreated, replayed: bool) -> "GameCreated":
+        return cls(
+            id=strawberry.ID(created.id),
+            game=created.game,
+            version=created.version,
+            status=status_of(created.status),
+            seats=[
+                CreatedSeat(seat=s.seat, name=s.name, bot=s.bot, token=s.token)
+                for s in created.seats
+            ],
+            tags=created.tags,
+            created_at=created.created_at,
+            replayed=replayed,
+        )
+
+
+@strawberry.type(description="The request breaks a rule: an illegal move or bad options.")
+class Rejected:
+    code: str
+    message: str
+    details: JSON | None
+
+
+@strawberry.type(description="The game was not at the expected version; nothing changed.")
+class VersionConflict:
+    code: str
+    message: str
+    current_version: int
+
+
+@strawberry.input
+class SeatInput:
+    name: str
+    bot: str | None = strawberry.UNSET
+
+
+@strawberry.input
+class CreateGameInput:
+    game: str
+    seats: list[SeatInput]
+    options: JSON | None = strawberry.UNSET
+    seed: int | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="Fixes all randomness; anyone who knows it can work out hidden information.",
+    )
+    tags: list[str] | None = strawberry.UNSET
+
+
+CreateGameResult = Annotated[
+    GameCreated | Rejected,
+    strawberry.union("CreateGameResult"),
+]

@@ -1,0 +1,1 @@
+"""The Starlette app: REST routes, auth, errors, settings, health, metrics; mounts GraphQL."""

@@ -1,0 +1,726 @@
+"""The one service layer: creating games, reading them, moving, resigning, events,
+results and listings. REST routes and GraphQL resolvers both call this and nothing else,
+so every rule (auth, redaction, compare-and-set, idempotency) lives here once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import re
+import secrets
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import structlog
+
+from services.ai import make_bot
+from services.ai.bot import levels_for
+from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome, UnknownGame
+from services.store import (
+    FINAL_STATUSES,
+    Commit,
+    CommitVerdict,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    LiveUpdates,
+    LogEntry,
+    SeatRecord,
+)
+
+from . import metrics
+from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
+from .dispatch import Dispatcher
+from .payloads import (
+    TAG_PATTERN,
+    Catalog,
+    CatalogGame,
+    CreatedSeat,
+    CreateGameRequest,
+    EventsPage,
+    GameCreated,
+    GameDocument,
+    GameList,
+    GameResult,
+    GameSummaryDocument,
+    LegalMovesDocument,
+    LogEntryDocument,
+    MoveAccepted,
+    SeatInfo,
+    StandingInfo,
+)
+from .problems import (
+    Problem,
+    bad_request,
+    forbidden,
+    from_game_error,
+    not_found,
+    unauthorized,
+    unprocessable,
+    version_conflict,
+)
+from .visibility import Viewer, entry_for, event_views, prompts_for, seat_infos
+
+log = structlog.get_logger(__name__)
+
+GAME_ID = re.compile(r"^[a-z2-7]{24}$")
+GAME_TYPE = re.compile(r"^[a-z0-9-]{1,64}$")
+TAG = re.compile(TAG_PATTERN)
+CURSOR = re.compile(r"^\d{15}:[a-z2-7]{1,64}$")
+MAX_GAMES_PAGE = 100
+MAX_EVENTS_PAGE = 1000
+MAX_VERSION = 10**12
+
+MAX_COMMIT_ATTEMPTS = 8
+"""Retries of a move sent without expected_version when other moves keep winning."""
+
+Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
+"""What a seat does to a private copy of the state: a move, or resigning."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def fingerprint(payload: Any) -> str:
+    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def new_game_id(seed_text: str | None = None) -> str:
+    """24 lowercase base32 characters: random, or derived from `seed_text`."""
+    raw = hashlib.sha256(seed_text.encode()).digest() if seed_text else secrets.token_bytes(32)
+    return base64.b32encode(raw[:15]).decode().lower()
+
+
+@dataclass(frozen=True)
+class FeedEntry:
+    entry: LogEntryDocument
+
+
+@dataclass(frozen=True)
+class FeedEnd:
+    """The game is over (finished or aborted) and every entry has been sent."""
+
+    version: int
+    status: GameStatus
+    result: GameResult | None
+
+
+@dataclass(frozen=True)
+class FeedIdle:
+    """Nothing happened for a while (time for a keep-alive)."""
+
+
+FeedItem = FeedEntry | FeedEnd | FeedIdle
+
+
+@dataclass
+class GameService:
+    store: GameStore
+    games: Mapping[str, Game]
+    live: LiveUpdates
+    anonymous_create: bool = True
+    keepalive: float = 15.0
+    dispatcher: Dispatcher | None = None
+    _catalog: Catalog | None = field(default=None, init=False)
+
+    # --- creating ------------------------------------------------------------------
+
+    async def create_game(
+        self, who: Credentials, request: CreateGameRequest, idempotency_key: str | None
+    ) -> tuple[GameCreated, bool]:
+        """A new game and its seat tokens. Returns the answer and whether it is a replay."""
+        if who.bearer is not None and not who.platform:
+            raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
+        if not who.platform and not self.anonymous_create:
+            raise unauthorized("api_key_required", "Creating games needs a platform API key.")
+        game = self._game_type(request.game)
+        levels = levels_for(game)
+        for seat in request.seats:
+            if seat.bot is not None and seat.bot not in levels:
+                raise unprocessable(
+                    "unknown_bot_level",
+                    f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
+                    known=levels,
+                )
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        try:
+            state = game.setup(request.options, len(request.seats), seed)
+        except GameError as error:
+            raise from_game_error(error) from None
+        request_print = fingerprint(request.model_dump(mode="json"))
+        scope_key = f"create\x00{who.scope}\x00{idempotency_key}" if idempotency_key else None
+        game_id = new_game_id(scope_key)
+        salt = new_salt()
+        tokens = self._tokens(request, who, idempotency_key, salt)
+        record = self._new_record(game_id, game, request, state, seed, tokens, who, salt)
+        record = replace(record, create_fingerprint=request_print)
+        record = self._with_created_answer(record)
+        stored_print = await self.store.create(record)
+        if stored_print is None:
+            metrics.GAMES_CREATED.labels(game=game.id).inc()
+            self._after_commit(game_id, 0)
+            return self._created_answer(record, tokens), False
+        if stored_print != request_print or idempotency_key is None:
+            raise _idempotency_key_reused()
+        existing = await self.store.load(game_id)
+        if existing is None:
+            raise not_found(game_id)
+        metrics.IDEMPOTENT_REPLAYS.inc()
+        replayed = self._tokens(request, who, idempotency_key, existing.token_salt)
+        return self._created_answer(existing, replayed), True
+
+    def _tokens(
+        self, request: CreateGameRequest, who: Credentials, key: str | None, salt: str
+    ) -> list[str | None]:
+        return [
+            None
+            if seat.bot is not None
+            else (derived_token(salt, who.scope, key, index) if key else new_token())
+            for index, seat in enumerate(request.seats)
+        ]
+
+    def _new_record(
+        self,
+        game_id: str,
+        game: Game,
+        request: CreateGameRequest,
+        state: GameState,
+        seed: int,
+        tokens: list[str | None],
+        who: Credentials,
+        salt: str,
+    ) -> GameRecord:
+        at = now()
+        seats = [
+            SeatRecord(seat.name, seat.bot, hash_secret(token) if token else None)
+            for seat, token in zip(request.seats, tokens, strict=True)
+        ]
+        return GameRecord(
+            id=game_id,
+            game=game.id,
+            version=0,
+            status=GameStatus.ACTIVE,
+            state=game.dump_state(state),
+            seats=seats,
+            options=request.options,
+            seed=seed,
+            tags=list(request.tags),
+            created_at=at,
+            updated_at=at,
+            creator=who.scope,
+            token_salt=salt,
+        )
+
+    def _with_created_answer(self, record: GameRecord) -> GameRecord:
+        answer = self._created_answer(record, [None] * record.players)
+        return replace(record, created=answer.model_dump_json())
+
+    def _created_answer(self, record: GameRecord, tokens: list[str | None]) -> GameCreated:
+        answer = GameCreated.model_validate_json(record.created) if record.created else None
+        if answer is None:
+            answer = GameCreated(
+                id=record.id,
+                game=record.game,
+                version=record.version,
+                status=record.status,
+                seats=[CreatedSeat(**info.model_dump()) for info in seat_infos(record)],
+                tags=record.tags,
+                created_at=record.created_at,
+            )
+        seats = [
+            seat.model_copy(update={"token": token})
+            for seat, token in zip(answer.seats, tokens, strict=True)
+        ]
+        return answer.model_copy(update={"seats": seats})
+
+    # --- reading ---------------------------------------------------------------------
+
+    async def get_game(self, game_id: str, who: Credentials) -> GameDocument:
+        record = await self._load(game_id)
+        viewer = self._viewer(record, who)
+        game = self._game_of(record)
+        state = game.load_state(record.state)
+        prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
+        self._nudge(record, prompts)
+        full = viewer.sees_everything(record.status)
+        return GameDocument(
+            id=record.id,
+            game=record.game,
+            status=record.status,
+            version=record.version,
+            seats=seat_infos(record, state.resigned),
+            you=viewer.seat,
+            turn=sorted({prompt.seat for prompt in prompts}),
+            prompts=prompts_for(prompts, viewer),
+            view=game.view(state, viewer.seat).model_dump(mode="json"),
+            seat_views=[
+                game.view(state, seat).model_dump(mode="json") for seat in range(record.players)
+            ]
+            if full
+            else None,
+            result=self._result_of(record, state) if record.status is GameStatus.FINISHED else None,
+            tags=record.tags,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
+        )
+
+    async def legal_moves(self, game_id: str, who: Credentials) -> LegalMovesDocument:
+        record = await self._load(game_id)
+        seat = self._acting_seat(self._viewer(record, who))
+        game = self._game_of(record)
+        moves: list[Move] = []
+        if record.status is GameStatus.ACTIVE:
+            moves = game.legal_moves(game.load_state(record.state), seat)
+        return LegalMovesDocument(
+            id=record.id,
+            version=record.version,
+            seat=seat,
+            moves=[{**game.dump_move(move), "label": game.describe(move)} for move in moves],
+        )
+
+    async def events(self, game_id: str, who: Credentials, since: int, limit: int) -> EventsPage:
+        _check_range("since", since, 0, MAX_VERSION)
+        _check_range("limit", limit, 1, MAX_EVENTS_PAGE)
+        record = await self._load(game_id)
+        viewer = self._viewer(record, who)
+        entries = await self.store.log(game_id, after=since, count=limit)
+        full = viewer.sees_everything(record.status)
+        version = max([record.version, *(entry.version for entry in entries)])
+        return EventsPage(
+            id=game_id,
+            since=since,
+            version=version,
+            status=record.status,
+            entries=[entry_for(entry, viewer, full) for entry in entries],
+            more=bool(entries) and entries[-1].version < version,
+        )
+
+    async def follow(self, game_id: str, who: Credentials, since: int) -> AsyncIterator[FeedItem]:
+        """Checks access now, then gives every entry after `since`, then live ones as
+        they commit, then the end. Fed from the Redis log (rung by pub/sub), so any
+        replica serves any game and a reconnecting reader misses nothing."""
+        _check_range("since", since, 0, MAX_VERSION)
+        record = await self._load(game_id)
+        viewer = self._viewer(record, who)
+        return self._feed(game_id, viewer, viewer.sees_everything(record.status), since)
+
+    async def _feed(
+        self, game_id: str, viewer: Viewer, full: bool, since: int
+    ) -> AsyncIterator[FeedItem]:
+        last = since
+        async with self.live.watch(game_id) as bell:
+            while not self.live.closing:
+                seen = bell.rings
+                entries = await self.store.log(game_id, after=last, count=200)
+                for entry in entries:
+                    yield FeedEntry(entry_for(entry, viewer, full))
+                    last = entry.version
+                if entries:
+                    continue
+                current = await self.store.version_and_status(game_id)
+                if current is None:
+                    return
+                version, status = current
+                if status in FINAL_STATUSES and last >= version:
+                    yield FeedEnd(version, status, await self._final_result(game_id, status))
+                    return
+                if not await bell.wait(seen, self.keepalive):
+                    yield FeedIdle()
+
+    async def _final_result(self, game_id: str, status: GameStatus) -> GameResult | None:
+        if status is not GameStatus.FINISHED:
+            return None
+        record = await self._load(game_id)
+        return self._result_of(record, self._game_of(record).load_state(record.state))
+
+    async def result(self, game_id: str) -> GameResult:
+        record = await self._load(game_id)
+        if record.status is not GameStatus.FINISHED:
+            self._nudge(record, [])
+            raise Problem(
+                409,
+                "not_finished",
+                f"The game is {record.status.value}; standings exist once it is finished.",
+                status_now=record.status.value,
+            )
+        return self._result_of(record, self._game_of(record).load_state(record.state))
+
+    async def list_games(
+        self,
+        who: Credentials,
+        *,
+        status: GameStatus | None,
+        game: str | None,
+        tag: str | None,
+        limit: int,
+        cursor: str | None,
+    ) -> GameList:
+        if who.bearer is None:
+            raise unauthorized("api_key_required", "Listing games needs a platform API key.")
+        if not who.platform:
+            raise forbidden("api_key_required", "Listing games needs a platform API key.")
+        _check_range("limit", limit, 1, MAX_GAMES_PAGE)
+        _check_pattern("game", game, GAME_TYPE)
+        _check_pattern("tag", tag, TAG)
+        _check_pattern("cursor", cursor, CURSOR)
+        page = await self.store.list_games(
+            status=status, game=game, tag=tag, limit=limit, cursor=cursor
+        )
+        return GameList(
+            games=[
+                GameSummaryDocument(
+                    id=summary.id,
+                    game=summary.game,
+                    status=summary.status,
+                    version=summary.version,
+                    seats=[SeatInfo(seat=i, **seat) for i, seat in enumerate(summary.seats)],
+                    tags=summary.tags,
+                    created_at=summary.created_at,
+                    updated_at=summary.updated_at,
+                )
+                for summary in page.games
+            ],
+            next_cursor=page.next_cursor,
+        )
+
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = Catalog(
+                games=[
+                    CatalogGame(
+                        id=game.id,
+                        title=game.title,
+                        min_players=game.min_players,
+                        max_players=game.max_players,
+                        options_schema=game.options_schema(),
+                        components=game.catalog(),
+                        bot_levels=levels_for(game),
+                    )
+                    for game in sorted(self.games.values(), key=lambda g: g.id)
+                ]
+            )
+        return self._catalog
+
+    # --- moving ----------------------------------------------------------------------
+
+    async def make_move(
+        self,
+        game_id: str,
+        who: Credentials,
+        move: Mapping[str, Any],
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[MoveAccepted, bool]:
+        """Apply a seat's move by compare-and-set. Returns the answer and whether it is a
+        replay of an earlier request with the same Idempotency-Key."""
+        payload = {key: value for key, value in move.items() if key != "label"}
+        request_print = fingerprint({"move": payload, "expected_version": expected_version})
+
+        def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
+            parsed = game.parse_move(payload)
+            return parsed, game.apply(state, seat, parsed)
+
+        return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+
+    async def resign(
+        self,
+        game_id: str,
+        who: Credentials,
+        expected_version: int | None,
+        idempotency_key: str | None,
+    ) -> tuple[MoveAccepted, bool]:
+        request_print = fingerprint({"resign": True, "expected_version": expected_version})
+
+        def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
+            return None, game.resign(state, seat)
+
+        return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+
+    async def _act(
+        self,
+        game_id: str,
+        who: Credentials,
+        act: Action,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_print: str,
+    ) -> tuple[MoveAccepted, bool]:
+        record = await self._load(game_id)
+        seat = self._acting_seat(self._viewer(record, who))
+        digest = (
+            hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+            if idempotency_key
+            else None
+        )
+        if digest is not None:
+            first = await self.store.idempotent_answer(game_id, digest)
+            if first is not None:
+                return _replayed(first, request_print), True
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            if expected_version is not None and expected_version != record.version:
+                raise version_conflict(record.version, expected_version)
+            accepted, commit = self._prepare(record, seat, act, digest, request_print)
+            outcome = await self.store.commit(commit)
+            if outcome.verdict is CommitVerdict.COMMITTED:
+                metrics.MOVES_COMMITTED.labels(game=record.game, by="human").inc()
+                self._after_commit(game_id, accepted.version)
+                return accepted, False
+            if outcome.verdict is CommitVerdict.REPLAYED:
+                return _replayed(outcome.answer or "", request_print), True
+            if outcome.verdict is CommitVerdict.MISSING:
+                raise not_found(game_id)
+            if outcome.verdict is CommitVerdict.CLOSED:
+                raise _closed(GameStatus(outcome.status or "finished"))
+            metrics.CAS_CONFLICTS.inc()
+            if expected_version is not None:
+                raise version_conflict(outcome.version or 0, expected_version)
+            record = await self._load(game_id)
+        raise version_conflict(record.version)
+
+    def _prepare(
+        self, record: GameRecord, seat: int, act: Action, digest: str | None, request_print: str
+    ) -> tuple[MoveAccepted, Commit]:
+        """Validate and apply on a private copy; nothing is stored yet."""
+        if record.status is not GameStatus.ACTIVE:
+            raise _closed(record.status)
+        game = self._game_of(record)
+        state = game.load_state(record.state)
+        try:
+            move, outcome = act(game, state, seat)
+        except GameError as error:
+            raise from_game_error(error) from None
+        return self._accepted_and_commit(record, game, seat, move, outcome, digest, request_print)
+
+    def _accepted_and_commit(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        move: Move | None,
+        outcome: Outcome,
+        digest: str | None,
+        request_print: str,
+    ) -> tuple[MoveAccepted, Commit]:
+        new_state = outcome.state
+        status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
+        version = record.version + 1
+        views = event_views(outcome.events, record.players)
+        entry = LogEntry(
+            version=version,
+            seat=seat,
+            action="move" if move is not None else "resign",
+            move=game.dump_move(move) if move is not None else None,
+            events=views,
+            status=status,
+            at=now(),
+        )
+        prompts = game.prompts(new_state) if status is GameStatus.ACTIVE else []
+        viewer = Viewer(seat=seat)
+        accepted = MoveAccepted(
+            id=record.id,
+            game=record.game,
+            version=version,
+            status=status,
+            seat=seat,
+            events=views.for_seat(seat),
+            view=game.view(new_state, seat).model_dump(mode="json"),
+            turn=sorted({prompt.seat for prompt in prompts}),
+            prompts=prompts_for(prompts, viewer),
+        )
+        answer = (
+            orjson.dumps(
+                {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
+            ).decode()
+            if digest
+            else None
+        )
+        commit = Commit(
+            game_id=record.id,
+            expected_version=record.version,
+            state=game.dump_state(new_state),
+            status=status,
+            entry=entry,
+            idempotency_digest=digest,
+            idempotency_answer=answer,
+        )
+        return accepted, commit
+
+    # --- what happens between requests: bots and scoring -------------------------------
+
+    async def advance(self, game_id: str, version: int) -> None:
+        """Play one bot turn or score the game, if due at `version`. Idempotent: a
+        stale or repeated call does nothing."""
+        record = await self.store.load(game_id)
+        if record is None or record.version != version:
+            return
+        if record.status is GameStatus.SCORING:
+            await self._score(record)
+        elif record.status is GameStatus.ACTIVE:
+            await self._play_bot(record)
+
+    async def _play_bot(self, record: GameRecord) -> None:
+        game = self._game_of(record)
+        state = game.load_state(record.state)
+        seat = self._prompted_bot(record, game.prompts(state))
+        if seat is None:
+            return
+        level = record.seats[seat].bot or "random"
+        bot_seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
+        try:
+            move = await asyncio.to_thread(make_bot(level, bot_seed).choose, game, state, seat)
+            outcome = game.apply(state, seat, move)
+        except Exception as error:
+            log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
+            await self._abort(record, f"The bot of seat {seat} could not move.")
+            return
+        _, commit = self._accepted_and_commit(record, game, seat, move, outcome, None, "")
+        result = await self.store.commit(commit)
+        if result.verdict is CommitVerdict.COMMITTED:
+            metrics.MOVES_COMMITTED.labels(game=record.game, by="bot").inc()
+            self._after_commit(record.id, record.version + 1)
+
+    async def _score(self, record: GameRecord) -> None:
+        game = self._game_of(record)
+        result = self._result_of(record, game.load_state(record.state))
+        done = await self.store.transition(
+            record.id,
+            record.version,
+            [GameStatus.SCORING],
+            GameStatus.FINISHED,
+            now(),
+            {"standings": result.model_dump_json()},
+        )
+        if done:
+            metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
+
+    async def _abort(self, record: GameRecord, reason: str) -> None:
+        await self.store.transition(
+            record.id,
+            record.version,
+            [GameStatus.ACTIVE, GameStatus.SCORING],
+            GameStatus.ABORTED,
+            now(),
+            {"abort_reason": reason},
+        )
+        metrics.GAMES_FINISHED.labels(game=record.game, how="aborted").inc()
+
+    def _prompted_bot(self, record: GameRecord, prompts: list) -> int | None:
+        for prompt in prompts:
+            if record.seats[prompt.seat].bot is not None:
+                return prompt.seat
+        return None
+
+    def _nudge(self, record: GameRecord, prompts: list) -> None:
+        """Re-kick work that a crashed replica may have dropped (idempotent)."""
+        due = record.status is GameStatus.SCORING or (
+            record.status is GameStatus.ACTIVE and self._prompted_bot(record, prompts) is not None
+        )
+        if due:
+            self._after_commit(record.id, record.version)
+
+    def _after_commit(self, game_id: str, version: int) -> None:
+        if self.dispatcher is not None:
+            self.dispatcher.after_commit(game_id, version)
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def _result_of(self, record: GameRecord, state: GameState) -> GameResult:
+        game = self._game_of(record)
+        if record.standings is not None:
+            return GameResult.model_validate(record.standings)
+        result = game.standings(state)
+        if result is None:
+            raise Problem(409, "not_finished", "The game has no result yet.")
+        return GameResult(
+            id=record.id,
+            game=record.game,
+            version=record.version,
+            winners=result.winners,
+            standings=[
+                StandingInfo(
+                    seat=standing.seat,
+                    name=record.seats[standing.seat].name,
+                    rank=standing.rank,
+                    score=standing.score,
+                    breakdown=standing.breakdown,
+                    resigned=standing.seat in state.resigned,
+                )
+                for standing in result.standings
+            ],
+        )
+
+    async def _load(self, game_id: str) -> GameRecord:
+        if not GAME_ID.match(game_id):
+            raise not_found(game_id[:64])
+        record = await self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        return record
+
+    def _viewer(self, record: GameRecord, who: Credentials) -> Viewer:
+        if who.bearer is None:
+            return Viewer()
+        if who.platform:
+            return Viewer(platform=True)
+        seat = seat_of(record.seats, who.token_hash or "")
+        if seat is None:
+            raise unauthorized("invalid_token", "That token is not a seat of this game.")
+        return Viewer(seat=seat)
+
+    def _acting_seat(self, viewer: Viewer) -> int:
+        if viewer.platform:
+            raise forbidden("seat_token_required", "Only a seat's own token can act for it.")
+        if viewer.seat is None:
+            raise unauthorized("seat_token_required", "Send your seat's token to act.")
+        return viewer.seat
+
+    def _game_type(self, game_id: str) -> Game:
+        game = self.games.get(game_id)
+        if game is None:
+            raise from_game_error(UnknownGame(game_id, sorted(self.games)))
+        return game
+
+    def _game_of(self, record: GameRecord) -> Game:
+        game = self.games.get(record.game)
+        if game is None:
+            raise Problem(503, "game_unavailable", f"This replica does not serve {record.game}.")
+        return game
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise bad_request("invalid_query", f"{name} must be a whole number from {low} to {high}.")
+
+
+def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> None:
+    if value is not None and not pattern.match(value):
+        raise bad_request("invalid_query", f"{name} is not valid here.")
+
+
+def _replayed(stored: str, request_print: str) -> MoveAccepted:
+    first = orjson.loads(stored)
+    if first.get("fingerprint") != request_print:
+        raise _idempotency_key_reused()
+    metrics.IDEMPOTENT_REPLAYS.inc()
+    return MoveAccepted.model_validate(first["answer"])
+
+
+def _idempotency_key_reused() -> Problem:
+    return unprocessable(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request.",
+    )
+
+
+def _closed(status: GameStatus) -> Problem:
+    error = IllegalMove(
+        "game_over" if status is not GameStatus.ABORTED else "game_aborted",
+        f"The game is {status.value}; no more moves can be made.",
+    )
+    return from_game_error(error)

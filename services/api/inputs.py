@@ -1,0 +1,106 @@
+"""Reading what a REST request sends — JSON bodies, query parameters, headers — into
+checked values, or a 4xx problem that says what is wrong."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .auth import Credentials, check_idempotency_key, credentials_from
+from .gameplay import GameService
+from .problems import Problem, bad_request, unprocessable
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+_JSON_TYPES = re.compile(r"^application/(?:[\w.+-]+\+)?json\s*(?:;.*)?$", re.IGNORECASE)
+
+
+def service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+def credentials(request: Request) -> Credentials:
+    client = request.client.host if request.client else "unknown"
+    return credentials_from(request.headers, client, request.app.state.api_keys)
+
+
+def idempotency_key(request: Request) -> str | None:
+    return check_idempotency_key(request.headers.get("idempotency-key"))
+
+
+def game_id(request: Request) -> str:
+    return request.path_params["game_id"]
+
+
+async def json_body(request: Request, model: type[ModelT], *, optional: bool = False) -> ModelT:
+    raw = await request.body()
+    if not raw.strip():
+        if optional:
+            return model()
+        raise bad_request("empty_body", "This request needs a JSON body.")
+    content_type = request.headers.get("content-type", "")
+    if not _JSON_TYPES.match(content_type):
+        raise Problem(415, "unsupported_media_type", "Send the body as application/json.")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise bad_request("malformed_json", "The body is not valid JSON.") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise unprocessable(
+            "invalid_request", "The body does not match the schema.", errors=_errors(error)
+        ) from None
+
+
+def _errors(error: ValidationError) -> list[dict[str, Any]]:
+    return [
+        {"location": [str(part) for part in item["loc"]], "message": item["msg"]}
+        for item in error.errors(include_input=False, include_url=False)
+    ]
+
+
+def only_query(request: Request, *allowed: str) -> None:
+    """Refuse query parameters the route does not know (a typo would otherwise be
+    silently ignored)."""
+    unknown = sorted(set(request.query_params) - set(allowed))
+    if unknown:
+        raise bad_request(
+            "unknown_query_parameter",
+            f"Unknown query parameter {unknown[0][:64]!r}; known here: "
+            f"{', '.join(allowed) or 'none'}.",
+        )
+
+
+def query_int(request: Request, name: str, default: int) -> int:
+    """A whole-number query parameter; its range is the service's to check."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"\d{1,19}", raw):
+        raise bad_request("invalid_query", f"{name} must be a whole number.")
+    return int(raw)
+
+
+def query_text(request: Request, name: str) -> str | None:
+    return request.query_params.get(name)
+
+
+def json_response(
+    document: BaseModel, status_code: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    return Response(
+        orjson.dumps(document.model_dump(mode="json")),
+        status_code=status_code,
+        media_type="application/json",
+        headers=headers,
+    )
+
+
+def replay_headers(replayed: bool) -> dict[str, str]:
+    return {"Idempotent-Replayed": "true"} if replayed else {}

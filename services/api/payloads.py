@@ -1,0 +1,226 @@
+"""The documents the API reads and writes, as pydantic models.
+
+The same models describe the REST bodies, feed the OpenAPI document, and are what the
+gameplay service returns to both REST and GraphQL.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+
+from services.store import GameStatus
+
+TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+MAX_SEED = 2**63 - 1
+Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- requests ------------------------------------------------------------------------
+
+
+class SeatRequest(Strict):
+    name: str = Field(min_length=1, max_length=64, description="Shown to the other players.")
+    bot: str | None = Field(
+        default=None,
+        description="Bot level to let the service play this seat (see the catalog); "
+        "omit for a human seat, which gets a token.",
+    )
+
+
+class CreateGameRequest(Strict):
+    game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
+    seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The game's options (see its options_schema)."
+    )
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SEED,
+        description="Fixes all randomness. Anyone who knows it can work out hidden "
+        "information, so leave it out for real play.",
+    )
+    tags: list[Tag] = Field(
+        default_factory=list, max_length=10, description="Labels platforms can list games by."
+    )
+
+
+class MoveRequest(Strict):
+    move: dict[str, Any] = Field(
+        description="A move: any element of legal-moves, verbatim (its label is ignored)."
+    )
+    expected_version: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        description="Apply only if the game is still at this version, else 409.",
+    )
+
+
+class ResignRequest(Strict):
+    expected_version: StrictInt | None = Field(default=None, ge=0)
+
+
+# --- responses -----------------------------------------------------------------------
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    bot: str | None = None
+    resigned: bool = False
+
+
+class CreatedSeat(SeatInfo):
+    token: str | None = Field(
+        default=None,
+        description="The seat's secret bearer token (human seats only). Shown only here.",
+    )
+
+
+class GameCreated(BaseModel):
+    id: str
+    game: str
+    version: int
+    status: GameStatus
+    seats: list[CreatedSeat]
+    tags: list[str]
+    created_at: str
+
+
+class PromptInfo(BaseModel):
+    """An open decision. Its text and options are shown only to the prompted seat."""
+
+    seat: int
+    kind: str
+    text: str | None = None
+    options: list[str] | None = None
+    min_picks: int | None = None
+    max_picks: int | None = None
+
+
+class StandingInfo(BaseModel):
+    seat: int
+    name: str
+    rank: int
+    score: int
+    breakdown: dict[str, int]
+    resigned: bool = False
+
+
+class GameResult(BaseModel):
+    id: str
+    game: str
+    version: int
+    winners: list[int]
+    standings: list[StandingInfo]
+
+
+class GameDocument(BaseModel):
+    id: str
+    game: str
+    status: GameStatus
+    version: int
+    seats: list[SeatInfo]
+    you: int | None = Field(description="Your seat, or null for spectators and platforms.")
+    turn: list[int] = Field(description="Seats that must act now.")
+    prompts: list[PromptInfo]
+    view: dict[str, Any] = Field(description="The game's own view for you (see its schema).")
+    seat_views: list[dict[str, Any]] | None = Field(
+        default=None, description="Every seat's view: finished games read with an API key."
+    )
+    result: GameResult | None = None
+    tags: list[str]
+    created_at: str
+    updated_at: str
+
+
+class LegalMovesDocument(BaseModel):
+    id: str
+    version: int
+    seat: int
+    moves: list[dict[str, Any]] = Field(
+        description="Each a move plus a human-readable `label`; POST any one back verbatim."
+    )
+
+
+class MoveAccepted(BaseModel):
+    id: str
+    game: str
+    version: int
+    status: GameStatus
+    seat: int
+    events: list[dict[str, Any]] = Field(description="What the move did, as you may see it.")
+    view: dict[str, Any]
+    turn: list[int]
+    prompts: list[PromptInfo]
+
+
+class LogEntryDocument(BaseModel):
+    version: int
+    seat: int
+    action: str
+    move: dict[str, Any] | None = Field(
+        default=None, description="The move itself: only for the seat that made it."
+    )
+    events: list[dict[str, Any]]
+    status: GameStatus
+    at: str
+
+
+class EventsPage(BaseModel):
+    id: str
+    since: int
+    version: int = Field(description="The game's current version.")
+    status: GameStatus
+    entries: list[LogEntryDocument]
+    more: bool = Field(description="True when more entries follow; ask again since the last.")
+
+
+class GameSummaryDocument(BaseModel):
+    id: str
+    game: str
+    status: GameStatus
+    version: int
+    seats: list[SeatInfo]
+    tags: list[str]
+    created_at: str
+    updated_at: str
+
+
+class GameList(BaseModel):
+    games: list[GameSummaryDocument]
+    next_cursor: str | None
+
+
+class CatalogGame(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_schema: dict[str, Any]
+    components: dict[str, Any]
+    bot_levels: list[str]
+
+
+class Catalog(BaseModel):
+    games: list[CatalogGame]
+
+
+class ProblemDocument(BaseModel):
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    instance: str | None = None
+    current_version: int | None = None
+    details: dict[str, Any] | None = None
+    errors: list[dict[str, Any]] | None = None
+
+    model_config = ConfigDict(extra="allow")

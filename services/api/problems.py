@@ -1,0 +1,146 @@
+"""Errors as RFC 9457 problem documents (`application/problem+json`) with a stable `code`.
+
+Every failure the API answers is a `Problem`; engine errors are mapped to one here, so an
+engine error is never a 500. Problem texts never include request bodies or game state.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import orjson
+import structlog
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.engine import GameError, IllegalMove, InvalidConfig, UnknownGame
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+log = structlog.get_logger(__name__)
+
+
+class Problem(Exception):
+    """An answer that is not a success: HTTP status, stable code, a sentence for people."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        title: str | None = None,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.title = title or HTTPStatus(status).phrase
+        self.headers = headers or {}
+        self.extra = extra
+
+    def document(self, instance: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": f"urn:skyport:problem:{self.code}",
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "code": self.code,
+        }
+        if instance:
+            body["instance"] = instance
+        body.update(self.extra)
+        return body
+
+    def response(self, instance: str | None = None) -> Response:
+        return Response(
+            orjson.dumps(self.document(instance)),
+            status_code=self.status,
+            media_type=PROBLEM_MEDIA_TYPE,
+            headers=self.headers,
+        )
+
+
+# --- the problems the API names ---------------------------------------------------------
+
+
+def not_found(game_id: str) -> Problem:
+    return Problem(404, "game_not_found", f"There is no game {game_id!r} (or it has expired).")
+
+
+def version_conflict(current: int, expected: int | None = None) -> Problem:
+    detail = (
+        f"The game is at version {current}, not {expected}; reload it and try again."
+        if expected is not None
+        else f"Another move was committed at the same time; the game is at version {current}."
+    )
+    return Problem(409, "version_conflict", detail, current_version=current)
+
+
+def unauthorized(code: str, detail: str) -> Problem:
+    return Problem(401, code, detail, headers={"WWW-Authenticate": 'Bearer realm="skyport"'})
+
+
+def forbidden(code: str, detail: str) -> Problem:
+    return Problem(403, code, detail)
+
+
+def bad_request(code: str, detail: str, **extra: Any) -> Problem:
+    return Problem(400, code, detail, **extra)
+
+
+def unprocessable(code: str, detail: str, **extra: Any) -> Problem:
+    return Problem(422, code, detail, **extra)
+
+
+def from_game_error(error: GameError) -> Problem:
+    """Engine errors: the move or the setup breaks a rule — 422 with the engine's code."""
+    title = {
+        IllegalMove: "Illegal move",
+        InvalidConfig: "Invalid game options",
+        UnknownGame: "Unknown game",
+    }.get(type(error), "Rule broken")
+    extra: dict[str, Any] = {"details": error.details} if error.details else {}
+    return Problem(422, error.code, error.message, title=title, **extra)
+
+
+# --- exception handlers ---------------------------------------------------------------
+
+
+async def handle_problem(request: Request, error: Exception) -> Response:
+    assert isinstance(error, Problem)
+    return error.response(request.url.path)
+
+
+async def handle_game_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, GameError)
+    return from_game_error(error).response(request.url.path)
+
+
+async def handle_http_exception(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    detail = {
+        404: "There is nothing at this address.",
+        405: f"{request.method} is not allowed here.",
+    }.get(error.status_code, str(error.detail))
+    problem = Problem(error.status_code, code, detail, headers=dict(error.headers or {}))
+    return problem.response(request.url.path)
+
+
+async def handle_unexpected(request: Request, error: Exception) -> Response:
+    log.error("unhandled_error", path=request.url.path, error=type(error).__name__, exc_info=error)
+    problem = Problem(500, "internal_error", "Something went wrong on our side.")
+    return problem.response(request.url.path)
+
+
+EXCEPTION_HANDLERS = {
+    Problem: handle_problem,
+    GameError: handle_game_error,
+    HTTPException: handle_http_exception,
+    Exception: handle_unexpected,
+}

@@ -1,0 +1,147 @@
+"""Per-IP and per-token rate limits, counted in Redis so that every replica shares them.
+
+Fixed windows: each (client, window) has a counter that expires with its window. Every
+answer under /v1 and /graphql carries `RateLimit-Limit`, `RateLimit-Remaining`,
+`RateLimit-Reset` (seconds) and `RateLimit-Policy` for the tighter of the two limits; a
+request over a limit gets `429` with `Retry-After`. If Redis cannot be reached the
+limiter lets requests through (and logs it) rather than failing them twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+import structlog
+from redis.asyncio import Redis
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import metrics
+from .problems import Problem
+
+log = structlog.get_logger(__name__)
+
+COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+LIMITED_PREFIXES = ("/v1", "/graphql")
+
+
+@dataclass(frozen=True)
+class Quota:
+    name: str
+    limit: int
+    used: int
+    reset: int
+
+    @property
+    def remaining(self) -> int:
+        return max(self.limit - self.used, 0)
+
+    @property
+    def exceeded(self) -> bool:
+        return self.used > self.limit
+
+
+class RateLimiter:
+    def __init__(self, redis: Redis, prefix: str, per_ip: int, per_token: int, window: int):
+        self.redis = redis
+        self.prefix = prefix
+        self.per_ip = per_ip
+        self.per_token = per_token
+        self.window = window
+        self._count = redis.register_script(COUNT)
+
+    async def check(self, client_ip: str, bearer: str | None) -> list[Quota]:
+        now = time.time()
+        window_index = int(now // self.window)
+        reset = max(int((window_index + 1) * self.window - now), 1)
+        buckets = []
+        if self.per_ip:
+            buckets.append(("ip", client_ip, self.per_ip))
+        if self.per_token and bearer:
+            token_id = hashlib.sha256(bearer.encode()).hexdigest()[:32]
+            buckets.append(("token", token_id, self.per_token))
+        if not buckets:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for name, who, _ in buckets:
+                key = f"{self.prefix}:rl:{{{name}:{who}}}:{window_index}"
+                await self._count(keys=[key], args=[self.window * 1000], client=pipe)
+            counts = await pipe.execute()
+        return [
+            Quota(name, limit, int(used), reset)
+            for (name, _, limit), used in zip(buckets, counts, strict=True)
+        ]
+
+
+def tightest(quotas: list[Quota]) -> Quota | None:
+    exceeded = [quota for quota in quotas if quota.exceeded]
+    pool = exceeded or quotas
+    return min(pool, key=lambda quota: quota.remaining) if pool else None
+
+
+def bearer_of(headers: Headers) -> str | None:
+    value = headers.get("authorization", "")
+    if value[:7].lower() != "bearer ":
+        return None
+    return value[7:].strip() or None
+
+
+class RateLimitMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limiter: RateLimiter | None = getattr(scope["app"].state, "limiter", None)
+        if scope["type"] != "http" or limiter is None or not _limited(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        client = scope.get("client")
+        try:
+            quotas = await limiter.check(client[0] if client else "unknown", bearer_of(headers))
+        except Exception as error:  # Redis trouble: do not refuse on top of it
+            log.warning("rate_limit_unavailable", error=type(error).__name__)
+            await self.app(scope, receive, send)
+            return
+        quota = tightest(quotas)
+        if quota is None:
+            await self.app(scope, receive, send)
+            return
+        limit_headers = _headers(quota, limiter.window)
+        if quota.exceeded:
+            metrics.RATE_LIMITED.labels(limit=quota.name).inc()
+            problem = Problem(
+                429,
+                "rate_limited",
+                f"Too many requests for this {quota.name}; try again in {quota.reset} s.",
+                headers={**limit_headers, "Retry-After": str(quota.reset)},
+            )
+            await problem.response(scope["path"])(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(limit_headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _limited(path: str) -> bool:
+    return path.startswith(LIMITED_PREFIXES)
+
+
+def _headers(quota: Quota, window: int) -> dict[str, str]:
+    return {
+        "RateLimit-Limit": str(quota.limit),
+        "RateLimit-Remaining": str(quota.remaining),
+        "RateLimit-Reset": str(quota.reset),
+        "RateLimit-Policy": f'"{quota.name}";q={quota.limit};w={window}',
+    }

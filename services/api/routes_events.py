@@ -1,0 +1,86 @@
+"""REST: the event log, as a JSON page or as a live Server-Sent Events stream.
+
+SSE frames: `id: <version>` / `event: move|resign` / `data: <log entry JSON>` for each
+committed version, `: keepalive` comments while idle, and at the end
+`id: <version>-end` / `event: end` / `data: {status, version, result}`, after which the
+server closes the stream. Reconnecting with `Last-Event-ID: <version>` resumes after that
+version; with `<version>-end` the answer is 204, which tells EventSource to stop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from . import metrics
+from .gameplay import FeedEnd, FeedEntry, FeedItem
+from .inputs import credentials, game_id, json_response, only_query, query_int, service
+from .problems import bad_request
+
+_LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end)?$")
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+RECONNECT_MS = 2000
+
+
+async def events(request: Request) -> Response:
+    only_query(request, "since", "limit")
+    target = game_id(request)
+    who = credentials(request)
+    if "text/event-stream" in request.headers.get("accept", ""):
+        return await _stream(request, target, who)
+    since = query_int(request, "since", 0)
+    limit = query_int(request, "limit", 200)
+    return json_response(await service(request).events(target, who, since, limit))
+
+
+async def _stream(request: Request, target: str, who) -> Response:
+    since = query_int(request, "since", 0)
+    last_event_id = request.headers.get("last-event-id")
+    if last_event_id is not None:
+        match = _LAST_EVENT_ID.match(last_event_id.strip())
+        if not match:
+            raise bad_request(
+                "invalid_last_event_id", "Last-Event-ID must be one this stream sent."
+            )
+        if match.group(2):
+            return Response(status_code=204)
+        since = int(match.group(1))
+    feed = await service(request).follow(target, who, since)
+    return StreamingResponse(_frames(feed), media_type="text/event-stream", headers=SSE_HEADERS)
+
+
+async def _frames(feed: AsyncIterator[FeedItem]) -> AsyncIterator[bytes]:
+    metrics.LIVE_STREAMS.labels(kind="sse").inc()
+    try:
+        yield f"retry: {RECONNECT_MS}\n: connected\n\n".encode()
+        async for item in feed:
+            yield _frame(item)
+            if isinstance(item, FeedEnd):
+                return
+    finally:
+        metrics.LIVE_STREAMS.labels(kind="sse").dec()
+        await feed.aclose()  # type: ignore[attr-defined]
+
+
+def _frame(item: FeedItem) -> bytes:
+    if isinstance(item, FeedEntry):
+        data = orjson.dumps(item.entry.model_dump(mode="json"))
+        head = f"id: {item.entry.version}\nevent: {item.entry.action}\n"
+        return head.encode() + b"data: " + data + b"\n\n"
+    if isinstance(item, FeedEnd):
+        end = {
+            "status": item.status.value,
+            "version": item.version,
+            "result": item.result.model_dump(mode="json") if item.result else None,
+        }
+        head = f"id: {item.version}-end\nevent: end\n"
+        return head.encode() + b"data: " + orjson.dumps(end) + b"\n\n"
+    return b": keepalive\n\n"
+
+
+routes = [Route("/v1/games/{game_id}/events", events, methods=["GET"], name="events")]

@@ -1,0 +1,51 @@
+"""Running the API under uvicorn (`skyport serve`)."""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+import uvicorn
+from starlette.applications import Starlette
+
+from .app import create_app
+from .settings import get_settings
+
+
+class GracefulServer(uvicorn.Server):
+    """On SIGTERM or SIGINT: stop taking connections, end open live streams (SSE clients
+    reconnect to another replica with Last-Event-ID; WebSockets are closed with 1012 by
+    uvicorn), finish what is in flight, run the shutdown (bot tasks, Redis), and exit
+    with status 0 — a clean stop, as container runtimes expect — instead of re-raising
+    the signal as plain uvicorn does."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self._captured_signals = [
+            s for s in self._captured_signals if s not in (signal.SIGTERM, signal.SIGINT)
+        ]
+        close_streams = getattr(self.app.state, "close_streams", None)
+        if close_streams is not None:
+            close_streams()
+
+
+def run(host: str = "127.0.0.1", port: int = 8000) -> None:
+    settings = get_settings()
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        access_log=False,
+        log_config=None,
+        log_level=settings.log_level,
+        ws="websockets-sansio",
+        ws_max_size=settings.max_body_bytes,
+    )
+    GracefulServer(config, app).run()

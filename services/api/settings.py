@@ -1,0 +1,125 @@
+"""All configuration, from environment variables prefixed `SKYPORT_`.
+
+One object, read once at start-up. Nothing else in the service reads the environment.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Annotated
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+_PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SKYPORT_", extra="ignore")
+
+    # --- storage -------------------------------------------------------------------
+    redis_url: str | None = Field(
+        default=None,
+        description="Redis to keep games in, e.g. redis://localhost:6379/0. "
+        "Unset: embedded mode, an in-process store that forgets everything on exit.",
+    )
+    redis_max_connections: int = Field(
+        default=64, ge=2, description="Size of the blocking Redis connection pool."
+    )
+    redis_pool_timeout: float = Field(
+        default=5.0, gt=0, description="Seconds a request waits for a free Redis connection."
+    )
+    key_prefix: str = Field(
+        default="skyport", description="Prefix of every Redis key and channel the service uses."
+    )
+    finished_game_ttl: int = Field(
+        default=7 * 24 * 3600, gt=0, description="Seconds a finished game is kept."
+    )
+    abandoned_game_ttl: int = Field(
+        default=30 * 24 * 3600,
+        gt=0,
+        description="Seconds an unfinished game is kept after its last move.",
+    )
+    idempotency_ttl: int = Field(
+        default=24 * 3600, gt=0, description="Seconds an Idempotency-Key is remembered."
+    )
+
+    # --- access ----------------------------------------------------------------------
+    api_keys: Annotated[list[SecretStr], NoDecode] = Field(
+        default_factory=list,
+        description="Comma-separated platform API keys. Holders may create and list games "
+        "and read any finished game in full.",
+    )
+    anonymous_create: bool = Field(
+        default=True,
+        description="Whether callers without an API key may create games.",
+    )
+    rate_limit_per_ip: int = Field(
+        default=600, ge=0, description="Requests per window per client IP; 0 turns it off."
+    )
+    rate_limit_per_token: int = Field(
+        default=300,
+        ge=0,
+        description="Requests per window per bearer token (seat token or API key); 0 is off.",
+    )
+    rate_limit_window: int = Field(default=60, gt=0, description="Rate-limit window in seconds.")
+    max_body_bytes: int = Field(
+        default=64 * 1024, gt=0, description="Largest request body accepted, in bytes."
+    )
+    webhook_secret: SecretStr | None = Field(
+        default=None,
+        description="Key the workers sign outgoing webhooks with (HMAC); unused by the API.",
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="Proxies whose X-Forwarded-For is trusted for the client IP "
+        "(comma-separated, '*' for any).",
+    )
+
+    # --- live updates --------------------------------------------------------------
+    stream_keepalive: float = Field(
+        default=15.0,
+        gt=0,
+        description="Seconds between keep-alive comments on an idle event stream; also how "
+        "often a live stream re-reads Redis should a notification be lost.",
+    )
+
+    # --- GraphQL ------------------------------------------------------------------
+    graphql_max_depth: int = Field(default=12, gt=0, description="Deepest GraphQL query allowed.")
+    graphql_max_cost: int = Field(
+        default=20_000,
+        gt=0,
+        description="Costliest GraphQL query allowed (fields, multiplied by list sizes).",
+    )
+    graphql_cache_size: int = Field(
+        default=1024, gt=0, description="Entries in the GraphQL parser and validation caches."
+    )
+
+    # --- logging ------------------------------------------------------------------
+    log_level: str = Field(default="info", description="debug, info, warning or error.")
+    log_json: bool = Field(default=False, description="Log JSON lines instead of console text.")
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _split_keys(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("key_prefix")
+    @classmethod
+    def _plain_prefix(cls, value: str) -> str:
+        # Braces would break the Redis Cluster hash tags; glob characters the pub/sub pattern.
+        if not _PREFIX_PATTERN.match(value):
+            raise ValueError("use 1-64 of A-Z a-z 0-9 _ . : -")
+        return value
+
+    @property
+    def embedded(self) -> bool:
+        return not self.redis_url
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,70 @@
+"""What each reader may see. Hidden information leaves the engine only through
+`game.view(state, seat)` and `Event.visible_to(seat)`; this module decides, for
+everything else the API says (prompts, log entries, moves), who sees which part."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from services.engine import Event, Prompt
+from services.store import FINAL_STATUSES, EventViews, GameRecord, GameStatus, LogEntry
+
+from .payloads import LogEntryDocument, PromptInfo, SeatInfo
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads: a seat (by its token), a platform (by an API key) or a spectator."""
+
+    seat: int | None = None
+    platform: bool = False
+
+    def sees_everything(self, status: GameStatus) -> bool:
+        """Platforms read finished games in full."""
+        return self.platform and status in FINAL_STATUSES
+
+
+def event_views(events: Sequence[Event], players: int) -> EventViews:
+    """Every reader's version of `events`, made once with the engine's own redaction."""
+    spectator = [event.visible_to(None) for event in events]
+    seats = {}
+    for seat in range(players):
+        mine = [event.visible_to(seat) for event in events]
+        if mine != spectator:
+            seats[str(seat)] = mine
+    return EventViews(full=[event.full() for event in events], spectator=spectator, seats=seats)
+
+
+def entry_for(entry: LogEntry, viewer: Viewer, full: bool) -> LogEntryDocument:
+    """A log entry as `viewer` may read it. The move itself may name hidden things (a
+    card put back on a deck), so only its maker — or an audit — sees it."""
+    own = viewer.seat is not None and viewer.seat == entry.seat
+    return LogEntryDocument(
+        version=entry.version,
+        seat=entry.seat,
+        action=entry.action,
+        move=entry.move if (own or full) else None,
+        events=entry.events.full if full else entry.events.for_seat(viewer.seat),
+        status=entry.status,
+        at=entry.at,
+    )
+
+
+def prompts_for(prompts: Sequence[Prompt], viewer: Viewer) -> list[PromptInfo]:
+    """Everyone sees who must act and on what kind of decision; only the prompted seat
+    sees the text and options, which may list its hidden cards."""
+    shown = []
+    for prompt in prompts:
+        if viewer.seat == prompt.seat:
+            shown.append(PromptInfo(**prompt.model_dump()))
+        else:
+            shown.append(PromptInfo(seat=prompt.seat, kind=prompt.kind))
+    return shown
+
+
+def seat_infos(record: GameRecord, resigned: Sequence[int] = ()) -> list[SeatInfo]:
+    return [
+        SeatInfo(seat=index, name=seat.name, bot=seat.bot, resigned=index in resigned)
+        for index, seat in enumerate(record.seats)
+    ]

@@ -1,0 +1,36 @@
+"""Redis persistence: snapshots, versions, the move log, idempotency and live updates."""
+
+from .connection import open_redis
+from .keys import GameKeys, IndexKeys
+from .live import Doorbell, LiveUpdates
+from .records import FINAL_STATUSES, EventViews, GameRecord, GameStatus, LogEntry, SeatRecord
+from .store import (
+    Commit,
+    CommitOutcome,
+    CommitVerdict,
+    GamePage,
+    GameStore,
+    GameSummary,
+    Lifetimes,
+)
+
+__all__ = [
+    "FINAL_STATUSES",
+    "Commit",
+    "CommitOutcome",
+    "CommitVerdict",
+    "Doorbell",
+    "EventViews",
+    "GameKeys",
+    "GamePage",
+    "GameRecord",
+    "GameStatus",
+    "GameStore",
+    "GameSummary",
+    "IndexKeys",
+    "Lifetimes",
+    "LiveUpdates",
+    "LogEntry",
+    "SeatRecord",
+    "open_redis",
+]

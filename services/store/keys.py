@@ -1,0 +1,70 @@
+"""Redis key names.
+
+Every key of one game carries the game id as a Redis Cluster hash tag (`{id}`), so all
+of them live in one slot and one Lua script may touch them together. Keys that span
+games (the listing indexes, rate-limit counters) are only ever used one at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    prefix: str
+    game_id: str
+
+    @property
+    def tag(self) -> str:
+        return f"{self.prefix}:{{{self.game_id}}}"
+
+    @property
+    def record(self) -> str:
+        """Hash: snapshot, version, status, seats and metadata."""
+        return f"{self.tag}:game"
+
+    @property
+    def log(self) -> str:
+        """Stream: one entry per committed version, entry id `<version>-0`."""
+        return f"{self.tag}:log"
+
+    def idempotency(self, digest: str) -> str:
+        """String: the first answer to a mutating request with an Idempotency-Key."""
+        return f"{self.tag}:idem:{digest}"
+
+    @property
+    def no_idempotency(self) -> str:
+        """A key in the game's slot that is never written, for scripts called without one."""
+        return f"{self.tag}:idem:-"
+
+    @property
+    def channel(self) -> str:
+        """Pub/sub channel rung after every change of the game."""
+        return f"{self.prefix}:live:{self.game_id}"
+
+
+@dataclass(frozen=True)
+class IndexKeys:
+    """Sorted sets listing games newest-last by `<created ms>:<id>` members (scored 0)."""
+
+    prefix: str
+
+    @property
+    def all(self) -> str:
+        return f"{self.prefix}:index:all"
+
+    def by_game(self, game: str) -> str:
+        return f"{self.prefix}:index:game:{game}"
+
+    def by_tag(self, tag: str) -> str:
+        return f"{self.prefix}:index:tag:{tag}"
+
+
+def live_pattern(prefix: str) -> str:
+    """The pub/sub pattern matching every game's channel."""
+    return f"{prefix}:live:*"
+
+
+def game_id_of_channel(prefix: str, channel: str) -> str:
+    return channel[len(f"{prefix}:live:") :]

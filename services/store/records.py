@@ -1,0 +1,178 @@
+"""What the store keeps for a game, as plain data that survives JSON unchanged."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+
+class GameStatus(StrEnum):
+    ACTIVE = "active"
+    """Prompts are open; moves are accepted."""
+    SCORING = "scoring"
+    """The last move ended the game; the final standings are being computed."""
+    FINISHED = "finished"
+    """Standings are stored; the game is read-only."""
+    ABORTED = "aborted"
+    """The game was stopped without a result (e.g. a bot could not move)."""
+
+
+FINAL_STATUSES = frozenset({GameStatus.FINISHED, GameStatus.ABORTED})
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    name: str
+    bot: str | None = None
+    """Bot level for a seat the service plays, else None."""
+    token_hash: str | None = None
+    """SHA-256 of the seat's secret token (human seats only); the token itself is never kept."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    game: str
+    version: int
+    status: GameStatus
+    state: str
+    """The game's own JSON snapshot at `version`."""
+    seats: list[SeatRecord]
+    options: dict[str, Any]
+    seed: int
+    tags: list[str]
+    created_at: str
+    updated_at: str
+    creator: str
+    """Who created it: an opaque principal id (a hashed API key, or anonymous + IP)."""
+    create_fingerprint: str = ""
+    token_salt: str = ""
+    created: str = ""
+    """The creation answer without its tokens, for idempotent retries of the creation."""
+    standings: dict[str, Any] | None = None
+
+    def to_fields(self) -> dict[str, str]:
+        """As Redis hash fields. What the Lua scripts read or write (version, status,
+        state, updated_at, fingerprint) has a field of its own; the rest, which never
+        changes after creation, is one JSON field — fewer fields, faster reads."""
+        meta = {
+            "id": self.id,
+            "game": self.game,
+            "seats": [asdict(seat) for seat in self.seats],
+            "options": self.options,
+            "seed": self.seed,
+            "tags": self.tags,
+            "created_at": self.created_at,
+            "creator": self.creator,
+            "token_salt": self.token_salt,
+        }
+        return {
+            "version": str(self.version),
+            "status": self.status.value,
+            "state": self.state,
+            "meta": _dumps(meta),
+            "updated_at": self.updated_at,
+            "fingerprint": self.create_fingerprint,
+            "created": self.created,
+        }
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> GameRecord:
+        meta = orjson.loads(fields["meta"])
+        standings = fields.get("standings")
+        return cls(
+            id=meta["id"],
+            game=meta["game"],
+            version=int(fields["version"]),
+            status=GameStatus(fields["status"]),
+            state=fields["state"],
+            seats=[SeatRecord(**seat) for seat in meta["seats"]],
+            options=meta["options"],
+            seed=meta["seed"],
+            tags=meta["tags"],
+            created_at=meta["created_at"],
+            updated_at=fields["updated_at"],
+            creator=meta["creator"],
+            create_fingerprint=fields.get("fingerprint", ""),
+            token_salt=meta["token_salt"],
+            created=fields.get("created", ""),
+            standings=orjson.loads(standings) if standings else None,
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+SUMMARY_FIELDS = ("version", "status", "meta", "updated_at")
+
+
+@dataclass(frozen=True)
+class EventViews:
+    """The events of one commit as each kind of reader may see them.
+
+    Redaction is the engine's (`Event.visible_to`), done once when the move commits, so
+    the log is plain JSON and reading it never needs the game's event classes.
+    """
+
+    full: list[dict[str, Any]]
+    """Unredacted: for audits of finished games only."""
+    spectator: list[dict[str, Any]]
+    seats: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Per seat, only where that seat sees more than a spectator."""
+
+    def for_seat(self, seat: int | None) -> list[dict[str, Any]]:
+        if seat is None:
+            return self.spectator
+        return self.seats.get(str(seat), self.spectator)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One committed version: who acted, how, and what happened."""
+
+    version: int
+    seat: int
+    action: str
+    """"move" or "resign"."""
+    move: dict[str, Any] | None
+    events: EventViews
+    status: GameStatus
+    at: str
+
+    def to_json(self) -> str:
+        return _dumps(
+            {
+                "version": self.version,
+                "seat": self.seat,
+                "action": self.action,
+                "move": self.move,
+                "events": {
+                    "full": self.events.full,
+                    "spectator": self.events.spectator,
+                    "seats": self.events.seats,
+                },
+                "status": self.status.value,
+                "at": self.at,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> LogEntry:
+        raw = orjson.loads(data)
+        return cls(
+            version=raw["version"],
+            seat=raw["seat"],
+            action=raw["action"],
+            move=raw["move"],
+            events=EventViews(**raw["events"]),
+            status=GameStatus(raw["status"]),
+            at=raw["at"],
+        )
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()

@@ -1,0 +1,280 @@
+"""The game store: snapshots, versions, the move log and idempotency records in Redis.
+
+One class over any redis.asyncio client — a real server, or the embedded in-process
+one — so both modes run the very same code, Lua scripts included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+from . import scripts
+from .keys import GameKeys, IndexKeys
+from .records import SUMMARY_FIELDS, GameRecord, GameStatus, LogEntry
+
+
+@dataclass(frozen=True)
+class Lifetimes:
+    """How long things are kept, in seconds."""
+
+    finished_game: int = 7 * 24 * 3600
+    abandoned_game: int = 30 * 24 * 3600
+    idempotency: int = 24 * 3600
+
+
+class CommitVerdict(StrEnum):
+    COMMITTED = "committed"
+    CONFLICT = "conflict"
+    """Someone else committed first: the game is no longer at the expected version."""
+    REPLAYED = "replayed"
+    """The idempotency key was used before; `answer` holds the first answer."""
+    MISSING = "missing"
+    CLOSED = "closed"
+    """The game takes no more moves (scoring, finished or aborted)."""
+
+
+@dataclass(frozen=True)
+class CommitOutcome:
+    verdict: CommitVerdict
+    version: int | None = None
+    """The new version when committed; the current one on a conflict."""
+    answer: str | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One move, ready to be compare-and-set onto `expected_version`."""
+
+    game_id: str
+    expected_version: int
+    state: str
+    status: GameStatus
+    entry: LogEntry
+    idempotency_digest: str | None = None
+    idempotency_answer: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    id: str
+    game: str
+    version: int
+    status: GameStatus
+    seats: list[dict]
+    tags: list[str]
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class GamePage:
+    games: list[GameSummary]
+    next_cursor: str | None
+
+
+class GameStore:
+    def __init__(self, redis: Redis, prefix: str, lifetimes: Lifetimes | None = None) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.lifetimes = lifetimes or Lifetimes()
+        self.index = IndexKeys(prefix)
+        self._create = redis.register_script(scripts.CREATE)
+        self._commit = redis.register_script(scripts.COMMIT)
+        self._transition = redis.register_script(scripts.TRANSITION)
+
+    def keys(self, game_id: str) -> GameKeys:
+        return GameKeys(self.prefix, game_id)
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+    # --- creating ----------------------------------------------------------------
+
+    async def create(self, record: GameRecord) -> str | None:
+        """Store a new game. Returns None when created, else the creation fingerprint of
+        the game already stored under that id (an idempotent retry, or a clash)."""
+        keys = self.keys(record.id)
+        fields = [item for pair in record.to_fields().items() for item in pair]
+        verdict, fingerprint = await self._create(
+            keys=[keys.record],
+            args=[self.lifetimes.abandoned_game * 1000, keys.channel, *fields],
+        )
+        if verdict == "exists":
+            return fingerprint
+        await self._add_to_indexes(record)
+        return None
+
+    async def _add_to_indexes(self, record: GameRecord) -> None:
+        member = f"{_created_ms(record.created_at):015d}:{record.id}"
+        indexes = [self.index.all, self.index.by_game(record.game)]
+        indexes += [self.index.by_tag(tag) for tag in record.tags]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for index in indexes:
+                pipe.zadd(index, {member: 0})
+            await pipe.execute()
+
+    # --- reading ---------------------------------------------------------------
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        fields = await self.redis.hgetall(self.keys(game_id).record)
+        return GameRecord.from_fields(fields) if fields else None
+
+    async def version_and_status(self, game_id: str) -> tuple[int, GameStatus] | None:
+        version, status = await self.redis.hmget(self.keys(game_id).record, "version", "status")
+        if version is None or status is None:
+            return None
+        return int(version), GameStatus(status)
+
+    async def log(self, game_id: str, after: int, count: int) -> list[LogEntry]:
+        """Up to `count` log entries with versions after `after`, oldest first."""
+        raw = await self.redis.xrange(
+            self.keys(game_id).log, min=f"({after}-0", max="+", count=count
+        )
+        return [LogEntry.from_json(fields["entry"]) for _, fields in raw]
+
+    async def idempotent_answer(self, game_id: str, digest: str) -> str | None:
+        return await self.redis.get(self.keys(game_id).idempotency(digest))
+
+    # --- changing ----------------------------------------------------------------
+
+    async def commit(self, commit: Commit) -> CommitOutcome:
+        keys = self.keys(commit.game_id)
+        idempotency_key = (
+            keys.idempotency(commit.idempotency_digest)
+            if commit.idempotency_digest
+            else keys.no_idempotency
+        )
+        verdict, value = await self._commit(
+            keys=[keys.record, keys.log, idempotency_key],
+            args=[
+                commit.expected_version,
+                commit.state,
+                commit.status.value,
+                commit.entry.to_json(),
+                commit.entry.at,
+                self._ttl_ms(commit.status),
+                (commit.idempotency_answer or "") if commit.idempotency_digest else "",
+                self.lifetimes.idempotency * 1000,
+                keys.channel,
+            ],
+        )
+        verdict = CommitVerdict(verdict)
+        if verdict in (CommitVerdict.COMMITTED, CommitVerdict.CONFLICT):
+            return CommitOutcome(verdict, version=int(value))
+        if verdict is CommitVerdict.REPLAYED:
+            return CommitOutcome(verdict, answer=value)
+        return CommitOutcome(verdict, status=value or None)
+
+    async def transition(
+        self,
+        game_id: str,
+        version: int,
+        allowed: Iterable[GameStatus],
+        to: GameStatus,
+        at: str,
+        extra: dict[str, str] | None = None,
+    ) -> bool:
+        """Change the status at `version` if the game is in one of `allowed`."""
+        keys = self.keys(game_id)
+        extra_args = [item for pair in (extra or {}).items() for item in pair]
+        done = await self._transition(
+            keys=[keys.record, keys.log],
+            args=[
+                version,
+                " ".join(status.value for status in allowed),
+                to.value,
+                at,
+                self._ttl_ms(to),
+                keys.channel,
+                *extra_args,
+            ],
+        )
+        return done == "done"
+
+    def _ttl_ms(self, status: GameStatus) -> int:
+        if status in (GameStatus.FINISHED, GameStatus.ABORTED):
+            return self.lifetimes.finished_game * 1000
+        return self.lifetimes.abandoned_game * 1000
+
+    # --- listing -------------------------------------------------------------------
+
+    async def list_games(
+        self,
+        *,
+        game: str | None = None,
+        tag: str | None = None,
+        status: GameStatus | None = None,
+        limit: int = 20,
+        cursor: str | None = None,
+    ) -> GamePage:
+        """Newest first. `cursor` is the `next_cursor` of the previous page."""
+        index = self._pick_index(game, tag)
+        found: list[GameSummary] = []
+        upper = f"({cursor}" if cursor else "+"
+        while True:
+            members = await self.redis.zrange(
+                index, upper, "-", bylex=True, desc=True, offset=0, num=max(limit, 10)
+            )
+            if not members:
+                return GamePage(found, None)
+            summaries = await self._summaries(index, members)
+            for member, summary in zip(members, summaries, strict=True):
+                if summary and _matches(summary, game, tag, status):
+                    found.append(summary)
+                    if len(found) == limit:
+                        return GamePage(found, member)
+            upper = f"({members[-1]}"
+
+    def _pick_index(self, game: str | None, tag: str | None) -> str:
+        if tag:
+            return self.index.by_tag(tag)
+        if game:
+            return self.index.by_game(game)
+        return self.index.all
+
+    async def _summaries(self, index: str, members: list[str]) -> list[GameSummary | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for member in members:
+                pipe.hmget(self.keys(member.split(":", 1)[1]).record, *SUMMARY_FIELDS)
+            rows = await pipe.execute()
+        expired = [member for member, row in zip(members, rows, strict=True) if row[2] is None]
+        if expired:
+            await self.redis.zrem(index, *expired)  # games that expired: prune them lazily
+        return [_summary(row) if row[2] is not None else None for row in rows]
+
+
+def _summary(row: list[Any]) -> GameSummary:
+    fields = dict(zip(SUMMARY_FIELDS, row, strict=True))
+    meta = orjson.loads(fields["meta"])
+    return GameSummary(
+        id=meta["id"],
+        game=meta["game"],
+        version=int(fields["version"]),
+        status=GameStatus(fields["status"]),
+        seats=[{"name": s["name"], "bot": s["bot"]} for s in meta["seats"]],
+        tags=meta["tags"],
+        created_at=meta["created_at"],
+        updated_at=fields["updated_at"],
+    )
+
+
+def _matches(
+    summary: GameSummary, game: str | None, tag: str | None, status: GameStatus | None
+) -> bool:
+    return (
+        (game is None or summary.game == game)
+        and (tag is None or tag in summary.tags)
+        and (status is None or summary.status is status)
+    )
+
+
+def _created_ms(created_at: str) -> int:
+    return int(datetime.fromisoformat(created_at).timestamp() * 1000)

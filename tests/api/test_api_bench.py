@@ -1,0 +1,40 @@
+"""bench/load.py runs end to end (tiny load) and reports sane numbers."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from services.api.app import create_app
+
+LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
+
+
+def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
+    settings, games, serve, redis_url, capsys
+):
+    spec = importlib.util.spec_from_file_location("skyport_bench_load", LOAD)
+    load = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = load  # dataclasses look their module up there
+    spec.loader.exec_module(load)
+    with serve(create_app(settings, games)) as server:
+        numbers = load.run(
+            [
+                "--url",
+                server.url,
+                "--redis-url",
+                redis_url,
+                "--clients",
+                "2",
+                "--games",
+                "1",
+                "--players",
+                "2",
+            ]
+        )
+    printed = capsys.readouterr().out
+    assert set(numbers) == {"rest", "graphql", "floor"}
+    assert all(n["moves"] > 0 and n["moves_per_second"] > 0 for n in numbers.values())
+    assert all(0 < n["p50_ms"] <= n["p99_ms"] for n in numbers.values())
+    assert "floor/this" in printed

@@ -1,0 +1,108 @@
+"""Rate limits (per IP and per token, counted in Redis, shared by replicas) and
+health, readiness, metrics and docs endpoints."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from services.api.app import create_app
+
+
+@pytest.fixture
+def limited(settings, games):
+    from starlette.testclient import TestClient
+
+    def make(**limits):
+        return TestClient(create_app(settings.model_copy(update=limits), games))
+
+    return make
+
+
+def test_requests_over_the_per_ip_limit_get_429_with_retry_after(limited):
+    with limited(rate_limit_per_ip=5, rate_limit_per_token=0) as client:
+        answers = [client.get("/v1/catalog") for _ in range(6)]
+    assert [a.status_code for a in answers] == [200] * 5 + [429]
+    assert [a.headers["ratelimit-remaining"] for a in answers[:5]] == ["4", "3", "2", "1", "0"]
+    assert answers[0].headers["ratelimit-limit"] == "5"
+    assert answers[0].headers["ratelimit-policy"] == '"ip";q=5;w=60'
+    refused = answers[-1]
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["retry-after"]) <= 60
+    assert refused.headers["ratelimit-remaining"] == "0"
+
+
+def test_the_per_token_limit_counts_each_token_apart(limited):
+    with limited(rate_limit_per_ip=1000, rate_limit_per_token=3) as client:
+        created = client.post(
+            "/v1/games", json={"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+        ).json()
+        url = f"/v1/games/{created['id']}"
+        first = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        second = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
+        answers = [client.get(url, headers=first).status_code for _ in range(4)]
+        other = client.get(url, headers=second)
+    assert answers == [200, 200, 200, 429]
+    assert other.status_code == 200 and other.headers["ratelimit-policy"].startswith('"token"')
+
+
+def test_replicas_share_one_count(limited):
+    with limited(rate_limit_per_ip=4) as one, limited(rate_limit_per_ip=4) as two:
+        answers = [
+            one.get("/v1/catalog").status_code,
+            two.get("/v1/catalog").status_code,
+            one.get("/v1/catalog").status_code,
+            two.get("/v1/catalog").status_code,
+            one.get("/v1/catalog").status_code,
+        ]
+    assert answers == [200, 200, 200, 200, 429]
+
+
+def test_graphql_is_limited_too_but_health_is_not(limited):
+    with limited(rate_limit_per_ip=1) as client:
+        assert client.post("/graphql", json={"query": "{ catalog { id } }"}).status_code == 200
+        assert client.post("/graphql", json={"query": "{ catalog { id } }"}).status_code == 429
+        assert all(client.get("/healthz").status_code == 200 for _ in range(3))
+        assert client.get("/metrics").status_code == 200
+
+
+def test_health_and_readiness(client):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready", "store": "redis"}
+
+
+def test_not_ready_when_redis_cannot_be_reached(settings, games):
+    from starlette.testclient import TestClient
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    nowhere = settings.model_copy(update={"redis_url": f"redis://127.0.0.1:{port}/0"})
+    with TestClient(create_app(nowhere, games)) as client:
+        assert client.get("/healthz").status_code == 200
+        ready = client.get("/readyz")
+    assert ready.status_code == 503 and ready.json()["status"] == "unavailable"
+
+
+def test_metrics_count_requests_by_route_and_moves(api):
+    created = api.create()
+    token = created["seats"][0]["token"]
+    api.move(created["id"], token, api.legal(created["id"], token)[0])
+    metrics = api.client.get("/metrics").text
+    assert (
+        'skyport_http_requests_total{method="POST",route="/v1/games/{game_id}/moves",'
+        'status="200"}' in metrics
+    )
+    assert 'skyport_moves_committed_total{by="human",game="hidden-numbers"}' in metrics
+    assert "skyport_http_request_duration_seconds_bucket" in metrics
+
+
+def test_openapi_is_3_1_and_docs_are_served(client):
+    document = client.get("/openapi.json").json()
+    assert document["openapi"] == "3.1.0"
+    assert "/v1/games/{game_id}/moves" in document["paths"]
+    assert "HiddenNumbersView" in document["components"]["schemas"]
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text

@@ -1,0 +1,221 @@
+"""Server-Sent Events: replay since a version, stream live, resume after a dropped
+connection with Last-Event-ID without missing or repeating anything — across replicas."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import orjson
+import pytest
+
+from services.api.app import create_app
+
+pytestmark = pytest.mark.anyio
+
+SSE = {"Accept": "text/event-stream"}
+
+
+async def frames(response: httpx.Response):
+    """Parse an SSE body into (id, event, data) frames; comments are yielded as
+    (None, "comment", text)."""
+    frame: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if line == "":
+            if "data" in frame:  # as EventSource: only frames with data are events
+                yield frame.get("id"), frame.get("event", "message"), orjson.loads(frame["data"])
+            frame = {}
+        elif line.startswith(":"):
+            yield None, "comment", line[1:].strip()
+        else:
+            name, _, value = line.partition(":")
+            frame[name] = value[1:] if value.startswith(" ") else value
+
+
+async def create(http, seats=2, rounds=5):
+    created = await http.post(
+        "/v1/games",
+        json={
+            "game": "hidden-numbers",
+            "seats": [{"name": f"P{n}"} for n in range(seats)],
+            "options": {"rounds": rounds},
+            "seed": 77,
+        },
+    )
+    assert created.status_code == 201
+    body = created.json()
+    return body["id"], [seat["token"] for seat in body["seats"]]
+
+
+async def play_one(http, game_id, tokens) -> bool:
+    """Make one move for whoever is prompted. False once the game is over."""
+    game = (await http.get(f"/v1/games/{game_id}")).json()
+    if game["status"] != "active":
+        return False
+    seat = game["turn"][0]
+    auth = {"Authorization": f"Bearer {tokens[seat]}"}
+    moves = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()["moves"]
+    answer = await http.post(f"/v1/games/{game_id}/moves", json={"move": moves[0]}, headers=auth)
+    assert answer.status_code == 200, answer.text
+    return True
+
+
+@pytest.fixture
+def server(settings, games, serve):
+    with serve(create_app(settings, games)) as running:
+        yield running
+
+
+async def test_a_stream_replays_then_follows_live_to_the_end(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http)
+        for _ in range(3):
+            await play_one(http, game_id, tokens)
+        seen: list = []
+
+        async def read():
+            async with http.stream(
+                "GET",
+                f"/v1/games/{game_id}/events",
+                headers={**SSE, "Authorization": f"Bearer {tokens[0]}"},
+            ) as response:
+                assert response.headers["content-type"].startswith("text/event-stream")
+                async for frame in frames(response):
+                    seen.append(frame)
+
+        reader = asyncio.create_task(read())
+        while await play_one(http, game_id, tokens):
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(reader, 20)
+    entries = [f for f in seen if f[1] in ("move", "resign")]
+    assert [int(f[0]) for f in entries] == list(range(1, 13))
+    assert [f[2]["version"] for f in entries] == list(range(1, 13))
+    assert seen[-1][1] == "end" and seen[-1][0] == "12-end"
+    assert seen[-1][2]["status"] == "finished" and seen[-1][2]["result"]["winners"]
+
+
+async def test_a_dropped_stream_resumes_with_last_event_id_missing_nothing(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http)
+        received: list[int] = []
+        last_id = None
+        async with http.stream("GET", f"/v1/games/{game_id}/events", headers=SSE) as response:
+            async for event_id, event, _ in frames(response):
+                if event == "comment":
+                    if len(received) < 3:
+                        await play_one(http, game_id, tokens)
+                    continue
+                received.append(int(event_id))
+                last_id = event_id
+                if len(received) == 3:
+                    break  # the connection drops here
+                await play_one(http, game_id, tokens)
+        for _ in range(4):  # the game goes on while the client is away
+            await play_one(http, game_id, tokens)
+        mover = asyncio.create_task(_play_to_end(http, game_id, tokens))
+        async with http.stream(
+            "GET", f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": last_id}
+        ) as response:
+            async for event_id, event, _ in frames(response):
+                if event in ("move", "resign"):
+                    received.append(int(event_id))
+                elif event == "end":
+                    break
+        await mover
+        final = (await http.get(f"/v1/games/{game_id}")).json()
+    assert received == list(range(1, final["version"] + 1))
+
+
+async def _play_to_end(http, game_id, tokens):
+    while await play_one(http, game_id, tokens):
+        await asyncio.sleep(0.02)
+
+
+async def test_after_the_end_last_event_id_gets_204_so_eventsource_stops(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http, rounds=1)
+        await _play_to_end(http, game_id, tokens)
+        ended = await http.get(
+            f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "4-end"}
+        )
+        assert ended.status_code == 204
+
+
+async def test_an_idle_stream_sends_keepalives(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, _ = await create(http)
+        comments = []
+        async with http.stream("GET", f"/v1/games/{game_id}/events", headers=SSE) as response:
+            async for _, event, text in frames(response):
+                if event == "comment":
+                    comments.append(text)
+                if comments.count("keepalive") == 2:
+                    break
+        assert comments[0] == "connected"
+
+
+async def test_a_stream_on_one_replica_sees_moves_made_on_another(settings, games, serve):
+    # A long keep-alive: only the Redis pub/sub ring can wake the idle stream in time.
+    settings = settings.model_copy(update={"stream_keepalive": 60.0})
+    with serve(create_app(settings, games)) as one, serve(create_app(settings, games)) as two:
+        async with (
+            httpx.AsyncClient(base_url=one.url, timeout=30) as first,
+            httpx.AsyncClient(base_url=two.url, timeout=30) as second,
+        ):
+            game_id, tokens = await create(second, rounds=1)
+            seen: list[str] = []
+
+            async def read():
+                async with first.stream(
+                    "GET", f"/v1/games/{game_id}/events", headers=SSE
+                ) as response:
+                    async for event_id, event, _ in frames(response):
+                        if event != "comment":
+                            seen.append(event_id)
+                        if event == "end":
+                            return
+
+            reader = asyncio.create_task(read())
+            await asyncio.sleep(0.2)  # the stream is open and idle before anything happens
+            await _play_to_end(second, game_id, tokens)
+            await asyncio.wait_for(reader, 10)
+    assert seen == ["1", "2", "3", "4", "4-end"]
+
+
+async def test_a_stream_of_an_unknown_game_is_a_404_problem(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        answer = await http.get("/v1/games/aaaaaaaaaaaaaaaaaaaaaaaa/events", headers=SSE)
+        assert answer.status_code == 404
+        assert answer.headers["content-type"] == "application/problem+json"
+
+
+async def test_closing_streams_releases_them(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, _ = await create(http)
+        for _ in range(5):
+            async with http.stream("GET", f"/v1/games/{game_id}/events", headers=SSE) as r:
+                async for _frame in frames(r):
+                    break
+        metrics = ""
+        for _ in range(100):
+            metrics = (await http.get("/metrics")).text
+            if 'skyport_live_streams{kind="sse"} 0.0' in metrics:
+                break
+            await asyncio.sleep(0.05)
+        assert 'skyport_live_streams{kind="sse"} 0.0' in metrics
+
+
+async def test_shutting_down_ends_open_streams_so_clients_reconnect_elsewhere(
+    settings, games, serve
+):
+    app = create_app(settings.model_copy(update={"stream_keepalive": 60.0}), games)
+    with serve(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            game_id, _ = await create(http)
+            seen = []
+            async with http.stream("GET", f"/v1/games/{game_id}/events", headers=SSE) as r:
+                async for _, event, text in frames(r):
+                    seen.append((event, text))
+                    if text == "connected":
+                        app.state.close_streams()  # what SIGTERM does
+    assert seen == [("comment", "connected")]  # ended without an `end` event

@@ -1,0 +1,315 @@
+"""GraphQL: the same capabilities as REST, through the same service."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+
+CREATE = """
+mutation Create($input: CreateGameInput!, $key: String) {
+  createGame(input: $input, idempotencyKey: $key) {
+    __typename
+    ... on GameCreated { id version status replayed seats { seat name bot token } }
+    ... on Rejected { code message details }
+  }
+}"""
+
+GAME = """
+query Game($id: ID!) {
+  game(id: $id) {
+    id game status version you turn
+    seats { seat name bot resigned }
+    prompts { seat kind text options }
+    view {
+      __typename
+      ... on SkyIslandsView { viewer tiles: hand { id shape } drawPile board { x y tile } }
+      ... on HiddenNumbersView { you cards: hand phase seats { seat handSize played } }
+    }
+    result { winners standings { seat rank score breakdown { category points } } }
+  }
+}"""
+
+LEGAL = """
+query Legal($id: ID!) { legalMoves(gameId: $id) { version seat moves { kind label move } } }"""
+
+MOVE = """
+mutation Move($id: ID!, $move: JSON!, $expected: Int, $key: String) {
+  makeMove(gameId: $id, move: $move, expectedVersion: $expected, idempotencyKey: $key) {
+    __typename
+    ... on MoveApplied { version status seat replayed events { kind seat data } turn }
+    ... on Rejected { code message details }
+    ... on VersionConflict { code currentVersion }
+  }
+}"""
+
+EVENTS = """
+query Events($id: ID!, $since: Int!) {
+  events(gameId: $id, sinceVersion: $since) {
+    version status more entries { version seat action move events { kind seat data } }
+  }
+}"""
+
+
+def create(gql, game="sky-islands", seats=None, token=None, key=None, **extra):
+    seats = seats or [{"name": "Ann"}, {"name": "Bo"}]
+    payload = {"game": game, "seats": seats, **extra}
+    data = gql.data(CREATE, {"input": payload, "key": key}, token)
+    assert data["createGame"]["__typename"] == "GameCreated", data
+    return data["createGame"]
+
+
+def play_to_the_end(gql, created, seed=1):
+    chooser = random.Random(seed)
+    tokens = {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
+    moves = 0
+    for _ in range(2000):
+        game = gql.data(GAME, {"id": created["id"]})["game"]
+        if game["status"] != "ACTIVE":
+            return game, moves
+        seat = next((s for s in game["turn"] if s in tokens), None)
+        if seat is None:
+            continue  # a bot is thinking
+        legal = gql.data(LEGAL, {"id": created["id"]}, tokens[seat])["legalMoves"]
+        move = chooser.choice(legal["moves"])["move"]
+        answer = gql.data(
+            MOVE, {"id": created["id"], "move": move, "expected": legal["version"]}, tokens[seat]
+        )["makeMove"]
+        assert answer["__typename"] in ("MoveApplied", "VersionConflict"), answer
+        moves += answer["__typename"] == "MoveApplied"
+    raise AssertionError("the game did not end")
+
+
+def wait_finished(gql, game_id):
+    for _ in range(2000):
+        game = gql.data(GAME, {"id": game_id})["game"]
+        if game["status"] == "FINISHED":
+            return game
+    raise AssertionError("never finished")
+
+
+def test_a_whole_sky_islands_game_through_graphql(gql):
+    created = create(
+        gql, seats=[{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy", "bot": "random"}], seed=12
+    )
+    _, moves = play_to_the_end(gql, created)
+    final = wait_finished(gql, created["id"])
+    assert moves > 10
+    assert sorted(s["seat"] for s in final["result"]["standings"]) == [0, 1, 2]
+    assert all(s["breakdown"] for s in final["result"]["standings"])
+    result = gql.data(
+        "query($id: ID!) { result(gameId: $id) { winners version } }", {"id": created["id"]}
+    )["result"]
+    assert result["winners"] == final["result"]["winners"]
+    assert result["version"] == final["version"]
+
+
+def test_views_are_typed_per_game_and_redacted_per_token(gql):
+    created = create(gql, seed=3)
+    token = created["seats"][0]["token"]
+    mine = gql.data(GAME, {"id": created["id"]}, token)["game"]
+    spectator = gql.data(GAME, {"id": created["id"]})["game"]
+    assert mine["view"]["__typename"] == "SkyIslandsView"
+    assert mine["you"] == 0 and len(mine["view"]["tiles"]) == 2
+    assert spectator["you"] is None and spectator["view"]["tiles"] is None
+
+
+def test_an_illegal_move_is_a_rejected_result_and_changes_nothing(gql):
+    created = create(gql, game="hidden-numbers", options={"rounds": 1}, seed=5)
+    token = created["seats"][0]["token"]
+    answer = gql.data(
+        MOVE, {"id": created["id"], "move": {"kind": "discard", "card": "c99"}}, token
+    )["makeMove"]
+    assert answer == {
+        "__typename": "Rejected",
+        "code": "not_in_hand",
+        "message": "That card is not in your hand.",
+        "details": {"card": "c99"},
+    }
+    malformed = gql.data(MOVE, {"id": created["id"], "move": {"kind": "fly"}}, token)["makeMove"]
+    assert malformed["code"] == "malformed_move"
+    not_object = gql.data(MOVE, {"id": created["id"], "move": [1, 2]}, token)["makeMove"]
+    assert not_object["code"] == "invalid_request"
+    assert gql.data(GAME, {"id": created["id"]})["game"]["version"] == 0
+
+
+def test_a_stale_expected_version_is_a_version_conflict(gql):
+    created = create(gql, game="hidden-numbers", seed=5)
+    tokens = [s["token"] for s in created["seats"]]
+    for token in tokens:
+        move = gql.data(LEGAL, {"id": created["id"]}, token)["legalMoves"]["moves"][0]["move"]
+        gql.data(MOVE, {"id": created["id"], "move": move}, token)
+    answer = gql.data(
+        MOVE,
+        {"id": created["id"], "move": {"kind": "play", "card": "c01"}, "expected": 0},
+        tokens[0],
+    )["makeMove"]
+    assert answer == {
+        "__typename": "VersionConflict",
+        "code": "version_conflict",
+        "currentVersion": 2,
+    }
+
+
+def test_an_idempotency_key_replays_the_first_answer(gql):
+    created = create(gql, game="hidden-numbers", seed=5)
+    token = created["seats"][0]["token"]
+    move = gql.data(LEGAL, {"id": created["id"]}, token)["legalMoves"]["moves"][0]["move"]
+    key = str(uuid.uuid4())
+    first = gql.data(MOVE, {"id": created["id"], "move": move, "key": key}, token)["makeMove"]
+    again = gql.data(MOVE, {"id": created["id"], "move": move, "key": key}, token)["makeMove"]
+    assert first["replayed"] is False and again["replayed"] is True
+    assert {**again, "replayed": False} == first
+    assert gql.data(GAME, {"id": created["id"]})["game"]["version"] == 1
+
+
+def test_an_idempotent_creation_returns_the_same_game(gql):
+    key = str(uuid.uuid4())
+    first = create(gql, game="hidden-numbers", key=key)
+    again = create(gql, game="hidden-numbers", key=key)
+    assert again["id"] == first["id"] and again["seats"] == first["seats"]
+    assert again["replayed"] is True
+
+
+def test_creating_with_bad_input_is_rejected_with_a_code(gql):
+    for payload, code in [
+        ({"game": "hidden-numbers", "seats": [{"name": "A"}]}, "player_count"),
+        ({"game": "nope", "seats": [{"name": "A"}, {"name": "B"}]}, "unknown_game"),
+        ({"game": "hidden-numbers", "seats": [{"name": ""}, {"name": "B"}]}, "invalid_request"),
+        (
+            {
+                "game": "hidden-numbers",
+                "seats": [{"name": "A"}, {"name": "B"}],
+                "options": {"rounds": 0},
+            },
+            "invalid_options",
+        ),
+        (
+            {"game": "hidden-numbers", "seats": [{"name": "A", "bot": "x"}, {"name": "B"}]},
+            "unknown_bot_level",
+        ),
+    ]:
+        answer = gql.data(CREATE, {"input": payload})["createGame"]
+        assert answer["__typename"] == "Rejected" and answer["code"] == code, answer
+
+
+def test_resigning_ends_the_game(gql):
+    created = create(
+        gql, game="hidden-numbers", seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}]
+    )
+    answer = gql.data(
+        """mutation($id: ID!) { resign(gameId: $id) {
+        __typename ... on MoveApplied { status events { kind seat } } } }""",
+        {"id": created["id"]},
+        created["seats"][2]["token"],
+    )["resign"]
+    assert answer == {
+        "__typename": "MoveApplied",
+        "status": "SCORING",
+        "events": [{"kind": "resigned", "seat": 2}],
+    }
+    final = wait_finished(gql, created["id"])
+    assert final["result"]["standings"][-1]["seat"] == 2
+
+
+def test_events_are_redacted_for_the_reader(gql):
+    created = create(gql, game="hidden-numbers", seed=8)
+    tokens = [s["token"] for s in created["seats"]]
+    move = gql.data(LEGAL, {"id": created["id"]}, tokens[0])["legalMoves"]["moves"][0]["move"]
+    gql.data(MOVE, {"id": created["id"], "move": move}, tokens[0])
+    own = gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[0])["events"]["entries"]
+    other = gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[1])["events"]["entries"]
+    assert own[0]["events"][0]["data"]["card"] == move["card"] and own[0]["move"]
+    assert "card" not in other[0]["events"][0]["data"] and other[0]["move"] is None
+
+
+def test_errors_carry_the_same_codes_as_rest(gql):
+    missing = gql('{ game(id: "aaaaaaaaaaaaaaaaaaaaaaaa") { id } }')
+    assert missing["errors"][0]["extensions"] == {"code": "game_not_found", "status": 404}
+    listing = gql("{ games { games { id } } }")
+    assert listing["errors"][0]["extensions"]["code"] == "api_key_required"
+    created = create(gql, game="hidden-numbers")
+    wrong = gql(GAME, {"id": created["id"]}, "sps_wrong")
+    assert wrong["errors"][0]["extensions"]["code"] == "invalid_token"
+    bad_key = gql(
+        MOVE,
+        {"id": created["id"], "move": {"kind": "x"}, "key": "no"},
+        created["seats"][0]["token"],
+    )
+    assert bad_key["errors"][0]["extensions"]["code"] == "invalid_idempotency_key"
+    syntax = gql("{ game(id: ")
+    assert syntax["errors"][0]["extensions"]["code"] == "invalid_query"
+
+
+def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
+    tag = f"gql-{uuid.uuid4().hex[:6]}"
+    created = create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
+    gql.data(
+        "mutation($id: ID!) { resign(gameId: $id) { __typename } }",
+        {"id": created["id"]},
+        created["seats"][0]["token"],
+    )
+    wait_finished(gql, created["id"])
+    page = gql.data(
+        """query($tag: String!) { games(tag: $tag, status: FINISHED) {
+        games { id status seats { name } } nextCursor } }""",
+        {"tag": tag},
+        api.platform_key,
+    )["games"]
+    assert [g["id"] for g in page["games"]] == [created["id"]]
+    full = gql.data(
+        """query($id: ID!) { game(id: $id) { seatViews {
+        ... on HiddenNumbersView { hand } } } }""",
+        {"id": created["id"]},
+        api.platform_key,
+    )
+    assert all(view["hand"] is not None for view in full["game"]["seatViews"])
+
+
+def test_the_catalog_has_games_options_and_components(gql):
+    catalog = gql.data("{ catalog { id title minPlayers optionsSchema components botLevels } }")
+    ids = [game["id"] for game in catalog["catalog"]]
+    assert "sky-islands" in ids and "hidden-numbers" in ids
+
+
+def test_too_deep_a_query_is_refused(gql):
+    deep = (
+        "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType "
+        "{ ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }"
+    )
+    answer = gql(deep)
+    assert answer.get("errors"), answer
+
+
+def test_too_costly_a_query_is_refused(gql):
+    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", limit: 1000) {
+      entries { version seat events { kind seat data } } } }"""
+    answer = gql(costly)
+    assert answer["errors"][0]["extensions"]["code"] == "query_too_costly"
+    assert answer.get("data") is None
+
+
+def test_a_typical_full_game_query_is_within_the_limits(gql):
+    created = create(gql, seed=4)
+    everything = """query($id: ID!) { game(id: $id) { id status version turn
+      seats { seat name bot resigned } prompts { seat kind text options minPicks maxPicks }
+      view { ... on SkyIslandsView { viewer hand { id shape ship edges islands }
+        players { seat cubes { red white blue } victoryPoints handCount
+          victoryPointsByKind { income ships towers } tradingHousesLeft turnsTaken }
+        supply { red white blue towers harbours } drawPile returnedToBox discarded
+        startingPlayer currentPlayer phase turnNumber placedThisTurn { x y }
+        board { x y rotation tile shape ship initial edges
+          islands { index edges connectedIsland tradingHouse { owner tower harbour } } }
+        connectedIslands { id nodes { x y island } tileCount closed influence hasTower }
+        over finalScores } } } }"""
+    assert gql.data(everything, {"id": created["id"]})["game"]["id"] == created["id"]
+
+
+@pytest.mark.parametrize("extension", ["ParserCache", "ValidationCache", "QueryDepthLimiter"])
+def test_the_schema_runs_with_caches_and_limits(client, extension):
+    schema = next(
+        route.app.schema for route in client.app.routes if getattr(route, "name", "") == "graphql"
+    )
+    names = {type(factory()).__name__ for factory in schema.extensions}
+    assert extension in names

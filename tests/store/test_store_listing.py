@@ -1,0 +1,67 @@
+"""Listing games for platforms: newest first, filtered, paged, expired ones pruned."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from services.store import GameRecord, GameStatus, GameStore, Lifetimes, SeatRecord, open_redis
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def store(redis_url: str, key_prefix: str):
+    client = open_redis(redis_url)
+    yield GameStore(client, key_prefix, Lifetimes())
+    await client.aclose()
+
+
+def record(n: int, *, game: str = "toy", tags: list[str] | None = None) -> GameRecord:
+    created = (datetime(2030, 1, 1, tzinfo=UTC) + timedelta(seconds=n)).isoformat()
+    return GameRecord(
+        id=f"g{n:02d}",
+        game=game,
+        version=0,
+        status=GameStatus.ACTIVE,
+        state="{}",
+        seats=[SeatRecord("Ann")],
+        options={},
+        seed=1,
+        tags=tags or [],
+        created_at=created,
+        updated_at=created,
+        creator="t",
+    )
+
+
+async def test_games_list_newest_first_in_pages(store: GameStore):
+    for n in range(7):
+        await store.create(record(n))
+    first = await store.list_games(limit=3)
+    assert [g.id for g in first.games] == ["g06", "g05", "g04"]
+    second = await store.list_games(limit=3, cursor=first.next_cursor)
+    assert [g.id for g in second.games] == ["g03", "g02", "g01"]
+    third = await store.list_games(limit=3, cursor=second.next_cursor)
+    assert [g.id for g in third.games] == ["g00"] and third.next_cursor is None
+
+
+async def test_games_filter_by_game_tag_and_status(store: GameStore):
+    await store.create(record(1, game="a", tags=["cup"]))
+    await store.create(record(2, game="b", tags=["cup", "final"]))
+    await store.create(record(3, game="b"))
+    await store.transition("g03", 0, [GameStatus.ACTIVE], GameStatus.ABORTED, "2030-01-02")
+    assert [g.id for g in (await store.list_games(game="b")).games] == ["g03", "g02"]
+    assert [g.id for g in (await store.list_games(tag="cup")).games] == ["g02", "g01"]
+    assert [g.id for g in (await store.list_games(tag="cup", game="a")).games] == ["g01"]
+    aborted = await store.list_games(status=GameStatus.ABORTED)
+    assert [g.id for g in aborted.games] == ["g03"]
+
+
+async def test_expired_games_drop_out_of_the_list(store: GameStore):
+    await store.create(record(1))
+    await store.create(record(2))
+    await store.redis.delete(store.keys("g02").record)
+    assert [g.id for g in (await store.list_games()).games] == ["g01"]
+    assert await store.redis.zcard(store.index.all) == 1
