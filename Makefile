@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/skyport games
+	$(VENV)/bin/skyport serve --host $(HOST) --port $(PORT)
 
 # Tests talk to a real Redis: the suite starts its own redis-server when none answers
 # on 127.0.0.1:6379, so the binary must exist (installed from Debian's packages as root).

@@ -6,7 +6,7 @@ Prints start-up time, memory, requests per second and latency for health checks,
 creation and moves (every registered game, human seats playing their first legal move),
 and the time from SIGTERM to exit. The load generator shares the machine's cores with the
 server, so the numbers are a floor. Everything is bounded in count and time, and only goes
-to 127.0.0.1. Not a test: run by hand, numbers go to k8s/README.md ("Limits measured").
+to 127.0.0.1. Not a test: run by hand, numbers go to the README ("Limits measured").
 """
 
 from __future__ import annotations
