@@ -52,6 +52,14 @@ class PayDebt(Move):
     amount: int
 
 
+class OrderShadows(Move):
+    """Put Shadows of this name bottom-most whenever your deck is shuffled (the rulebook
+    lets the player order their Shadows at the bottom; this sets that order ahead)."""
+
+    kind: Literal["order_shadows"] = "order_shadows"
+    bottom: str
+
+
 class EndPhase(Move):
     """End your Action phase and go to your Buy phase."""
 
@@ -79,6 +87,7 @@ DominionMove = Annotated[
     | BuyCard
     | BuyEvent
     | PayDebt
+    | OrderShadows
     | EndPhase
     | EndTurn
     | Choose,
@@ -100,6 +109,8 @@ def describe(move: Move) -> str:
             return f"Buy the Event {event}"
         case PayDebt(amount=amount):
             return f"Pay off {amount} Debt"
+        case OrderShadows(bottom=card):
+            return f"Shuffle your {card} Shadows to the very bottom"
         case EndPhase():
             return "End your Action phase"
         case EndTurn():

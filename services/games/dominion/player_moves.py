@@ -19,6 +19,7 @@ from .moves import (
     Choose,
     EndPhase,
     EndTurn,
+    OrderShadows,
     PayDebt,
     PlayCard,
     PlayShadow,
@@ -61,9 +62,9 @@ def legal_moves(t: Table, seat: int) -> list[Move]:
     if t.s.over or t.s.stack or seat != t.active:
         return []
     if t.s.turn.phase == "action":
-        return action_phase_moves(t) + debt_moves(t) + [EndPhase()]
+        return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndPhase()]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t) + debt_moves(t) + [EndTurn()]
+        return buy_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndTurn()]
     return []
 
 
@@ -87,6 +88,19 @@ def buy_phase_moves(t: Table) -> list[Move]:
 def debt_moves(t: Table) -> list[Move]:
     most = min(t.player(t.active).debt, t.s.turn.coins)
     return [PayDebt(amount=n) for n in range(1, most + 1)]
+
+
+def shadows_in_game(t: Table) -> list[str]:
+    return [card for card in t.s.dealt if card in SHADOWS]
+
+
+def shadow_order_moves(t: Table) -> list[Move]:
+    """Ordering only matters with two or more kinds of Shadow in the game."""
+    shadows = shadows_in_game(t)
+    if len(shadows) < 2:
+        return []
+    order = t.player(t.active).shadow_order
+    return [OrderShadows(bottom=card) for card in shadows if order[:1] != [card]]
 
 
 # --- carrying out a move --------------------------------------------------------------
@@ -276,6 +290,17 @@ def pay_debt(t: Table, move: PayDebt) -> None:
     t.log.append(DebtChanged(seat=t.active, change=-move.amount, debt=p.debt, reason="paid"))
 
 
+def order_shadows(t: Table, move: OrderShadows) -> None:
+    if move.bottom not in shadows_in_game(t):
+        raise refuse(
+            "not_a_shadow_in_this_game",
+            f"{move.bottom} is not a Shadow card in this game's Supply.",
+            shadows=shadows_in_game(t),
+        )
+    p = t.player(t.active)
+    p.shadow_order = [move.bottom] + [c for c in p.shadow_order if c != move.bottom]
+
+
 def end_phase(t: Table, move: EndPhase) -> None:
     need_phase(t, "action", "You can end your Action phase")
     t.s.turn.phase = "buy"
@@ -295,6 +320,7 @@ PHASE_MOVES = {
     BuyCard: buy_card,
     BuyEvent: buy_event,
     PayDebt: pay_debt,
+    OrderShadows: order_shadows,
     EndPhase: end_phase,
     EndTurn: end_turn,
 }

@@ -100,6 +100,9 @@ class PlayerState(BaseModel):
     foresight: list[str] = Field(default_factory=list)
     biding: list[str] = Field(default_factory=list)
     rapid: list[str] = Field(default_factory=list)
+    shadow_order: list[str] = Field(default_factory=list)
+    """The order this player wants their Shadows in at the bottom of the deck when
+    shuffled, bottom-most first ("they can go in any order at the bottom")."""
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> PlayerState:
         d = self.__dict__

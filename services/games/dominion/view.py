@@ -38,6 +38,8 @@ class PlayerView(BaseModel):
     hand_size: int
     deck_size: int
     shadow_positions: list[int] | None
+    shadow_order: list[str] | None
+    """Your chosen order of Shadows at the bottom after a shuffle, bottom-most first."""
     """Owner only: where their Shadows are in their deck, 0 being the top card."""
     discard_size: int
     discard_top: str | None
@@ -85,6 +87,7 @@ def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
         hand_size=len(p.hand),
         deck_size=len(p.deck),
         shadow_positions=shadow_positions(p) if mine else None,
+        shadow_order=list(p.shadow_order) if mine else None,
         discard_size=len(p.discard),
         discard_top=p.discard[-1] if p.discard else None,
         in_play=list(p.in_play),

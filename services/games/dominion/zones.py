@@ -13,9 +13,16 @@ def shuffle_discard_into_deck(t: Table, seat: int) -> None:
     p = t.player(seat)
     cards, p.discard = p.discard, []
     t.s.rng.shuffle(cards)
-    shadows = [c for c in cards if c in SHADOWS]
+    shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
     p.deck = shadows + [c for c in cards if c not in SHADOWS] + p.deck
     t.log.append(Shuffled(seat=seat, count=len(cards)))
+
+
+def ordered_shadows(shadows: list[str], order: list[str]) -> list[str]:
+    """Shadows bottom-most first, in the player's chosen order; Shadows the player has
+    not ordered keep the shuffle's order, above the ordered ones."""
+    rank = {card: i for i, card in enumerate(order)}
+    return sorted(shadows, key=lambda card: rank.get(card, len(order)))
 
 
 def top_card(t: Table, seat: int) -> str | None:

@@ -4,6 +4,7 @@ owner in the deck."""
 
 import pytest
 from dominion_kit import (
+    NO_OMENS,
     act,
     buy,
     buy_event,
@@ -18,6 +19,7 @@ from dominion_kit import (
 
 from services.engine import IllegalMove
 from services.games.dominion import game
+from services.games.dominion.cards import SHADOWS
 
 
 def test_shadows_go_to_the_bottom_when_the_discard_pile_is_shuffled():
@@ -105,3 +107,51 @@ def test_each_player_sees_where_their_own_shadows_are_and_nobody_elses():
     assert game.view(state, 0).players[0].shadow_positions == [1]
     assert game.view(state, 1).players[0].shadow_positions is None
     assert game.view(state, None).players[0].shadow_positions is None
+
+
+def shuffled_bottom(state, seat=0):
+    """End the turn with an empty deck, so Clean-up shuffles the discard pile in."""
+    state = act(state, kind="end_turn")
+    return list(me(state, seat).deck[:2])
+
+
+def test_several_shadows_go_to_the_bottom_in_the_order_their_owner_chose():
+    for seed in range(8):
+        state = start(
+            new_game("Ninja", "Fishmonger", "Alley", seed=seed),
+            hand=[],
+            deck=[],
+            phase="buy",
+            discard=["Ninja", "Copper", "Fishmonger", "Silver", "Gold", "Estate", "Duchy"],
+        )
+        state = act(state, kind="order_shadows", bottom="Fishmonger")
+        assert me(state).shadow_order == ["Fishmonger"]
+        assert shuffled_bottom(state) == ["Fishmonger", "Ninja"]
+
+
+def test_the_shadow_order_can_be_changed_and_is_shown_only_to_its_owner():
+    state = start(new_game("Ninja", "Fishmonger", "Alley"), phase="buy")
+    state = act(state, kind="order_shadows", bottom="Alley")
+    state = act(state, kind="order_shadows", bottom="Ninja")
+    assert me(state).shadow_order == ["Ninja", "Alley"]
+    assert game.view(state, 0).players[0].shadow_order == ["Ninja", "Alley"]
+    assert game.view(state, 1).players[0].shadow_order is None
+
+
+def test_ordering_shadows_is_offered_only_with_two_kinds_of_shadow_in_the_game():
+    others = [c for c in NO_OMENS if c not in SHADOWS]
+    one = start(new_game(kingdom=["Ninja", *others[:9]]), phase="buy")
+    assert not [m for m in game.legal_moves(one, 0) if m.kind == "order_shadows"]
+    two = start(new_game(kingdom=["Ninja", "Alley", *others[:8]]), phase="buy")
+    offered = {m.bottom for m in game.legal_moves(two, 0) if m.kind == "order_shadows"}
+    assert offered == {"Ninja", "Alley"}
+
+
+def test_ordering_a_card_that_is_not_a_shadow_of_this_game_is_refused():
+    others = [c for c in NO_OMENS if c not in SHADOWS]
+    state = start(new_game(kingdom=["Ninja", "Alley", *others[:8]]), phase="buy")
+    for card in ("Copper", "Fishmonger"):
+        with pytest.raises(IllegalMove) as error:
+            act(state, kind="order_shadows", bottom=card)
+        assert error.value.code == "not_a_shadow_in_this_game"
+        assert card in error.value.message

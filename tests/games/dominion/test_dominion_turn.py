@@ -11,7 +11,7 @@ def test_an_action_phase_prompt_offers_playable_actions_and_ending_the_phase():
     state = start(new_game("Litter"), hand=["Litter", "Copper", "Estate"])
     assert prompt(state).kind == "action_phase"
     kinds = {m.kind for m in game.legal_moves(state, 0)}
-    assert kinds == {"play_card", "end_phase"}
+    assert kinds == {"play_card", "end_phase", "order_shadows"}  # the kit's kingdom has Shadows
 
 
 def test_playing_an_action_uses_an_action_and_follows_its_plus_row():
