@@ -4,7 +4,7 @@ Every game ends; cards are conserved (Supply + players' cards + trash + set asid
 removed piles); Debt is never negative; the state survives a JSON round trip at every
 step; exactly the prompted seats have legal moves; final VP equals the breakdown.
 
-SKYPORT_RANDOM_GAMES sets how many games (default 500).
+SKYPORT_RANDOM_GAMES sets how many games (default 2,000).
 """
 
 import os
@@ -18,7 +18,7 @@ from services.games.dominion.setup import BASIC_SUPPLY, KINGDOM_PILE
 from services.games.dominion.state import DominionState
 from services.games.dominion.zones import all_cards
 
-GAMES = int(os.environ.get("SKYPORT_RANDOM_GAMES", "500"))
+GAMES = int(os.environ.get("SKYPORT_RANDOM_GAMES", "2000"))
 CHUNKS = 10
 MOVE_CAP = 20_000
 

@@ -129,3 +129,20 @@ def test_same_seed_and_moves_rebuild_the_identical_state(players):
     assert game.dump_state(replayed) == game.dump_state(record.state)
     again = play_match(game, [RandomBot(s) for s in range(players)], seed=77)
     assert game.dump_state(again.state) == game.dump_state(record.state)
+
+
+MANY_GAMES = int(os.environ.get("SKYPORT_MANY_GAMES", "2000"))
+
+
+def lean_checks(state: SkyIslandsState, seat: int, move) -> None:
+    """The cheap invariants, for the thousands of games: conservation and exact JSON."""
+    check_conserved(state)
+    StepChecks.check_json(state)
+
+
+def test_thousands_of_random_games_conserve_everything_and_end_properly():
+    """SKYPORT_MANY_GAMES games (default 2,000) over 2, 3 and 4 players."""
+    for round_ in range(MANY_GAMES):
+        players, seed = 2 + round_ % 3, 500_000 + round_
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        check_end(play_match(game, bots, seed=seed, on_step=lean_checks))
