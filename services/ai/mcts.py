@@ -12,6 +12,8 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import orjson
+
 from services.engine import Game, GameState, Move, Rng, Seat
 
 EXPLORATION = 0.7
@@ -24,11 +26,17 @@ class Node:
     visits: int = 0
     reward: float = 0.0
     available: int = 0
-    children: dict[Move, Node] = field(default_factory=dict)
+    move: Move | None = None
+    children: dict[bytes, Node] = field(default_factory=dict)
+    """Keyed by the move's canonical JSON: moves may hold lists, so they need not hash."""
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
         return mean + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
+
+
+def key_of(move: Move) -> bytes:
+    return orjson.dumps(move.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
 
 
 class MctsBot:
@@ -50,28 +58,27 @@ class MctsBot:
             if deadline is not None and done > 0 and time.perf_counter() > deadline:
                 break
             self.iterate(game, game.determinize(state, seat, self.rng), root)
-        return max(root.children.items(), key=lambda item: item[1].visits)[0]
+        best = max(root.children.values(), key=lambda child: child.visits)
+        assert best.move is not None
+        return best.move
 
     def iterate(self, game: Game, world: GameState, root: Node) -> None:
         path = [root]
         node = root
         while not world.over:
-            prompts = game.prompts(world)
-            mover = prompts[0].seat
-            legal = game.legal_moves(world, mover)
-            for move in legal:
-                if move in node.children:
-                    node.children[move].available += 1
-            untried = [m for m in legal if m not in node.children]
+            mover = game.prompts(world)[0].seat
+            legal = {key_of(m): m for m in game.legal_moves(world, mover)}
+            for key in legal.keys() & node.children.keys():
+                node.children[key].available += 1
+            untried = [key for key in legal if key not in node.children]
             if untried:
-                move = self.rng.choice(untried)
-                node.children[move] = Node(seat=mover, available=1)
-                world = game.apply(world, mover, move).state
-                path.append(node.children[move])
+                key = self.rng.choice(untried)
+                node.children[key] = Node(seat=mover, available=1, move=legal[key])
+                world = game.apply(world, mover, legal[key]).state
+                path.append(node.children[key])
                 break
-            move = max(legal, key=lambda m: node.children[m].ucb())
-            node = node.children[move]
-            world = game.apply(world, mover, move).state
+            node = max((node.children[key] for key in legal), key=Node.ucb)
+            world = game.apply(world, mover, node.move).state
             path.append(node)
         rewards = self.rollout(game, world)
         for visited in path:

@@ -30,3 +30,20 @@ def test_mcts_respects_an_iteration_budget():
     bot = MctsBot(3, iterations=5)
     state = blind_bid.setup({}, 2, 2)
     assert bot.choose(blind_bid, state, 0) in blind_bid.legal_moves(state, 0)
+
+
+def test_mcts_plays_every_registered_game_through_the_contract():
+    from services.engine import all_games
+
+    for game in all_games():
+        players = game.min_players
+        bots = [MctsBot(seed, iterations=4, depth=4) for seed in range(players)]
+        state = game.setup(None, players, 3)
+        for _ in range(15):
+            prompts = game.prompts(state)
+            if not prompts:
+                break
+            seat = prompts[0].seat
+            move = bots[seat].choose(game, state, seat)
+            assert move in game.legal_moves(state, seat)
+            state = game.apply(state, seat, move).state
