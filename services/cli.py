@@ -1,4 +1,4 @@
-"""The `skyport` command line: list games, play bot matches, serve the API."""
+"""The `skyport` command line: list games, play bot matches, serve the API, run a worker."""
 
 from __future__ import annotations
 
@@ -108,6 +108,46 @@ def serve(
     from services.api.server import run
 
     run(host=host, port=port)
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, help="tasks run at once (default: SKYPORT_WORKER_CONCURRENCY)"),
+    ] = None,
+    loglevel: Annotated[
+        str | None, typer.Option(help="debug, info, warning or error (default: SKYPORT_LOG_LEVEL)")
+    ] = None,
+    beat: Annotated[
+        bool, typer.Option(help="also run the clock sweep every SKYPORT_CLOCK_SWEEP_SECONDS")
+    ] = False,
+) -> None:
+    """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, clocks);
+    needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly: running
+    tasks finish first. Run --beat on one worker only."""
+    from services.api.settings import get_settings
+
+    settings = get_settings()
+    if settings.celery_broker_url is None:
+        console.print("[red]set SKYPORT_REDIS_URL (or SKYPORT_BROKER_URL) to run a worker[/red]")
+        raise typer.Exit(2)
+    from services.api.logs import configure_logging
+    from workers.celery_app import app as celery
+
+    level = loglevel or settings.log_level
+    configure_logging(level, settings.log_json)
+    argv = [
+        "worker",
+        f"--concurrency={concurrency or settings.worker_concurrency}",
+        f"--loglevel={level.upper()}",
+        f"--queues={settings.task_queue}",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    if beat:
+        argv.append("--beat")
+    celery.worker_main(argv)
 
 
 if __name__ == "__main__":

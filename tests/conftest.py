@@ -424,6 +424,7 @@ def settings(redis_url: str, key_prefix: str) -> Settings:
         rate_limit_per_token=0,
         stream_keepalive=0.5,
         log_level="warning",
+        tasks="inprocess",
     )
 
 

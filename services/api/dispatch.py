@@ -3,8 +3,8 @@
 The seam is one method, `after_commit(game_id, version)`. The work itself is
 `GameService.advance(game_id, version)`, which is idempotent: it acts only if the game
 is still at `version`, so a repeated or stale call is a no-op. This in-process
-dispatcher runs it as background asyncio tasks; a Celery-backed one can send the same
-(game_id, version) to workers instead.
+dispatcher runs it as background asyncio tasks (embedded mode); `CeleryDispatcher` sends
+the same (game_id, version) to the workers (`workers/tasks.py`) instead.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import structlog
+from redis import Redis as SyncRedis
 
 log = structlog.get_logger(__name__)
 
@@ -26,12 +28,55 @@ class Dispatcher(Protocol):
         """Game `game_id` now is at `version`: play bots or score it if that is due."""
 
 
+class WebhookSender(Protocol):
+    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+        """POST `payload` to `url`, signed, retried with back-off (at least once)."""
+
+
+@dataclass(frozen=True)
+class WebhookPolicy:
+    """How webhooks are signed and retried (the same on workers and in-process)."""
+
+    secret: str | None
+    max_retries: int = 8
+    backoff_seconds: float = 1.0
+    backoff_max: float = 20.0
+    timeout: float = 10.0
+
+
+async def deliver_with_retries(
+    policy: WebhookPolicy, event_id: str, event_type: str, url: str, payload: dict
+) -> bool:
+    """Embedded mode's delivery: the workers' `deliver`, retried in this event loop with
+    the workers' back-off. Returns whether the receiver took it."""
+    from workers.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
+
+    if not policy.secret:
+        log.error("webhook_not_signed", event_id=event_id, reason="SKYPORT_WEBHOOK_SECRET unset")
+        return False
+    webhook = Webhook(event_id, event_type, url, payload)
+    for retry in range(policy.max_retries + 1):
+        try:
+            await asyncio.to_thread(deliver, webhook, policy.secret, timeout=policy.timeout)
+            return True
+        except DeliveryFailed as error:
+            log.warning("webhook_failed", event_id=event_id, retry=retry, error=str(error))
+            if retry < policy.max_retries:
+                await asyncio.sleep(
+                    backoff_seconds(retry, policy.backoff_seconds, policy.backoff_max)
+                )
+    log.error("webhook_given_up", event_id=event_id, url=url)
+    return False
+
+
 class InProcessDispatcher:
     """Runs `advance` in background tasks of this process, one per (game, version)."""
 
-    def __init__(self, advance: Advance) -> None:
+    def __init__(self, advance: Advance, webhooks: WebhookPolicy | None = None) -> None:
         self._advance = advance
         self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._webhooks = webhooks
+        self._deliveries: set[asyncio.Task[Any]] = set()
 
     def after_commit(self, game_id: str, version: int) -> None:
         key = (game_id, version)
@@ -48,14 +93,80 @@ class InProcessDispatcher:
         finally:
             self._running.pop(key, None)
 
+    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+        if self._webhooks is None:
+            return
+        delivery = deliver_with_retries(self._webhooks, event_id, event_type, url, payload)
+        task = asyncio.get_running_loop().create_task(delivery, name=f"webhook-{event_id}")
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
     @property
     def busy(self) -> int:
         return len(self._running)
 
     async def close(self) -> None:
-        tasks = list(self._running.values())
+        tasks = [*self._running.values(), *self._deliveries]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+ADVANCE_TASK = "skyport.advance"
+"""Name of the workers' task that runs `GameService.advance(game_id, version)`."""
+WEBHOOK_TASK = "skyport.deliver_webhook"
+"""Name of the workers' task that POSTs one webhook (args: event id, type, url, payload)."""
+
+
+class CeleryDispatcher:
+    """Sends `(game_id, version)` to the Celery workers' `skyport.advance` task.
+
+    Only a producer: the API does not import the workers' code. A (game, version) is sent
+    once per `claim_seconds` (a Redis SET NX claim), so clients polling a game whose bot
+    is thinking do not queue the same turn again and again. A task taken by a worker that
+    died is redelivered by the broker; if the game is still at that version once the claim
+    has expired (the app sets 3 visibility timeouts), the task was lost rather than slow,
+    and the next read of the game sends it again.
+    """
+
+    def __init__(
+        self,
+        broker_url: str,
+        queue: str,
+        *,
+        claims: SyncRedis | None = None,
+        prefix: str = "skyport",
+        claim_seconds: int = 30,
+    ) -> None:
+        from celery import Celery
+
+        self._celery = Celery("skyport-api", broker=broker_url, set_as_current=False)
+        self._celery.conf.update(
+            task_serializer="json",
+            accept_content=["json"],
+            broker_connection_retry_on_startup=True,
+        )
+        self._queue = queue
+        self._claims = claims
+        self._prefix = prefix
+        self._claim_seconds = claim_seconds
+
+    def after_commit(self, game_id: str, version: int) -> None:
+        if self._claims is not None:
+            key = f"{self._prefix}:{{{game_id}}}:sent:{version}"
+            if not self._claims.set(key, "1", nx=True, ex=self._claim_seconds):
+                return
+        self._celery.send_task(ADVANCE_TASK, args=[game_id, version], queue=self._queue)
+        log.debug("advance_sent", game_id=game_id, version=version)
+
+    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+        self._celery.send_task(
+            WEBHOOK_TASK, args=[event_id, event_type, url, payload], queue=self._queue
+        )
+
+    async def close(self) -> None:
+        if self._claims is not None:
+            self._claims.close()
+        self._celery.close()

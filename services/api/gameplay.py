@@ -10,6 +10,7 @@ import base64
 import hashlib
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,10 +20,13 @@ import orjson
 import structlog
 
 from services.ai import make_bot
-from services.ai.bot import levels_for
+from services.ai.bot import Bot, levels_for
+from services.ai.mcts import MctsBot
 from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome, UnknownGame
 from services.store import (
     FINAL_STATUSES,
+    Clock,
+    ClockRules,
     Commit,
     CommitVerdict,
     GameRecord,
@@ -35,11 +39,12 @@ from services.store import (
 
 from . import metrics
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
-from .dispatch import Dispatcher
+from .dispatch import Dispatcher, WebhookSender
 from .payloads import (
     TAG_PATTERN,
     Catalog,
     CatalogGame,
+    ClockInfo,
     CreatedSeat,
     CreateGameRequest,
     EventsPage,
@@ -82,9 +87,27 @@ MAX_COMMIT_ATTEMPTS = 8
 Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
 """What a seat does to a private copy of the state: a move, or resigning."""
 
+BotMaker = Callable[[str, int], Bot]
+"""Makes the bot of a level with a seed."""
+
+
+def budgeted_bots(mcts_seconds: float, mcts_iterations: int) -> BotMaker:
+    """Bots whose search stays within the service's budget (so a task's length is bounded)."""
+
+    def make(level: str, seed: int) -> Bot:
+        if level == "mcts":
+            return MctsBot(seed, iterations=mcts_iterations, seconds=mcts_seconds)
+        return make_bot(level, seed)
+
+    return make
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def fingerprint(payload: Any) -> str:
@@ -127,6 +150,10 @@ class GameService:
     anonymous_create: bool = True
     keepalive: float = 15.0
     dispatcher: Dispatcher | None = None
+    bot_maker: BotMaker = make_bot
+    webhooks: WebhookSender | None = None
+    key_webhooks: Mapping[str, str] = field(default_factory=dict)
+    """Callback URL per API key scope (`Credentials.scope`): every game it creates."""
     _catalog: Catalog | None = field(default=None, init=False)
 
     # --- creating ------------------------------------------------------------------
@@ -164,6 +191,7 @@ class GameService:
         stored_print = await self.store.create(record)
         if stored_print is None:
             metrics.GAMES_CREATED.labels(game=game.id).inc()
+            await self._schedule_clock(record)
             self._after_commit(game_id, 0)
             return self._created_answer(record, tokens), False
         if stored_print != request_print or idempotency_key is None:
@@ -215,7 +243,23 @@ class GameService:
             updated_at=at,
             creator=who.scope,
             token_salt=salt,
+            webhooks=list(
+                dict.fromkeys(
+                    url for url in (request.webhook_url, self.key_webhooks.get(who.scope)) if url
+                )
+            ),
+            webhook_events=list(dict.fromkeys(request.webhook_events)),
+            clock_rules=request.clock.model_dump() if request.clock else None,
+            clock=self._first_clock(request, game, state),
         )
+
+    def _first_clock(self, request: CreateGameRequest, game: Game, state: GameState) -> str:
+        if request.clock is None:
+            return ""
+        rules = ClockRules.from_dict(request.clock.model_dump())
+        humans = [seat.bot is None for seat in request.seats]
+        running = sorted({prompt.seat for prompt in game.prompts(state)})
+        return Clock.start(rules, humans, running, now_ms()).to_json()
 
     def _with_created_answer(self, record: GameRecord) -> GameRecord:
         answer = self._created_answer(record, [None] * record.players)
@@ -265,6 +309,7 @@ class GameService:
             if full
             else None,
             result=self._result_of(record, state) if record.status is GameStatus.FINISHED else None,
+            clock=self._clock_info(record),
             tags=record.tags,
             created_at=record.created_at,
             updated_at=record.updated_at,
@@ -469,6 +514,9 @@ class GameService:
             outcome = await self.store.commit(commit)
             if outcome.verdict is CommitVerdict.COMMITTED:
                 metrics.MOVES_COMMITTED.labels(game=record.game, by="human").inc()
+                self._move_webhooks(record, commit.entry)
+                if commit.clock is not None:
+                    await self._after_clocked_commit(game_id)
                 self._after_commit(game_id, accepted.version)
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
@@ -489,6 +537,11 @@ class GameService:
         """Validate and apply on a private copy; nothing is stored yet."""
         if record.status is not GameStatus.ACTIVE:
             raise _closed(record.status)
+        clock = _clock_of(record)
+        if clock is not None and seat in clock.overdue(now_ms()):
+            raise from_game_error(
+                IllegalMove("out_of_time", "Your time has run out; the clock decides this move.")
+            )
         game = self._game_of(record)
         state = game.load_state(record.state)
         try:
@@ -548,8 +601,100 @@ class GameService:
             entry=entry,
             idempotency_digest=digest,
             idempotency_answer=answer,
+            clock=self._next_clock(record, seat, prompts),
         )
         return accepted, commit
+
+    # --- clocks ------------------------------------------------------------------------
+
+    def _next_clock(self, record: GameRecord, mover: int, prompts: list) -> str | None:
+        clock = _clock_of(record)
+        if clock is None or record.clock_rules is None:
+            return None
+        rules = ClockRules.from_dict(record.clock_rules)
+        running = sorted({prompt.seat for prompt in prompts})
+        return clock.after_commit(rules, mover, running, now_ms()).to_json()
+
+    def _clock_info(self, record: GameRecord) -> ClockInfo | None:
+        clock = _clock_of(record)
+        if clock is None or record.clock_rules is None:
+            return None
+        at = now_ms()
+        active = record.status is GameStatus.ACTIVE
+        left = [
+            clock.left_ms(seat, at) if active else clock.remaining_ms[seat]
+            for seat in range(record.players)
+        ]
+        return ClockInfo(
+            **record.clock_rules,
+            remaining=[None if ms is None else ms / 1000 for ms in left],
+            running=clock.running if active else [],
+        )
+
+    async def _schedule_clock(self, record: GameRecord) -> None:
+        """Note the game's next deadline (or that none runs) for the sweep."""
+        if record.clock_rules is None:
+            return
+        clock = _clock_of(record)
+        due = clock.deadline_ms() if clock and record.status is GameStatus.ACTIVE else None
+        await self.store.schedule_clock(record.id, due)
+
+    async def _after_clocked_commit(self, game_id: str) -> None:
+        record = await self.store.load(game_id)
+        if record is not None:
+            await self._schedule_clock(record)
+
+    async def enforce_clocks(self, limit: int = 100) -> int:
+        """The sweep: apply the time-out policy to every game whose noted deadline has
+        passed. Returns how many games it looked at. Safe to run anywhere, any number of
+        times at once: each action is a compare-and-set on the version it checked."""
+        due = await self.store.due_clocks(now_ms(), limit)
+        for game_id in due:
+            try:
+                await self.enforce_clock(game_id)
+            except Exception as error:
+                log.error("clock_failed", game_id=game_id, exc_info=error)
+        return len(due)
+
+    async def enforce_clock(self, game_id: str) -> None:
+        record = await self.store.load(game_id)
+        if record is None:
+            await self.store.schedule_clock(game_id, None)
+            return
+        clock = _clock_of(record)
+        overdue = clock.overdue(now_ms()) if clock else []
+        if record.status is not GameStatus.ACTIVE or not overdue or record.clock_rules is None:
+            await self._schedule_clock(record)
+            return
+        seat = overdue[0]
+        game = self._game_of(record)
+        state = game.load_state(record.state)
+        move: Move | None = None
+        outcome: Outcome | None = None
+        if record.clock_rules["on_timeout"] == "bot":
+            levels = levels_for(game)
+            level = "greedy" if "greedy" in levels else levels[0]
+            seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
+            try:
+                bot = self.bot_maker(level, seed)
+                move = await asyncio.to_thread(bot.choose, game, state, seat)
+                outcome = game.apply(state, seat, move)
+            except Exception as error:  # no bot move: the seat forfeits instead
+                log.error("timeout_bot_failed", game_id=game_id, seat=seat, exc_info=error)
+                move = None
+        if outcome is None:
+            outcome = game.resign(state, seat)
+        _, commit = self._accepted_and_commit(record, game, seat, move, outcome, None, "")
+        result = await self.store.commit(commit)
+        if result.verdict is not CommitVerdict.COMMITTED:
+            await self._after_clocked_commit(game_id)
+            return
+        how = "timeout_bot" if move is not None else "timeout_forfeit"
+        metrics.MOVES_COMMITTED.labels(game=record.game, by=how).inc()
+        log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
+        self._move_webhooks(record, commit.entry)
+        await self._after_clocked_commit(game_id)
+        self._after_commit(game_id, record.version + 1)
 
     # --- what happens between requests: bots and scoring -------------------------------
 
@@ -563,6 +708,10 @@ class GameService:
             await self._score(record)
         elif record.status is GameStatus.ACTIVE:
             await self._play_bot(record)
+        elif record.status is GameStatus.FINISHED:
+            # The scoring task again: a worker may have died between storing the standings
+            # and sending game.finished. Webhooks are at least once; receivers dedupe by id.
+            self._finished_webhook(record)
 
     async def _play_bot(self, record: GameRecord) -> None:
         game = self._game_of(record)
@@ -573,7 +722,8 @@ class GameService:
         level = record.seats[seat].bot or "random"
         bot_seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
         try:
-            move = await asyncio.to_thread(make_bot(level, bot_seed).choose, game, state, seat)
+            bot = self.bot_maker(level, bot_seed)
+            move = await asyncio.to_thread(bot.choose, game, state, seat)
             outcome = game.apply(state, seat, move)
         except Exception as error:
             log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
@@ -583,6 +733,9 @@ class GameService:
         result = await self.store.commit(commit)
         if result.verdict is CommitVerdict.COMMITTED:
             metrics.MOVES_COMMITTED.labels(game=record.game, by="bot").inc()
+            self._move_webhooks(record, commit.entry)
+            if commit.clock is not None:
+                await self._after_clocked_commit(record.id)
             self._after_commit(record.id, record.version + 1)
 
     async def _score(self, record: GameRecord) -> None:
@@ -598,6 +751,39 @@ class GameService:
         )
         if done:
             metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
+            self._finished_webhook(replace(record, standings=result.model_dump(mode="json")))
+
+    def _finished_webhook(self, record: GameRecord) -> None:
+        """game.finished with the stored standings (every breakdown)."""
+        if record.standings is not None:
+            self._webhook(record, "game.finished", {"result": record.standings})
+
+    def _move_webhooks(self, record: GameRecord, entry: LogEntry) -> None:
+        """A committed move, as a spectator sees it (no hidden information)."""
+        if "move" in record.webhook_events:
+            document = entry_for(entry, Viewer(), full=False)
+            self._webhook(
+                replace(record, version=entry.version),
+                "move",
+                {"entry": document.model_dump(mode="json")},
+            )
+
+    def _webhook(self, record: GameRecord, event_type: str, body: dict[str, Any]) -> None:
+        if self.webhooks is None or event_type not in record.webhook_events:
+            return
+        event_id = f"{record.id}:{record.version}:{event_type}"
+        payload = {
+            "id": event_id,
+            "type": event_type,
+            "game_id": record.id,
+            "game": record.game,
+            "version": record.version,
+            "tags": record.tags,
+            "at": now(),
+            **body,
+        }
+        for url in record.webhooks:
+            self.webhooks.send_webhook(event_id, event_type, url, payload)
 
     async def _abort(self, record: GameRecord, reason: str) -> None:
         await self.store.transition(
@@ -691,6 +877,10 @@ class GameService:
         if game is None:
             raise Problem(503, "game_unavailable", f"This replica does not serve {record.game}.")
         return game
+
+
+def _clock_of(record: GameRecord) -> Clock | None:
+    return Clock.from_json(record.clock) if record.clock else None
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:

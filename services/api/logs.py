@@ -9,6 +9,7 @@ import logging
 import structlog
 
 SHARED_PROCESSORS: list = [
+    structlog.contextvars.merge_contextvars,  # request_id and game_id of the request
     structlog.stdlib.add_log_level,
     structlog.processors.TimeStamper(fmt="iso", utc=True),
 ]

@@ -34,6 +34,11 @@ GAMES_CREATED = Counter("skyport_games_created_total", "Games created.", ["game"
 GAMES_FINISHED = Counter("skyport_games_finished_total", "Games ended.", ["game", "how"])
 LIVE_STREAMS = Gauge("skyport_live_streams", "Open live event streams.", ["kind"])
 RATE_LIMITED = Counter("skyport_rate_limited_total", "Requests refused with 429.", ["limit"])
+TASKS_GIVEN_UP = Counter(
+    "skyport_tasks_given_up_total",
+    "Worker tasks dropped after too many deliveries of the same game version.",
+    ["task"],
+)
 
 
 async def metrics_endpoint(request: Request) -> Response:

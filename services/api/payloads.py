@@ -6,7 +6,7 @@ gameplay service returns to both REST and GraphQL.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 
@@ -15,6 +15,9 @@ from services.store import GameStatus
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 MAX_SEED = 2**63 - 1
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
+WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
+WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
+WebhookEvent = Literal["game.finished", "move"]
 
 
 class Strict(BaseModel):
@@ -33,6 +36,20 @@ class SeatRequest(Strict):
     )
 
 
+class ClockRequest(Strict):
+    initial_seconds: float = Field(
+        gt=0, le=30 * 86400, description="Each human seat's time bank at the start."
+    )
+    increment_seconds: float = Field(
+        default=0, ge=0, le=86400, description="Added to a seat's bank after each of its moves."
+    )
+    on_timeout: Literal["forfeit", "bot"] = Field(
+        default="forfeit",
+        description="When a bank runs out: forfeit (the seat resigns; the others are scored) "
+        "or bot (a bot makes that move; the seat plays on with only its increment).",
+    )
+
+
 class CreateGameRequest(Strict):
     game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
@@ -48,6 +65,20 @@ class CreateGameRequest(Strict):
     )
     tags: list[Tag] = Field(
         default_factory=list, max_length=10, description="Labels platforms can list games by."
+    )
+    webhook_url: WebhookUrl | None = Field(
+        default=None,
+        description="Callback URL (http or https) the workers POST this game's events to, "
+        "signed with HMAC-SHA256 (Skyport-Signature header), with an event id to dedupe by.",
+    )
+    clock: ClockRequest | None = Field(
+        default=None, description="Time control; omit for an untimed game."
+    )
+    webhook_events: list[WebhookEvent] = Field(
+        default_factory=lambda: ["game.finished"],
+        max_length=2,
+        description="Which events to POST: game.finished (final standings) and/or move "
+        "(every committed move, as a spectator sees it).",
     )
 
 
@@ -121,6 +152,16 @@ class GameResult(BaseModel):
     standings: list[StandingInfo]
 
 
+class ClockInfo(BaseModel):
+    initial_seconds: float
+    increment_seconds: float
+    on_timeout: Literal["forfeit", "bot"]
+    remaining: list[float | None] = Field(
+        description="Seconds each seat has left now (null for bot seats)."
+    )
+    running: list[int] = Field(description="Seats whose clock is running now.")
+
+
 class GameDocument(BaseModel):
     id: str
     game: str
@@ -135,6 +176,7 @@ class GameDocument(BaseModel):
         default=None, description="Every seat's view: finished games read with an API key."
     )
     result: GameResult | None = None
+    clock: ClockInfo | None = Field(default=None, description="Time control, if the game has one.")
     tags: list[str]
     created_at: str
     updated_at: str

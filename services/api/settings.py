@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -71,10 +71,77 @@ class Settings(BaseSettings):
         default=None,
         description="Key the workers sign outgoing webhooks with (HMAC); unused by the API.",
     )
+    api_key_webhooks: dict[str, str] = Field(
+        default_factory=dict,
+        description='JSON object mapping an API key to a callback URL, e.g. {"key": '
+        '"https://platform.example/hooks"}: events of every game that key creates are POSTed '
+        "there too.",
+    )
+    webhook_max_retries: int = Field(
+        default=8, ge=0, description="Retries of a failed webhook delivery before giving up."
+    )
+    webhook_backoff_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        description="First retry delay of a webhook; doubles each retry (with jitter).",
+    )
+    webhook_backoff_max: float = Field(
+        default=20.0,
+        gt=0,
+        description="Longest delay between two webhook retries (keep it below the task "
+        "visibility timeout).",
+    )
+    webhook_timeout: float = Field(
+        default=10.0, gt=0, description="Seconds one webhook POST may take."
+    )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         description="Proxies whose X-Forwarded-For is trusted for the client IP "
         "(comma-separated, '*' for any).",
+    )
+
+    # --- background work: bots, scoring -------------------------------------------
+    tasks: Literal["inprocess", "celery"] | None = Field(
+        default=None,
+        description="Where bot turns, scoring, clocks and webhooks run: 'inprocess' "
+        "(background tasks of the API process) or 'celery' (workers). Unset: 'celery' when "
+        "a Redis URL is set; always 'inprocess' without one.",
+    )
+    broker_url: str | None = Field(
+        default=None,
+        description="Celery broker URL (any Celery broker). Unset: the Redis URL.",
+    )
+    task_queue: str = Field(
+        default="skyport", description="Name of the Celery queue the API and workers share."
+    )
+    worker_concurrency: int = Field(
+        default=2, ge=1, description="Tasks one `skyport worker` runs at once (processes)."
+    )
+    task_visibility_timeout: int = Field(
+        default=30,
+        ge=2,
+        description="Seconds after which a task taken by a worker that died without "
+        "acknowledging it is delivered again; keep it above the longest task "
+        "(the mcts budget).",
+    )
+    task_max_deliveries: int = Field(
+        default=5,
+        ge=1,
+        description="Deliveries of one task (same game and version) before it is given up.",
+    )
+    clock_sweep_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        description="How often game clocks are checked for time-outs (in-process, or by the "
+        "worker started with --beat).",
+    )
+    bot_mcts_seconds: float = Field(
+        default=2.0,
+        gt=0,
+        description="Thinking time of the mcts bot per move, in seconds (its budget cap).",
+    )
+    bot_mcts_iterations: int = Field(
+        default=200, ge=1, description="Iterations of the mcts bot per move, at most."
     )
 
     # --- live updates --------------------------------------------------------------
@@ -115,9 +182,36 @@ class Settings(BaseSettings):
             raise ValueError("use 1-64 of A-Z a-z 0-9 _ . : -")
         return value
 
+    @field_validator("api_key_webhooks")
+    @classmethod
+    def _web_urls(cls, value: dict[str, str]) -> dict[str, str]:
+        for url in value.values():
+            if not re.match(r"^https?://\S+$", url):
+                raise ValueError(f"not an http(s) URL: {url!r}")
+        return value
+
+    @field_validator("task_queue")
+    @classmethod
+    def _plain_queue(cls, value: str) -> str:
+        if not _PREFIX_PATTERN.match(value):
+            raise ValueError("use 1-64 of A-Z a-z 0-9 _ . : -")
+        return value
+
     @property
     def embedded(self) -> bool:
         return not self.redis_url
+
+    @property
+    def task_mode(self) -> Literal["inprocess", "celery"]:
+        """Where background work runs (see `tasks`). Embedded mode always runs it here:
+        workers could not read an in-process store."""
+        if not self.redis_url:
+            return "inprocess"
+        return self.tasks or "celery"
+
+    @property
+    def celery_broker_url(self) -> str | None:
+        return self.broker_url or self.redis_url
 
 
 @lru_cache(maxsize=1)

@@ -1,5 +1,6 @@
 """Redis persistence: snapshots, versions, the move log, idempotency and live updates."""
 
+from .clocks import Clock, ClockRules
 from .connection import open_redis
 from .keys import GameKeys, IndexKeys
 from .live import Doorbell, LiveUpdates
@@ -16,6 +17,8 @@ from .store import (
 
 __all__ = [
     "FINAL_STATUSES",
+    "Clock",
+    "ClockRules",
     "Commit",
     "CommitOutcome",
     "CommitVerdict",

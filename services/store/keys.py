@@ -60,6 +60,11 @@ class IndexKeys:
     def by_tag(self, tag: str) -> str:
         return f"{self.prefix}:index:tag:{tag}"
 
+    @property
+    def clocks(self) -> str:
+        """Sorted set: game id scored by the unix ms its first running clock runs out."""
+        return f"{self.prefix}:clocks"
+
 
 def live_pattern(prefix: str) -> str:
     """The pub/sub pattern matching every game's channel."""

@@ -53,6 +53,14 @@ class GameRecord:
     created: str = ""
     """The creation answer without its tokens, for idempotent retries of the creation."""
     standings: dict[str, Any] | None = None
+    webhooks: list[str] = field(default_factory=list)
+    """Callback URLs this game's events are POSTed to (the game's own, its API key's)."""
+    webhook_events: list[str] = field(default_factory=list)
+    """Which events ("game.finished", "move") go to `webhooks`."""
+    clock_rules: dict[str, Any] | None = None
+    """The time control (`ClockRules.to_dict()`), or None for an untimed game."""
+    clock: str = ""
+    """The clocks at `version` (`Clock.to_json()`), written with every commit."""
 
     def to_fields(self) -> dict[str, str]:
         """As Redis hash fields. What the Lua scripts read or write (version, status,
@@ -68,6 +76,9 @@ class GameRecord:
             "created_at": self.created_at,
             "creator": self.creator,
             "token_salt": self.token_salt,
+            "webhooks": self.webhooks,
+            "webhook_events": self.webhook_events,
+            "clock_rules": self.clock_rules,
         }
         return {
             "version": str(self.version),
@@ -77,6 +88,7 @@ class GameRecord:
             "updated_at": self.updated_at,
             "fingerprint": self.create_fingerprint,
             "created": self.created,
+            "clock": self.clock,
         }
 
     @classmethod
@@ -100,6 +112,10 @@ class GameRecord:
             token_salt=meta["token_salt"],
             created=fields.get("created", ""),
             standings=orjson.loads(standings) if standings else None,
+            webhooks=meta.get("webhooks", []),
+            webhook_events=meta.get("webhook_events", []),
+            clock_rules=meta.get("clock_rules"),
+            clock=fields.get("clock", ""),
         )
 
     @property

@@ -60,6 +60,8 @@ class Commit:
     entry: LogEntry
     idempotency_digest: str | None = None
     idempotency_answer: str | None = None
+    clock: str | None = None
+    """The clocks after this move (`Clock.to_json()`), for timed games."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,7 @@ class GameStore:
                 (commit.idempotency_answer or "") if commit.idempotency_digest else "",
                 self.lifetimes.idempotency * 1000,
                 keys.channel,
+                commit.clock or "",
             ],
         )
         verdict = CommitVerdict(verdict)
@@ -198,6 +201,19 @@ class GameStore:
             ],
         )
         return done == "done"
+
+    # --- clocks ---------------------------------------------------------------------
+
+    async def schedule_clock(self, game_id: str, deadline_ms: int | None) -> None:
+        """Note when the game's first running clock runs out (None: no clock runs)."""
+        if deadline_ms is None:
+            await self.redis.zrem(self.index.clocks, game_id)
+        else:
+            await self.redis.zadd(self.index.clocks, {game_id: deadline_ms})
+
+    async def due_clocks(self, now_ms: int, limit: int = 100) -> list[str]:
+        """Games whose noted deadline has passed."""
+        return await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
 
     def _ttl_ms(self, status: GameStatus) -> int:
         if status in (GameStatus.FINISHED, GameStatus.ABORTED):

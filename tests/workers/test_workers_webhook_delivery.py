@@ -1,0 +1,125 @@
+"""Webhooks of real games reaching a local HTTP server: signed, with an event id, retried
+after a 500, bounded — from a real worker, and in-process in embedded mode."""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+import pytest
+from starlette.testclient import TestClient
+from worker_harness import PLATFORM_KEY, WebhookReceiver, wait_for
+
+from services.api.app import create_app
+from services.api.settings import Settings
+from workers.webhooks import verify
+
+pytestmark = pytest.mark.timeout(120)
+
+SECRET = "webhook-secret-for-tests"
+FAST_RETRIES = {"webhook_backoff_seconds": 0.1, "webhook_backoff_max": 0.5}
+
+
+def create(client: TestClient, **body: object) -> dict:
+    response = client.post(
+        "/v1/games",
+        json={"game": "sky-islands", "seats": [{"name": "A", "bot": "random"}] * 2, **body},
+        headers={"Authorization": f"Bearer {PLATFORM_KEY}"},
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def finished(client: TestClient, game_id: str) -> dict:
+    return wait_for(
+        lambda: (doc := client.get(f"/v1/games/{game_id}").json())["status"] == "finished" and doc,
+        60,
+        "the game to finish",
+    )
+
+
+def check_finished_hook(receiver: WebhookReceiver, client: TestClient, doc: dict) -> dict:
+    event_id = f"{doc['id']}:{doc['version']}:game.finished"
+    headers, body = wait_for(lambda: receiver.delivered().get(event_id), 30, event_id)
+    assert verify(SECRET, body, headers["skyport-signature"])
+    assert not verify("another-secret", body, headers["skyport-signature"])
+    assert headers["skyport-event-type"] == "game.finished"
+    payload = orjson.loads(body)
+    assert payload["id"] == event_id and payload["version"] == doc["version"]
+    assert payload["result"] == client.get(f"/v1/games/{doc['id']}/result").json()
+    return payload
+
+
+def test_a_worker_posts_signed_moves_and_the_finish_retrying_after_a_500(worker_setup) -> None:
+    setup = worker_setup(webhook_secret=SECRET, **FAST_RETRIES)
+    setup.start_worker()
+    with (
+        WebhookReceiver(fail_first=1) as receiver,
+        TestClient(create_app(setup.settings)) as client,
+    ):
+        created = create(client, webhook_url=receiver.url, webhook_events=["move", "game.finished"])
+        doc = finished(client, created["id"])
+        check_finished_hook(receiver, client, doc)
+        assert [
+            status
+            for _, _, status in receiver.attempts(f"{doc['id']}:{doc['version']}:game.finished")
+        ][:2] == [500, 200]
+        move_ids = {f"{doc['id']}:{v}:move" for v in range(1, doc["version"] + 1)}
+        delivered = wait_for(
+            lambda: (hooks := receiver.delivered()) and move_ids <= hooks.keys() and hooks,
+            30,
+            "every move's webhook",
+        )
+        for event_id in move_ids:
+            headers, body = delivered[event_id]
+            assert verify(SECRET, body, headers["skyport-signature"])
+            entry = orjson.loads(body)["entry"]
+            assert entry["move"] is None, "a move webhook shows what a spectator sees"
+            assert f"{doc['id']}:{entry['version']}:move" == event_id
+
+
+def test_embedded_mode_delivers_in_process_to_the_game_and_its_api_key(redis_url: str) -> None:
+    with WebhookReceiver(fail_first=1) as game_hooks, WebhookReceiver(fail_first=0) as key_hooks:
+        settings = Settings(
+            redis_url=None,
+            api_keys=PLATFORM_KEY,
+            api_key_webhooks={PLATFORM_KEY: key_hooks.url},
+            webhook_secret=SECRET,
+            rate_limit_per_ip=0,
+            rate_limit_per_token=0,
+            log_level="warning",
+            **FAST_RETRIES,
+        )
+        assert settings.task_mode == "inprocess"
+        with TestClient(create_app(settings)) as client:
+            created = create(client, webhook_url=game_hooks.url)
+            doc = finished(client, created["id"])
+            check_finished_hook(game_hooks, client, doc)
+            check_finished_hook(key_hooks, client, doc)
+            event_id = f"{doc['id']}:{doc['version']}:game.finished"
+            assert [s for _, _, s in game_hooks.attempts(event_id)] == [500, 200]
+            assert [s for _, _, s in key_hooks.attempts(event_id)] == [200]
+            assert all(
+                "move" not in h.get("skyport-event-type", "") for h, _, _ in game_hooks.received
+            )
+
+
+def test_a_webhook_is_given_up_after_its_retries() -> None:
+    with WebhookReceiver(fail_first=None) as receiver:
+        settings = Settings(
+            redis_url=None,
+            api_keys=PLATFORM_KEY,
+            webhook_secret=SECRET,
+            webhook_max_retries=2,
+            rate_limit_per_ip=0,
+            rate_limit_per_token=0,
+            log_level="warning",
+            **FAST_RETRIES,
+        )
+        with TestClient(create_app(settings)) as client:
+            created = create(client, webhook_url=receiver.url)
+            doc = finished(client, created["id"])
+            event_id = f"{doc['id']}:{doc['version']}:game.finished"
+            wait_for(lambda: len(receiver.attempts(event_id)) == 3, 20, "three attempts")
+            time.sleep(1.5)
+            assert len(receiver.attempts(event_id)) == 3, "one try and two retries, no more"
