@@ -10,7 +10,7 @@ import strawberry
 from services.api import payloads
 from services.engine import Game as GameRules
 
-from .types import GameEvent, GameResult, GameStatus, Prompt, Rejected, Seat, VersionConflict
+from .types import Clock, GameEvent, GameResult, GameStatus, Prompt, Rejected, Seat, VersionConflict
 from .types import status_of as status
 from .views import ViewTypes
 
@@ -41,6 +41,7 @@ def build_game_types(views: ViewTypes) -> GameTypes:
             description="Every seat's view: finished games read with an API key."
         )
         result: GameResult | None
+        clock: Clock | None = strawberry.field(description="Time control, if the game has one.")
         tags: list[str]
         created_at: str
         updated_at: str
@@ -61,6 +62,7 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 if document.seat_views is not None
                 else None,
                 result=GameResult.of(document.result) if document.result else None,
+                clock=Clock.of(document.clock) if document.clock else None,
                 tags=document.tags,
                 created_at=document.created_at,
                 updated_at=document.updated_at,

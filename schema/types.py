@@ -93,6 +93,27 @@ class GameResult:
         )
 
 
+@strawberry.type(description="Time control: each human seat's bank, running while prompted.")
+class Clock:
+    initial_seconds: float
+    increment_seconds: float
+    on_timeout: str = strawberry.field(description="forfeit or bot")
+    remaining: list[float | None] = strawberry.field(
+        description="Seconds each seat has left now (null for bot seats)."
+    )
+    running: list[int] = strawberry.field(description="Seats whose clock is running now.")
+
+    @classmethod
+    def of(cls, clock: payloads.ClockInfo) -> "Clock":
+        return cls(
+            initial_seconds=clock.initial_seconds,
+            increment_seconds=clock.increment_seconds,
+            on_timeout=clock.on_timeout,
+            remaining=clock.remaining,
+            running=clock.running,
+        )
+
+
 @strawberry.type(description="A legal move. Send `move` back verbatim to make it.")
 class LegalMove:
     kind: str
@@ -300,6 +321,15 @@ class SeatInput:
     bot: str | None = strawberry.UNSET
 
 
+@strawberry.input(description="Time control: a bank per human seat plus an increment per move.")
+class ClockInput:
+    initial_seconds: float
+    increment_seconds: float | None = strawberry.UNSET
+    on_timeout: str | None = strawberry.field(
+        default=strawberry.UNSET, description="forfeit (default) or bot"
+    )
+
+
 @strawberry.input
 class CreateGameInput:
     game: str
@@ -310,6 +340,13 @@ class CreateGameInput:
         description="Fixes all randomness; anyone who knows it can work out hidden information.",
     )
     tags: list[str] | None = strawberry.UNSET
+    webhook_url: str | None = strawberry.field(
+        default=strawberry.UNSET, description="Callback URL for signed webhooks of this game."
+    )
+    webhook_events: list[str] | None = strawberry.field(
+        default=strawberry.UNSET, description='Which webhooks: "game.finished" (default), "move".'
+    )
+    clock: ClockInput | None = strawberry.UNSET
 
 
 CreateGameResult = Annotated[

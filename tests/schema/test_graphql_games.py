@@ -313,3 +313,39 @@ def test_the_schema_runs_with_caches_and_limits(client, extension):
     )
     names = {type(factory()).__name__ for factory in schema.extensions}
     assert extension in names
+
+
+CLOCKED = """
+query Clocked($id: ID!) {
+  game(id: $id) { clock { initialSeconds incrementSeconds onTimeout remaining running } }
+}"""
+
+
+def test_a_game_with_a_clock_and_a_webhook_can_be_created_and_read(gql):
+    created = create(
+        gql,
+        webhookUrl="http://127.0.0.1:9/hook",
+        webhookEvents=["game.finished", "move"],
+        clock={"initialSeconds": 300, "incrementSeconds": 5, "onTimeout": "bot"},
+    )
+    clock = gql.data(CLOCKED, {"id": created["id"]})["game"]["clock"]
+    assert clock["initialSeconds"] == 300 and clock["incrementSeconds"] == 5
+    assert clock["onTimeout"] == "bot"
+    assert len(clock["remaining"]) == 2 and all(0 < r <= 300 for r in clock["remaining"])
+    assert len(clock["running"]) == 1
+
+
+def test_a_bad_clock_is_rejected_with_its_field(gql):
+    data = gql.data(
+        CREATE,
+        {
+            "input": {
+                "game": "sky-islands",
+                "seats": [{"name": "A"}, {"name": "B"}],
+                "clock": {"initialSeconds": -1, "onTimeout": "nap"},
+            }
+        },
+    )
+    rejected = data["createGame"]
+    assert rejected["__typename"] == "Rejected"
+    assert "clock" in str(rejected["details"]) or "clock" in rejected["message"]
