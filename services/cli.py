@@ -125,7 +125,7 @@ def worker(
 ) -> None:
     """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, clocks);
     needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly: running
-    tasks finish first. Run --beat on one worker only."""
+    tasks finish first. The sweep is idempotent, so --beat may run on every worker."""
     from services.api.settings import get_settings
 
     settings = get_settings()

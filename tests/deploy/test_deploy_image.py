@@ -204,7 +204,7 @@ def test_compose_api_and_worker_share_one_image_and_redis(compose: dict) -> None
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
     cmd = exec_form(dict(dockerfile_instructions())["CMD"])
     assert api["command"] == cmd
-    assert worker["command"] == ["worker"]
+    assert worker["command"] == ["worker", "--beat"]
     assert api["ports"] == ["${SKYPORT_PORT:-8000}:" + cmd[-1]]
 
 

@@ -180,7 +180,7 @@ def test_api_and_worker_run_the_same_image_with_the_image_commands(
     instructions = dict(dockerfile_instructions())
     assert exec_form(instructions["ENTRYPOINT"]) == ["skyport"]
     assert api["args"] == exec_form(instructions["CMD"])
-    assert worker["args"] == ["worker"]
+    assert worker["args"] == ["worker", "--beat"]
     assert "command" not in api and "command" not in worker
 
 
