@@ -6,13 +6,14 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run test lint bench redis-server clean
+.PHONY: help install run test lint bench bench-service redis-server clean
 
 help:
 	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
 	@echo "make test   install (and Redis if missing) and run the whole test suite"
 	@echo "make lint   ruff"
 	@echo "make bench  benchmarks (printed numbers, never asserted)"
+	@echo "make bench-service  load test of the service against a local Redis"
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +41,11 @@ lint: install
 bench: install
 	$(PY) bench/playouts.py
 	$(PY) bench/dominion_speed.py
+	$(PY) bench/bots.py --service
+
+# Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
+bench-service: install
+	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
 
 clean:
 	rm -rf $(VENV) .pytest_cache
