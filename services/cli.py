@@ -132,6 +132,11 @@ def worker(
     if settings.celery_broker_url is None:
         console.print("[red]set SKYPORT_REDIS_URL (or SKYPORT_BROKER_URL) to run a worker[/red]")
         raise typer.Exit(2)
+    if settings.worker_metrics_port:
+        from workers.metrics import prepare_multiprocess_dir, serve_metrics
+
+        prepare_multiprocess_dir()
+        serve_metrics(settings.worker_metrics_port, settings.celery_broker_url, settings.task_queue)
     from services.api.logs import configure_logging
     from workers.celery_app import app as celery
 

@@ -723,7 +723,8 @@ class GameService:
         bot_seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
         try:
             bot = self.bot_maker(level, bot_seed)
-            move = await asyncio.to_thread(bot.choose, game, state, seat)
+            with metrics.BOT_TURN_SECONDS.labels(game=record.game, level=level).time():
+                move = await asyncio.to_thread(bot.choose, game, state, seat)
             outcome = game.apply(state, seat, move)
         except Exception as error:
             log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
@@ -740,15 +741,16 @@ class GameService:
 
     async def _score(self, record: GameRecord) -> None:
         game = self._game_of(record)
-        result = self._result_of(record, game.load_state(record.state))
-        done = await self.store.transition(
-            record.id,
-            record.version,
-            [GameStatus.SCORING],
-            GameStatus.FINISHED,
-            now(),
-            {"standings": result.model_dump_json()},
-        )
+        with metrics.SCORING_SECONDS.labels(game=record.game).time():
+            result = self._result_of(record, game.load_state(record.state))
+            done = await self.store.transition(
+                record.id,
+                record.version,
+                [GameStatus.SCORING],
+                GameStatus.FINISHED,
+                now(),
+                {"standings": result.model_dump_json()},
+            )
         if done:
             metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
             self._finished_webhook(replace(record, standings=result.model_dump(mode="json")))

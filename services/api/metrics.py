@@ -34,6 +34,18 @@ GAMES_CREATED = Counter("skyport_games_created_total", "Games created.", ["game"
 GAMES_FINISHED = Counter("skyport_games_finished_total", "Games ended.", ["game", "how"])
 LIVE_STREAMS = Gauge("skyport_live_streams", "Open live event streams.", ["kind"])
 RATE_LIMITED = Counter("skyport_rate_limited_total", "Requests refused with 429.", ["limit"])
+BOT_TURN_SECONDS = Histogram(
+    "skyport_bot_turn_seconds",
+    "Time a bot took to choose its move.",
+    ["game", "level"],
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10),
+)
+SCORING_SECONDS = Histogram(
+    "skyport_scoring_seconds",
+    "Time to compute and store the standings of a finished game.",
+    ["game"],
+    buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 1, 5),
+)
 TASKS_GIVEN_UP = Counter(
     "skyport_tasks_given_up_total",
     "Worker tasks dropped after too many deliveries of the same game version.",

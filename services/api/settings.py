@@ -114,6 +114,13 @@ class Settings(BaseSettings):
     task_queue: str = Field(
         default="skyport", description="Name of the Celery queue the API and workers share."
     )
+    worker_metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="Port of a worker's Prometheus endpoint (bot turn time, scoring time, "
+        "queue depth); 0 serves none.",
+    )
     worker_concurrency: int = Field(
         default=2, ge=1, description="Tasks one `skyport worker` runs at once (processes)."
     )

@@ -211,7 +211,11 @@ def test_worker_shuts_down_warm_and_is_probed_through_the_broker(
     spec = pod_spec(deployment)
     (container,) = spec["containers"]
     assert spec["terminationGracePeriodSeconds"] >= 60
-    assert "ports" not in container
+    assert container["ports"] == [{"name": "metrics", "containerPort": 9100}]
+    config = by_kind(objects, "ConfigMap")["skyport-config"]["data"]
+    assert config["SKYPORT_WORKER_METRICS_PORT"] == "9100"
+    annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert annotations["prometheus.io/port"] == "9100"
     probe = " ".join(container["livenessProbe"]["exec"]["command"])
     assert "celery -A workers.celery_app:app inspect ping" in probe
     assert "replicas" not in deployment["spec"]
