@@ -17,6 +17,7 @@ import structlog
 from redis.asyncio import Redis
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketClose
 
 from . import metrics
 from .problems import Problem
@@ -99,7 +100,8 @@ class RateLimitMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         limiter: RateLimiter | None = getattr(scope["app"].state, "limiter", None)
-        if scope["type"] != "http" or limiter is None or not _limited(scope["path"]):
+        kind = scope["type"]
+        if kind not in ("http", "websocket") or limiter is None or not _limited(scope["path"]):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
@@ -123,7 +125,10 @@ class RateLimitMiddleware:
                 f"Too many requests for this {quota.name}; try again in {quota.reset} s.",
                 headers={**limit_headers, "Retry-After": str(quota.reset)},
             )
-            await problem.response(scope["path"])(scope, receive, send)
+            await refuse(problem, scope, receive, send)
+            return
+        if kind == "websocket":  # a handshake: counted; its answer carries no such headers
+            await self.app(scope, receive, send)
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -132,6 +137,17 @@ class RateLimitMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def refuse(problem: Problem, scope: Scope, receive: Receive, send: Send) -> None:
+    """A 429 problem; for a WebSocket handshake, as its denial response where the server
+    supports that (uvicorn does), else as a close with 1008 (policy violation)."""
+    if scope["type"] == "websocket" and "websocket.http.response" not in scope.get(
+        "extensions", {}
+    ):
+        await WebSocketClose(code=1008, reason="rate_limited")(scope, receive, send)
+        return
+    await problem.response(scope["path"])(scope, receive, send)
 
 
 def _limited(path: str) -> bool:

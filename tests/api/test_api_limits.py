@@ -106,3 +106,20 @@ def test_openapi_is_3_1_and_docs_are_served(client):
     assert "HiddenNumbersView" in document["components"]["schemas"]
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
+
+
+def test_websocket_handshakes_count_against_the_per_ip_limit(limited):
+    from starlette.testclient import WebSocketDenialResponse
+
+    with limited(rate_limit_per_ip=2, rate_limit_per_token=0) as client:
+        with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init"})
+            assert ws.receive_json()["type"] == "connection_ack"
+        assert client.get("/v1/catalog").status_code == 200
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]),
+        ):
+            pytest.fail("the third request of the window was let through")
+    assert denied.value.status_code == 429
+    assert denied.value.json()["code"] == "rate_limited"
