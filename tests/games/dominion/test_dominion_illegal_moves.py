@@ -139,3 +139,10 @@ def test_no_move_is_accepted_once_the_game_is_over():
     state = act(state, kind="play_treasures")
     state = buy(state, "Province")
     assert refused(state, kind="end_turn").code == "game_over"
+
+
+def test_playing_a_card_that_is_not_a_treasure_as_one_is_refused():
+    state = start(new_game(), hand=["Estate", "Copper"], phase="buy")
+    error = refused(state, kind="play_treasure", card="Estate")
+    assert error.code == "not_a_treasure"
+    assert "Estate is not a Treasure" in error.message

@@ -119,6 +119,14 @@ def test_the_army_pile_can_be_named():
     assert state.army_pile == "Samurai" and "Samurai" in state.supply
 
 
+def test_the_named_army_pile_must_be_an_attack_not_already_in_the_kingdom():
+    for pile in ("Ninja", "Poet", "Copper"):
+        with pytest.raises(InvalidConfig) as error:
+            new_game("Poet", "Ninja", prophecy="Approaching Army", army_pile=pile)
+        assert error.value.code == "bad_army_pile"
+        assert "Attack not already in the kingdom" in error.value.message
+
+
 def test_approaching_army_is_refused_when_every_attack_is_already_used():
     kingdom = kingdom_with("Poet", "Kitsune", "Ninja", "Samurai", "Snake Witch")
     with pytest.raises(InvalidConfig) as error:
