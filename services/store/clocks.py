@@ -23,13 +23,6 @@ class ClockRules:
     increment_seconds: float
     on_timeout: OnTimeout
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "initial_seconds": self.initial_seconds,
-            "increment_seconds": self.increment_seconds,
-            "on_timeout": self.on_timeout,
-        }
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClockRules:
         return cls(

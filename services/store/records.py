@@ -58,7 +58,7 @@ class GameRecord:
     webhook_events: list[str] = field(default_factory=list)
     """Which events ("game.finished", "move") go to `webhooks`."""
     clock_rules: dict[str, Any] | None = None
-    """The time control (`ClockRules.to_dict()`), or None for an untimed game."""
+    """The time control as created (read with `ClockRules.from_dict`); None if untimed."""
     clock: str = ""
     """The clocks at `version` (`Clock.to_json()`), written with every commit."""
 

@@ -88,10 +88,6 @@ def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
     return dict(sorted(needs.items()))
 
 
-def frontier(board: Board) -> list[Cell]:
-    return list(open_cells(board))
-
-
 def placements(board: Board, tiles: Iterable[int]) -> Iterator[tuple[int, int, int, Rotation]]:
     """Every (tile, x, y, rotation) that the placement rules allow."""
     needs = open_cells(board).items()

@@ -8,8 +8,8 @@ from services.games.sky_islands.board import (
     can_place,
     cell_key,
     connected_islands,
-    frontier,
     initial_board,
+    open_cells,
     placement_problem,
     placements,
 )
@@ -66,14 +66,14 @@ def test_turned_tile_fits_where_the_printed_one_does_not():
 
 def test_vertices_line_up_because_tiles_lie_on_grid_cells():
     board = initial_board()
-    assert all(isinstance(c, int) for cell in frontier(board) for c in cell)
+    assert all(isinstance(c, int) for cell in open_cells(board) for c in cell)
 
 
 def test_placements_are_only_on_empty_cells_next_to_the_board():
     board = initial_board()
     cells = {(x, y) for _, x, y, _ in placements(board, [30, 38])}
-    assert cells <= set(frontier(board))
-    assert set(frontier(board)) == {
+    assert cells <= set(open_cells(board))
+    assert set(open_cells(board)) == {
         (0, -1),
         (1, -1),
         (2, 0),
