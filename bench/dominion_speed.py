@@ -23,19 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from services.ai import play_match  # noqa: E402
 from services.games.dominion import game  # noqa: E402
 from services.games.dominion.big_money import BigMoneyBot  # noqa: E402
+from services.games.dominion.cards import KINGDOM_CARDS, OMENS  # noqa: E402
 
-KINGDOM = [
-    "Alley",
-    "Aristocrat",
-    "Artist",
-    "Change",
-    "Craftsman",
-    "Daimyo",
-    "Fishmonger",
-    "Gold Mine",
-    "Imperial Envoy",
-    "Litter",
-]  # no Omen: no Prophecy; Big Money buys none
+KINGDOM = [card for card in KINGDOM_CARDS if card not in OMENS][:10]
+"""No Omen, so no Prophecy; Big Money buys none of them anyway."""
 PYMINION_VENV = Path("/tmp/pyminion-venv")
 PYMINION_GAMES = """
 import logging, sys, time

@@ -10,29 +10,10 @@ from typing import Any
 
 from services.engine import Prompt
 from services.games.dominion import game
+from services.games.dominion.cards import KINGDOM_CARDS, OMENS
 from services.games.dominion.state import DominionState, TurnState
 
-NO_OMENS = [
-    "Alley",
-    "Aristocrat",
-    "Artist",
-    "Change",
-    "Craftsman",
-    "Daimyo",
-    "Fishmonger",
-    "Gold Mine",
-    "Imperial Envoy",
-    "Litter",
-    "Ninja",
-    "Rice",
-    "Rice Broker",
-    "Ronin",
-    "Root Cellar",
-    "Samurai",
-    "Snake Witch",
-    "Tanuki",
-    "Riverboat",
-]
+NO_OMENS = [card for card in KINGDOM_CARDS if card not in OMENS]
 
 
 def kingdom_with(*cards: str) -> list[str]:
