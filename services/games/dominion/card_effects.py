@@ -12,20 +12,14 @@ from .costs import cost, is_, types_of, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import costing, gain, take_debt
 from .log import CardReturned
+from .resolution import registry
 from .state import Frame
 from .table import Table
 from .zones import cards_in_play, discard_from_hand, draw, reveal, top_card, trash_from_hand
 
 Special = Callable[[Table, Frame], bool]
 SPECIALS: dict[str, Special] = {}
-
-
-def special(name: str) -> Callable[[Special], Special]:
-    def register(fn: Special) -> Special:
-        SPECIALS[name] = fn
-        return fn
-
-    return register
+special = registry(SPECIALS)
 
 
 # --- small shared steps ---------------------------------------------------------------

@@ -13,21 +13,14 @@ from .costs import cost, exactly, is_, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import gain, gainable, take_debt
 from .playing import play_from_deck, play_from_hand, start_play
-from .resolution import done, handles
+from .resolution import done, handles, registry
 from .state import Frame
 from .table import Table
 from .zones import cards_in_play, draw, reveal, shadow_positions, top_card, trash_from_hand
 
 EventEffect = Callable[[Table, Frame], bool]
 EVENT_EFFECTS: dict[str, EventEffect] = {}
-
-
-def event(name: str) -> Callable[[EventEffect], EventEffect]:
-    def register(fn: EventEffect) -> EventEffect:
-        EVENT_EFFECTS[name] = fn
-        return fn
-
-    return register
+event = registry(EVENT_EFFECTS)
 
 
 @handles("event")

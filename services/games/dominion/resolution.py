@@ -8,22 +8,31 @@ first, or finishes (`done`). Nothing waits in Python: everything in between is d
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .state import Frame
 from .table import Table
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def registry(table: dict[str, F]) -> Callable[[str], Callable[[F], F]]:
+    """A decorator factory filling `table`: `@by_name("Ninja") def ninja(...)`."""
+
+    def by_name(name: str) -> Callable[[F], F]:
+        def register(fn: F) -> F:
+            assert name not in table, f"{name} is registered twice"
+            table[name] = fn
+            return fn
+
+        return register
+
+    return by_name
+
+
 Handler = Callable[[Table, Frame], None]
 HANDLERS: dict[str, Handler] = {}
-
-
-def handles(op: str) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        assert op not in HANDLERS, f"two handlers for {op}"
-        HANDLERS[op] = handler
-        return handler
-
-    return register
+handles = registry(HANDLERS)
 
 
 def push(t: Table, op: str, seat: int, card: str = "", **data: Any) -> Frame:
