@@ -42,7 +42,8 @@ def all_games() -> list[Game]:
 
 
 def get_game(game_id: str) -> Game:
-    games = {g.id: g for g in all_games()}
-    if game_id not in games:
-        raise UnknownGame(game_id, sorted(games))
-    return games[game_id]
+    if not _discovered:
+        _discover()
+    if game_id not in _games:
+        raise UnknownGame(game_id, sorted(_games))
+    return _games[game_id]

@@ -112,3 +112,13 @@ def test_demoting_a_winner_hands_victory_to_the_best_of_the_rest():
     demoted = result.demote([1])
     assert demoted.winners == [0, 2]
     assert [(s.seat, s.rank) for s in demoted.standings] == [(0, 1), (2, 1), (1, 3)]
+
+
+def test_an_unknown_game_id_is_refused_with_the_known_ones():
+    from services.engine import UnknownGame, get_game
+
+    assert get_game("sky-islands").id == "sky-islands"
+    with pytest.raises(UnknownGame) as error:
+        get_game("chess")
+    assert error.value.code == "unknown_game"
+    assert "sky-islands" in error.value.message and "chess" in error.value.message
