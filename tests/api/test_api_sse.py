@@ -8,6 +8,7 @@ import asyncio
 import httpx
 import orjson
 import pytest
+from live_client import play_one
 
 from services.api.app import create_app
 
@@ -45,19 +46,6 @@ async def create(http, seats=2, rounds=5):
     assert created.status_code == 201
     body = created.json()
     return body["id"], [seat["token"] for seat in body["seats"]]
-
-
-async def play_one(http, game_id, tokens) -> bool:
-    """Make one move for whoever is prompted. False once the game is over."""
-    game = (await http.get(f"/v1/games/{game_id}")).json()
-    if game["status"] != "active":
-        return False
-    seat = game["turn"][0]
-    auth = {"Authorization": f"Bearer {tokens[seat]}"}
-    moves = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()["moves"]
-    answer = await http.post(f"/v1/games/{game_id}/moves", json={"move": moves[0]}, headers=auth)
-    assert answer.status_code == 200, answer.text
-    return True
 
 
 @pytest.fixture

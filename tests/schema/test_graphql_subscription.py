@@ -10,6 +10,7 @@ import json
 
 import httpx
 import pytest
+from live_client import play_one
 from websockets.asyncio.client import connect
 
 from services.api.app import create_app
@@ -72,18 +73,6 @@ async def create(http, rounds=4):
         )
     ).json()
     return created["id"], [seat["token"] for seat in created["seats"]]
-
-
-async def play_one(http, game_id, tokens) -> bool:
-    game = (await http.get(f"/v1/games/{game_id}")).json()
-    if game["status"] != "active":
-        return False
-    seat = game["turn"][0]
-    auth = {"Authorization": f"Bearer {tokens[seat]}"}
-    moves = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()["moves"]
-    answer = await http.post(f"/v1/games/{game_id}/moves", json={"move": moves[0]}, headers=auth)
-    assert answer.status_code == 200
-    return True
 
 
 async def play_to_end(http, game_id, tokens):
