@@ -674,27 +674,18 @@ class GameService:
         if record.clock_rules["on_timeout"] == "bot":
             levels = levels_for(game)
             level = "greedy" if "greedy" in levels else levels[0]
-            seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
             try:
-                bot = self.bot_maker(level, seed)
-                move = await asyncio.to_thread(bot.choose, game, state, seat)
-                outcome = game.apply(state, seat, move)
+                move, outcome = await self._bot_choice(record, game, state, seat, level)
             except Exception as error:  # no bot move: the seat forfeits instead
                 log.error("timeout_bot_failed", game_id=game_id, seat=seat, exc_info=error)
                 move = None
         if outcome is None:
             outcome = game.resign(state, seat)
-        _, commit = self._accepted_and_commit(record, game, seat, move, outcome, None, "")
-        result = await self.store.commit(commit)
-        if result.verdict is not CommitVerdict.COMMITTED:
-            await self._after_clocked_commit(game_id)
-            return
         how = "timeout_bot" if move is not None else "timeout_forfeit"
-        metrics.MOVES_COMMITTED.labels(game=record.game, by=how).inc()
-        log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
-        self._move_webhooks(record, commit.entry)
-        await self._after_clocked_commit(game_id)
-        self._after_commit(game_id, record.version + 1)
+        if await self._commit_unasked(record, game, seat, move, outcome, how):
+            log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
+        else:
+            await self._after_clocked_commit(game_id)
 
     # --- what happens between requests: bots and scoring -------------------------------
 
@@ -720,24 +711,45 @@ class GameService:
         if seat is None:
             return
         level = record.seats[seat].bot or "random"
-        bot_seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
         try:
-            bot = self.bot_maker(level, bot_seed)
-            with metrics.BOT_TURN_SECONDS.labels(game=record.game, level=level).time():
-                move = await asyncio.to_thread(bot.choose, game, state, seat)
-            outcome = game.apply(state, seat, move)
+            move, outcome = await self._bot_choice(record, game, state, seat, level)
         except Exception as error:
             log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
             await self._abort(record, f"The bot of seat {seat} could not move.")
             return
+        await self._commit_unasked(record, game, seat, move, outcome, "bot")
+
+    async def _bot_choice(
+        self, record: GameRecord, game: Game, state: GameState, seat: int, level: str
+    ) -> tuple[Move, Outcome]:
+        """The move a bot of `level` makes for `seat`, seeded by the game and its version
+        so that a redelivered task chooses the same move."""
+        seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
+        bot = self.bot_maker(level, seed)
+        with metrics.BOT_TURN_SECONDS.labels(game=record.game, level=level).time():
+            move = await asyncio.to_thread(bot.choose, game, state, seat)
+        return move, game.apply(state, seat, move)
+
+    async def _commit_unasked(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        move: Move | None,
+        outcome: Outcome,
+        by: str,
+    ) -> bool:
+        """Commit what no request asked for (a bot's move, a time-out); False if another
+        commit got there first."""
         _, commit = self._accepted_and_commit(record, game, seat, move, outcome, None, "")
-        result = await self.store.commit(commit)
-        if result.verdict is CommitVerdict.COMMITTED:
-            metrics.MOVES_COMMITTED.labels(game=record.game, by="bot").inc()
-            self._move_webhooks(record, commit.entry)
-            if commit.clock is not None:
-                await self._after_clocked_commit(record.id)
-            self._after_commit(record.id, record.version + 1)
+        if (await self.store.commit(commit)).verdict is not CommitVerdict.COMMITTED:
+            return False
+        metrics.MOVES_COMMITTED.labels(game=record.game, by=by).inc()
+        self._move_webhooks(record, commit.entry)
+        if commit.clock is not None:
+            await self._after_clocked_commit(record.id)
+        self._after_commit(record.id, record.version + 1)
+        return True
 
     async def _score(self, record: GameRecord) -> None:
         game = self._game_of(record)
