@@ -513,11 +513,7 @@ class GameService:
             accepted, commit = self._prepare(record, seat, act, digest, request_print)
             outcome = await self.store.commit(commit)
             if outcome.verdict is CommitVerdict.COMMITTED:
-                metrics.MOVES_COMMITTED.labels(game=record.game, by="human").inc()
-                self._move_webhooks(record, commit.entry)
-                if commit.clock is not None:
-                    await self._after_clocked_commit(game_id)
-                self._after_commit(game_id, accepted.version)
+                await self._committed(record, commit, "human")
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
                 return _replayed(outcome.answer or "", request_print), True
@@ -560,50 +556,62 @@ class GameService:
         digest: str | None,
         request_print: str,
     ) -> tuple[MoveAccepted, Commit]:
+        """The answer to the mover, and the commit (remembering that answer under the
+        idempotency key, if the request had one)."""
+        commit, prompts = self._commit_of(record, game, seat, move, outcome)
+        accepted = MoveAccepted(
+            id=record.id,
+            game=record.game,
+            version=commit.entry.version,
+            status=commit.status,
+            seat=seat,
+            events=commit.entry.events.for_seat(seat),
+            view=game.view(outcome.state, seat).model_dump(mode="json"),
+            turn=sorted({prompt.seat for prompt in prompts}),
+            prompts=prompts_for(prompts, Viewer(seat=seat)),
+        )
+        if digest is None:
+            return accepted, commit
+        answer = {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
+        remembered = replace(
+            commit, idempotency_digest=digest, idempotency_answer=orjson.dumps(answer).decode()
+        )
+        return accepted, remembered
+
+    def _commit_of(
+        self, record: GameRecord, game: Game, seat: int, move: Move | None, outcome: Outcome
+    ) -> tuple[Commit, list]:
+        """The commit of `outcome` onto the record's version, and the prompts after it."""
         new_state = outcome.state
         status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
-        version = record.version + 1
-        views = event_views(outcome.events, record.players)
         entry = LogEntry(
-            version=version,
+            version=record.version + 1,
             seat=seat,
             action="move" if move is not None else "resign",
             move=game.dump_move(move) if move is not None else None,
-            events=views,
+            events=event_views(outcome.events, record.players),
             status=status,
             at=now(),
         )
         prompts = game.prompts(new_state) if status is GameStatus.ACTIVE else []
-        viewer = Viewer(seat=seat)
-        accepted = MoveAccepted(
-            id=record.id,
-            game=record.game,
-            version=version,
-            status=status,
-            seat=seat,
-            events=views.for_seat(seat),
-            view=game.view(new_state, seat).model_dump(mode="json"),
-            turn=sorted({prompt.seat for prompt in prompts}),
-            prompts=prompts_for(prompts, viewer),
-        )
-        answer = (
-            orjson.dumps(
-                {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
-            ).decode()
-            if digest
-            else None
-        )
         commit = Commit(
             game_id=record.id,
             expected_version=record.version,
             state=game.dump_state(new_state),
             status=status,
             entry=entry,
-            idempotency_digest=digest,
-            idempotency_answer=answer,
             clock=self._next_clock(record, seat, prompts),
         )
-        return accepted, commit
+        return commit, prompts
+
+    async def _committed(self, record: GameRecord, commit: Commit, by: str) -> None:
+        """What follows every commit: count it, tell webhooks, note the clock's next
+        deadline, and dispatch bots or scoring."""
+        metrics.MOVES_COMMITTED.labels(game=record.game, by=by).inc()
+        self._move_webhooks(record, commit.entry)
+        if commit.clock is not None:
+            await self._after_clocked_commit(record.id)
+        self._after_commit(record.id, commit.entry.version)
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -741,14 +749,10 @@ class GameService:
     ) -> bool:
         """Commit what no request asked for (a bot's move, a time-out); False if another
         commit got there first."""
-        _, commit = self._accepted_and_commit(record, game, seat, move, outcome, None, "")
+        commit, _ = self._commit_of(record, game, seat, move, outcome)
         if (await self.store.commit(commit)).verdict is not CommitVerdict.COMMITTED:
             return False
-        metrics.MOVES_COMMITTED.labels(game=record.game, by=by).inc()
-        self._move_webhooks(record, commit.entry)
-        if commit.clock is not None:
-            await self._after_clocked_commit(record.id)
-        self._after_commit(record.id, record.version + 1)
+        await self._committed(record, commit, by)
         return True
 
     async def _score(self, record: GameRecord) -> None:
