@@ -142,6 +142,20 @@ class Settings(BaseSettings):
         description="How often game clocks are checked for time-outs (in-process, or by the "
         "worker started with --beat).",
     )
+    # --- keeping games going when workers die or Redis restarts -----------------
+    task_stall_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="A game whose bot turn or scoring is due and that has not moved for "
+        "this long gets its turn sent again by the sweep (`skyport worker --beat`). Kept at "
+        "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
+    )
+    task_retry_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="How long a task retries in place, with back-off, while Redis or the "
+        "broker is unreachable, before it hands its message back to the queue.",
+    )
     bot_mcts_seconds: float = Field(
         default=2.0,
         gt=0,
