@@ -28,9 +28,10 @@ log = structlog.get_logger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT)
 
-RESTART_DELAYS = (0.5, 1.0, 2.0, 5.0, 10.0)
-"""Pause before each restart in a row; a worker that ran HEALTHY_SECONDS resets it."""
-HEALTHY_SECONDS = 60.0
+RESTART_DELAYS = (0.2, 1.0, 2.0, 4.0)
+"""Pause before each restart in a row (a worker that cannot start is not hammered); one
+that ran HEALTHY_SECONDS starts the count again. Short: a recovery waits for it."""
+HEALTHY_SECONDS = 30.0
 
 
 def _die_with_parent() -> None:

@@ -37,8 +37,7 @@ from celery.exceptions import Reject
 from kombu.exceptions import OperationalError
 
 from services.api import metrics
-from services.api.app import make_dispatcher
-from services.api.dispatch import ADVANCE_TASK, WEBHOOK_TASK
+from services.api.dispatch import ADVANCE_TASK, WEBHOOK_TASK, CeleryDispatcher
 from services.api.gameplay import GameService, budgeted_bots
 from services.api.settings import Settings, get_settings
 from services.engine import all_games
@@ -128,6 +127,24 @@ def count_delivery(settings: Settings, task: str, game_id: str, version: int) ->
         client.close()
 
 
+def worker_dispatcher(settings: Settings) -> CeleryDispatcher:
+    """The workers hand the next step to the workers, whatever the API's own mode. (Built
+    here rather than by the API's app factory, which would load Starlette and Strawberry
+    into every worker and slow each start, and so each recovery, by a second.)"""
+    claims = (
+        sync_redis.Redis.from_url(settings.redis_url, socket_timeout=settings.redis_pool_timeout)
+        if settings.redis_url
+        else None
+    )
+    return CeleryDispatcher(
+        settings.celery_broker_url or "",
+        settings.task_queue,
+        claims=claims,
+        prefix=settings.key_prefix,
+        claim_seconds=3 * settings.task_visibility_timeout,
+    )
+
+
 @asynccontextmanager
 async def game_service(settings: Settings) -> AsyncIterator[GameService]:
     """A GameService with a store of its own (one event loop per task) that hands the
@@ -149,7 +166,7 @@ async def game_service(settings: Settings) -> AsyncIterator[GameService]:
         live=LiveUpdates(redis, settings.key_prefix),
         bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
     )
-    dispatcher = make_dispatcher(settings.model_copy(update={"tasks": "celery"}), service)
+    dispatcher = worker_dispatcher(settings)
     service.dispatcher = dispatcher
     service.webhooks = dispatcher
     try:

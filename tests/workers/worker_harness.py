@@ -71,8 +71,9 @@ class WorkerSetup:
         )
         return env
 
-    def start_worker(self, *args: str, **overrides: Any) -> subprocess.Popen:
-        """A `skyport worker [args]` in a process group of its own, ready to take tasks."""
+    def start_worker(self, *args: str, wait: bool = True, **overrides: Any) -> subprocess.Popen:
+        """A `skyport worker [args]` in a process group of its own, ready to take tasks
+        (or only started, with `wait=False`)."""
         log = self.logs / f"worker-{len(self.workers)}.log"
         with log.open("wb") as sink:
             process = subprocess.Popen(
@@ -84,6 +85,8 @@ class WorkerSetup:
             )
         process.log = log  # type: ignore[attr-defined]
         self.workers.append(process)
+        if not wait:
+            return process
         deadline = time.monotonic() + 60
         while b" ready." not in log.read_bytes():
             if process.poll() is not None or time.monotonic() > deadline:
