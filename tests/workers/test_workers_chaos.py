@@ -6,14 +6,14 @@ must move again soon after each fault.
 - Two supervised `skyport worker --beat` processes, the service's defaults for the
   visibility timeout (30 s), the stall time (5 s) and the sweep (1 s): recovery must come
   from the stored state (pending index, sweep), not from redelivery after 30 s.
-- Games of both kinds, half created before and half after the Redis restart: all-bot,
-  and human-vs-bot where the test plays the human through the API (legal-moves and moves
-  only: reading the game would nudge it, and the workers must recover on their own).
+- Games of both kinds, created all along the faults: all-bot, and human-vs-bot where
+  the test plays the human through the API (legal-moves and moves only: reading the game
+  would nudge it, and the workers must recover on their own).
 - Faults, at random (seeded): SIGKILL of a worker's Celery process (its supervisor starts
   it again), of a pool process (mid-task), of a whole worker with its supervisor (a
   replacement is started), and one Redis restart.
 
-Sizes: SKYPORT_CHAOS_GAMES (default 6), SKYPORT_CHAOS_KILLS (default 8), seed
+Sizes: SKYPORT_CHAOS_GAMES (default 12), SKYPORT_CHAOS_KILLS (default 10), seed
 SKYPORT_CHAOS_SEED. Select with `-m chaos`; it also runs in the default suite.
 """
 
@@ -43,8 +43,8 @@ from services.api.app import create_app
 
 pytestmark = [pytest.mark.chaos, pytest.mark.timeout(600)]
 
-GAMES = int(os.environ.get("SKYPORT_CHAOS_GAMES", "6"))
-KILLS = int(os.environ.get("SKYPORT_CHAOS_KILLS", "8"))
+GAMES = int(os.environ.get("SKYPORT_CHAOS_GAMES", "12"))
+KILLS = int(os.environ.get("SKYPORT_CHAOS_KILLS", "10"))
 SEED = int(os.environ.get("SKYPORT_CHAOS_SEED", "20261201"))
 RECOVERY_P95_SECONDS = 15.0
 DOMINION = {"recommended": "Heading East"}
@@ -247,20 +247,21 @@ def test_every_game_finishes_through_worker_kills_and_a_redis_restart(
         chaos = Chaos(setup, client, rng)
         chaos.start_worker()
         chaos.start_worker()
-        first_wave = (GAMES + 1) // 2
-        for index in range(first_wave):
-            chaos.create(index)
+        # Games are created all along, so that some are going during every fault.
+        waiting = list(range(GAMES))
         restart_after = KILLS // 2
         started = time.monotonic()
         for number in range(KILLS):
+            for _ in range(-(-len(waiting) // (KILLS - number))):
+                chaos.create(waiting.pop(0))
             chaos.tick(rng.uniform(2.0, 5.0))
             chaos.kill_one()
             if number + 1 == restart_after:
-                chaos.tick(1.0)
+                chaos.tick(rng.uniform(1.0, 3.0))
                 private_redis.restart(down_seconds=2)
                 chaos.faults.append(Fault(time.monotonic(), "redis restart"))
-                for index in range(first_wave, GAMES):
-                    chaos.create(index)
+        for index in waiting:
+            chaos.create(index)
         faults_done = time.monotonic()
         deadline = faults_done + 150
         while not all(game.final for game in chaos.games) and time.monotonic() < deadline:
