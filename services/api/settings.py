@@ -134,7 +134,8 @@ class Settings(BaseSettings):
     task_max_deliveries: int = Field(
         default=5,
         ge=1,
-        description="Deliveries of one task (same game and version) before it is given up.",
+        description="Deliveries of one task (same game and version) that may die unfinished "
+        "(their worker killed) before the game is aborted rather than tried forever.",
     )
     clock_sweep_seconds: float = Field(
         default=1.0,
