@@ -34,8 +34,10 @@ that ran HEALTHY_SECONDS starts the count again. Short: a recovery waits for it.
 HEALTHY_SECONDS = 30.0
 
 
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM when the supervisor dies (Linux only)."""
+def die_with_parent() -> None:
+    """This process gets SIGTERM when its parent dies (Linux only): the Celery worker when
+    its supervisor dies, and the embedded beat when its Celery worker dies, so none is left
+    running without the process that watches it."""
     if sys.platform.startswith("linux"):
         import ctypes
 
@@ -59,7 +61,7 @@ def supervise_worker(command: list[str], env_overrides: dict[str, str]) -> int:
     restarts = 0
     while True:
         started = time.monotonic()
-        child = subprocess.Popen(command, env=env, preexec_fn=_die_with_parent)
+        child = subprocess.Popen(command, env=env, preexec_fn=die_with_parent)
         status = _wait(child)
         if status < 0:  # killed by a signal: the shell's convention
             status = 128 - status

@@ -14,6 +14,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,6 +81,22 @@ def ended(setup: WorkerSetup, game_id: str) -> bool:
     return now is not None and now[1] in FINAL
 
 
+def orphans(worker: Any) -> list[int]:
+    """Processes of the worker's process group whose parent died (adopted by init)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, ppid, pgid = stat[stat.rindex(")") + 2 :].split()[:3]
+        if int(pgid) == worker.pid and int(ppid) == 1 and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
 def full_log(process: Any) -> str:
     return process.log.read_text(errors="replace")
 
@@ -98,13 +115,14 @@ def test_a_worker_whose_celery_process_dies_is_started_again(worker_setup) -> No
     error does): both times the worker comes back and takes tasks; SIGTERM to
     `skyport worker` still stops it warmly, with status 0."""
     setup = worker_setup()
-    worker = setup.start_worker()
+    worker = setup.start_worker("--beat")
     with api(setup) as client:
         for how in (signal.SIGKILL, signal.SIGTERM):
             main = celery_main(worker)
             assert main is not None
             os.kill(main, how)
             wait_for(lambda main=main: celery_main(worker) not in (None, main), 30, "a new worker")
+            wait_for(lambda: not orphans(worker), 15, "nothing left behind by the old worker")
             assert worker.poll() is None, worker_output(worker)
             game_id = create(client, seed=int(how))
             wait_for(lambda game_id=game_id: ended(setup, game_id), 60, "a game played by it")
