@@ -134,13 +134,28 @@ class Settings(BaseSettings):
     task_max_deliveries: int = Field(
         default=5,
         ge=1,
-        description="Deliveries of one task (same game and version) before it is given up.",
+        description="Deliveries of one task (same game and version) that may die unfinished "
+        "(their worker killed) before the game is aborted rather than tried forever.",
     )
     clock_sweep_seconds: float = Field(
         default=1.0,
         gt=0,
         description="How often game clocks are checked for time-outs (in-process, or by the "
         "worker started with --beat).",
+    )
+    # --- keeping games going when workers die or Redis restarts -----------------
+    task_stall_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="A game whose bot turn or scoring is due and that has not moved for "
+        "this long gets its turn sent again by the sweep (`skyport worker --beat`). Kept at "
+        "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
+    )
+    task_retry_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="How long a task retries in place, with back-off, while Redis or the "
+        "broker is unreachable, before it hands its message back to the queue.",
     )
     bot_mcts_seconds: float = Field(
         default=2.0,
