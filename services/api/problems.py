@@ -19,7 +19,7 @@ from starlette.responses import Response
 from services.engine import GameError, IllegalMove, InvalidConfig, UnknownGame
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-MAX_INSTANCE_CHARS = 200
+MAX_INSTANCE_CHARS = 128
 """Longer request paths are cut in `instance`: an answer never echoes a huge id back."""
 STORE_RETRY_AFTER_SECONDS = 5
 STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
