@@ -13,6 +13,7 @@ from starlette.responses import Response
 
 from .auth import Credentials, check_idempotency_key, credentials_from
 from .gameplay import GameService
+from .payloads import input_code
 from .problems import Problem, bad_request, not_found, unprocessable
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -60,7 +61,7 @@ async def json_body(request: Request, model: type[ModelT], *, optional: bool = F
         return model.model_validate(data)
     except ValidationError as error:
         raise unprocessable(
-            "invalid_request", "The body does not match the schema.", errors=_errors(error)
+            input_code(error), "The body does not match the schema.", errors=_errors(error)
         ) from None
 
 
