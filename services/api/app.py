@@ -62,6 +62,7 @@ def create_app(
             keepalive=settings.stream_keepalive,
             bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
             key_webhooks=key_webhooks(settings),
+            webhook_allow_private=settings.webhook_allow_private,
         )
         dispatcher = make_dispatcher(settings, service)
         service.dispatcher = dispatcher
@@ -150,6 +151,7 @@ def webhook_policy(settings: Settings) -> WebhookPolicy:
         backoff_seconds=settings.webhook_backoff_seconds,
         backoff_max=settings.webhook_backoff_max,
         timeout=settings.webhook_timeout,
+        allow_private=settings.webhook_allow_private,
     )
 
 

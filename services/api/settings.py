@@ -77,6 +77,12 @@ class Settings(BaseSettings):
         '"https://platform.example/hooks"}: events of every game that key creates are POSTed '
         "there too.",
     )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks go to loopback, private, link-local and cluster-internal "
+        "hosts (e.g. http://127.0.0.1:9000/hook). For local development only: otherwise "
+        "anyone who creates a game could make the service POST to its own neighbours.",
+    )
     webhook_max_retries: int = Field(
         default=8, ge=0, description="Retries of a failed webhook delivery before giving up."
     )
