@@ -18,6 +18,7 @@ from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 from . import openapi, routes_catalog, routes_events, routes_games, routes_health
 from .auth import ApiKeys, Credentials
 from .bodylimit import BodyLimitMiddleware
+from .client_ip import ForwardedClientMiddleware, TrustedProxies
 from .dispatch import CeleryDispatcher, InProcessDispatcher, WebhookPolicy
 from .gameplay import GameService, budgeted_bots
 from .graphql import graphql_routes
@@ -97,6 +98,7 @@ def create_app(
     app = Starlette(
         routes=_routes(served, settings),
         middleware=[
+            Middleware(ForwardedClientMiddleware, TrustedProxies(settings.forwarded_allow_ips)),
             Middleware(RequestLogMiddleware),
             Middleware(RequestMetricsMiddleware),
             Middleware(RateLimitMiddleware),
