@@ -29,6 +29,9 @@ from services.api.webhook_targets import Address, Target, TargetRefused, pinned_
 SIGNATURE_HEADER = "Skyport-Signature"
 EVENT_ID_HEADER = "Skyport-Event-Id"
 EVENT_TYPE_HEADER = "Skyport-Event-Type"
+CONNECT_ATTEMPTS = 3
+"""Addresses of the host tried in turn when one does not take the connection (each may
+take the whole timeout, so few: a delivery must end well within the task's lease)."""
 
 
 def sign(secret: str, body: bytes, timestamp: int) -> str:
@@ -84,12 +87,13 @@ def deliver(
         target, addresses = pinned_addresses(webhook.url, allow_private=False)
     except TargetRefused as refused:
         raise DeliveryRefused(f"{webhook.url}: {refused}") from None
-    for address in addresses[:-1]:
+    tried = addresses[:CONNECT_ATTEMPTS]
+    for address in tried[:-1]:
         try:
             return _post_pinned(webhook.url, target, address, body, headers, timeout)
         except _Unreachable:
             continue
-    return _post_pinned(webhook.url, target, addresses[-1], body, headers, timeout)
+    return _post_pinned(webhook.url, target, tried[-1], body, headers, timeout)
 
 
 class _Unreachable(DeliveryFailed):
@@ -104,7 +108,7 @@ def _post_pinned(
     original = httpx.URL(url)
     pinned = original.copy_with(host=str(address))
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-    host_header = original.netloc.decode("ascii").rsplit("@", 1)[-1]
+    host_header = original.netloc.decode("ascii")  # host[:port], never the userinfo
     return _post(pinned, body, {**headers, "Host": host_header}, timeout, extensions, url)
 
 
