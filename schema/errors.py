@@ -14,7 +14,7 @@ import structlog
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from services.api.problems import Problem, from_game_error
+from services.api.problems import Problem, as_store_problem, from_game_error
 from services.engine import GameError
 
 log = structlog.get_logger(__name__)
@@ -25,7 +25,7 @@ def as_problem(error: BaseException | None) -> Problem | None:
         return error
     if isinstance(error, GameError):
         return from_game_error(error)
-    return None
+    return as_store_problem(error)
 
 
 class SkyportSchema(strawberry.Schema):

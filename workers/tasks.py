@@ -257,7 +257,12 @@ def deliver_webhook(self, event_id: str, event_type: str, url: str, payload: dic
     webhook = Webhook(event_id, event_type, url, payload)
     secret = settings.webhook_secret.get_secret_value()
     try:
-        deliver(webhook, secret, timeout=settings.webhook_timeout)
+        deliver(
+            webhook,
+            secret,
+            timeout=settings.webhook_timeout,
+            allow_private=settings.webhook_allow_private,
+        )
     except DeliveryFailed as error:
         retries = self.request.retries
         log.warning("webhook_failed", event_id=event_id, retry=retries, error=str(error))

@@ -50,6 +50,7 @@ class WebhookPolicy:
     backoff_seconds: float = 1.0
     backoff_max: float = 20.0
     timeout: float = 10.0
+    allow_private: bool = False
 
 
 async def deliver_with_retries(
@@ -65,7 +66,13 @@ async def deliver_with_retries(
     webhook = Webhook(event_id, event_type, url, payload)
     for retry in range(policy.max_retries + 1):
         try:
-            await asyncio.to_thread(deliver, webhook, policy.secret, timeout=policy.timeout)
+            await asyncio.to_thread(
+                deliver,
+                webhook,
+                policy.secret,
+                timeout=policy.timeout,
+                allow_private=policy.allow_private,
+            )
             return True
         except DeliveryFailed as error:
             log.warning("webhook_failed", event_id=event_id, retry=retry, error=str(error))

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .client_ip import TrustedProxies
+
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
@@ -77,6 +79,12 @@ class Settings(BaseSettings):
         '"https://platform.example/hooks"}: events of every game that key creates are POSTed '
         "there too.",
     )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks go to loopback, private, link-local and cluster-internal "
+        "hosts (e.g. http://127.0.0.1:9000/hook). For local development only: otherwise "
+        "anyone who creates a game could make the service POST to its own neighbours.",
+    )
     webhook_max_retries: int = Field(
         default=8, ge=0, description="Retries of a failed webhook delivery before giving up."
     )
@@ -96,8 +104,11 @@ class Settings(BaseSettings):
     )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
-        description="Proxies whose X-Forwarded-For is trusted for the client IP "
-        "(comma-separated, '*' for any).",
+        description="Proxies whose X-Forwarded-For gives the client IP: comma-separated "
+        "addresses or CIDR networks (e.g. the ingress controller's pod network). The "
+        "client is the right-most X-Forwarded-For entry that is not one of them; entries "
+        "a client wrote further left are ignored. '*' trusts any peer to append one entry "
+        "(the right-most is the client); empty trusts none.",
     )
 
     # --- background work: bots, scoring -------------------------------------------
@@ -210,6 +221,12 @@ class Settings(BaseSettings):
         for url in value.values():
             if not re.match(r"^https?://\S+$", url):
                 raise ValueError(f"not an http(s) URL: {url!r}")
+        return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxy_networks(cls, value: str) -> str:
+        TrustedProxies(value)  # raises ValueError naming a bad entry
         return value
 
     @field_validator("task_queue")

@@ -324,7 +324,7 @@ query Clocked($id: ID!) {
 def test_a_game_with_a_clock_and_a_webhook_can_be_created_and_read(gql):
     created = create(
         gql,
-        webhookUrl="http://127.0.0.1:9/hook",
+        webhookUrl="http://93.184.215.14:9/hook",
         webhookEvents=["game.finished", "move"],
         clock={"initialSeconds": 300, "incrementSeconds": 5, "onTimeout": "bot"},
     )
