@@ -130,6 +130,11 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
         refusal = document_refusal(operation.query, self.view.limits)  # type: ignore[attr-defined]
         return refusal.formatted if refusal is not None else None
 
+    def forget_id(self, id: str) -> None:
+        # An operation that ends just as the client completes it (or leaves) is already
+        # forgotten; Strawberry's `del` would raise KeyError in the operation's task.
+        self.operations.pop(id, None)
+
     async def handle_task_exception(self, error: Exception) -> None:
         if isinstance(error, WebSocketDisconnected):
             log.debug("graphql_ws_client_gone")  # the client closed mid-operation
