@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 import structlog
+from graphql import GraphQLSyntaxError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 from strawberry.asgi import ASGIWebSocketAdapter
 from strawberry.http.exceptions import (
@@ -69,6 +70,11 @@ class SkyportWebSocketAdapter(ASGIWebSocketAdapter):
         except WebSocketDisconnect:
             return
 
+    async def send_json(self, message: Any) -> None:
+        if self.ws.application_state == WebSocketState.DISCONNECTED:
+            raise WebSocketDisconnected  # closed by an operation: the handler ends quietly
+        await super().send_json(message)
+
 
 class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
     async def handle_message(self, message: Message) -> None:
@@ -98,7 +104,12 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
         if not isinstance(payload, dict) or not isinstance(payload.get("query"), str):
             await self.handle_invalid_message("A subscribe payload needs a string query.")
             return
-        refusal = await self._refusal(payload)
+        if not payload["query"].strip():
+            refusal: dict[str, Any] | None = problem_error(
+                Problem(400, "missing_query", "Send a GraphQL document as `query`.")
+            )
+        else:
+            refusal = await self._refusal(payload)
         if refusal is not None:
             await self.send_message({"id": operation_id, "type": "error", "payload": [refusal]})
             return
@@ -138,6 +149,11 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
     async def handle_task_exception(self, error: Exception) -> None:
         if isinstance(error, WebSocketDisconnected):
             log.debug("graphql_ws_client_gone")  # the client closed mid-operation
+            return
+        if isinstance(error, GraphQLSyntaxError):
+            # Raised (rather than returned) for some unlexable documents: the client's
+            # error, closed as Strawberry closes any other syntax error.
+            await self.websocket.close(code=4400, reason=error.message[:120])
             return
         await super().handle_task_exception(error)
 
