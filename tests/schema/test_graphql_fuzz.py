@@ -24,7 +24,11 @@ SDL = (Path(__file__).parents[2] / "schema" / "schema.graphql").read_text()
 SCALARS = {"JSON": st.one_of(st.text(max_size=20), st.integers()).map(nodes.String)}
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=20,
 )
