@@ -195,6 +195,28 @@ class Settings(BaseSettings):
     graphql_cache_size: int = Field(
         default=1024, gt=0, description="Entries in the GraphQL parser and validation caches."
     )
+    graphql_max_length: int = Field(
+        default=32_768,
+        gt=0,
+        description="Longest GraphQL document, in characters; longer ones are refused "
+        "before parsing.",
+    )
+    graphql_max_tokens: int = Field(
+        default=10_000,
+        gt=0,
+        description="Most tokens in a GraphQL document; more are refused before parsing.",
+    )
+    graphql_ws_max_subscriptions: int = Field(
+        default=20,
+        gt=0,
+        description="Operations one GraphQL WebSocket may run at once (subscriptions, and "
+        "queries or mutations not yet answered).",
+    )
+    graphql_ws_max_connections_per_ip: int = Field(
+        default=50,
+        ge=0,
+        description="GraphQL WebSockets one client IP may hold open on one replica; 0 is no limit.",
+    )
 
     # --- logging ------------------------------------------------------------------
     log_level: str = Field(default="info", description="debug, info, warning or error.")
