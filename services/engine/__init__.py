@@ -2,7 +2,7 @@
 
 from .errors import GameError, IllegalMove, InvalidConfig, UnknownGame
 from .game import Game, GameState, describe_validation_error
-from .registry import all_games, get_game, register
+from .registry import RegistrationError, all_games, get_game, register
 from .rng import Rng
 from .types import Event, Move, Opponent, Outcome, Prompt, Resigned, Result, Seat, Standing
 
@@ -17,6 +17,7 @@ __all__ = [
     "Opponent",
     "Outcome",
     "Prompt",
+    "RegistrationError",
     "Resigned",
     "Result",
     "Rng",
