@@ -53,6 +53,7 @@ from .payloads import (
     LegalMovesDocument,
     LogEntryDocument,
     MoveAccepted,
+    OpponentInfo,
     SeatInfo,
     StandingInfo,
 )
@@ -632,6 +633,10 @@ class GameService(BetweenRequests):
                 )
                 for standing in result.standings
             ],
+            opponent=OpponentInfo.model_validate(result.opponent, from_attributes=True)
+            if result.opponent
+            else None,
+            summary=result.summary,
         )
 
     async def _load(self, game_id: str) -> GameRecord:

@@ -201,18 +201,41 @@ class PromptInfo(BaseModel):
 class StandingInfo(BaseModel):
     seat: int
     name: str
-    rank: int
+    rank: int = Field(
+        description="1 for the winner(s); tied seats share a rank. A virtual opponent is "
+        "ranked among the seats, so a solo player who lost to it is 2nd."
+    )
     score: int
     breakdown: dict[str, int]
     resigned: bool = False
+
+
+class OpponentInfo(BaseModel):
+    """The virtual opponent of a solo game (an automa, a ghost) or a scenario's target:
+    scored and ranked beside the seats, never a seat itself."""
+
+    name: str
+    rank: int
+    score: int
+    breakdown: dict[str, int]
 
 
 class GameResult(BaseModel):
     id: str
     game: str
     version: int
-    winners: list[int]
+    winners: list[int] = Field(
+        description="Seats that won; empty when nobody did (a solo player who lost)."
+    )
     standings: list[StandingInfo]
+    opponent: OpponentInfo | None = Field(
+        default=None,
+        description="A solo game's virtual opponent, with its score breakdown next to the "
+        "player's; null in games between seats only.",
+    )
+    summary: str | None = Field(
+        default=None, description="Why the game ended as it did, when the game says."
+    )
 
 
 class ClockInfo(BaseModel):
