@@ -8,11 +8,23 @@ from the contract: several seats prompted at once, hidden hands, RNG in the stat
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.engine import Event, Game, GameState, IllegalMove, Move, Prompt, Result, Rng, Seat
+from services.engine import (
+    Event,
+    Game,
+    GameState,
+    IllegalMove,
+    Move,
+    Prompt,
+    Result,
+    Rng,
+    Seat,
+    copy_state,
+)
 
 
 class BlindBidOptions(BaseModel):
@@ -37,12 +49,13 @@ class RoundWon(Event):
     points: int
 
 
+@dataclass(slots=True, kw_only=True)
 class BlindBidState(GameState):
     rounds_left: int
     hands: list[list[int]]
     picks: list[int | None]
     points: list[int]
-    revealed: list[int] = []
+    revealed: list[int] = field(default_factory=list)
 
 
 class BlindBidView(BaseModel):
@@ -136,7 +149,7 @@ class BlindBid(Game[BlindBidState, BlindBidOptions]):
 
     def determinize(self, state: BlindBidState, seat: Seat, rng: Rng) -> BlindBidState:
         """Other hands and face-down picks are re-dealt from the cards `seat` has not seen."""
-        dealt = state.model_copy(deep=True)
+        dealt = copy_state(state)
         seen = set(state.hands[seat]) | set(state.revealed) | {state.picks[seat]}
         unseen = [c for c in range(1, 13) if c not in seen]
         rng.shuffle(unseen)
