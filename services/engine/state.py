@@ -116,7 +116,25 @@ def _copier_of_type(tp: Any) -> Copier | None:
             inner = _copier_of_type(options[0])
             assert inner is not None
             return lambda value: None if value is None else inner(value)
+        return _copier_of_union(args)
     return copy.deepcopy
+
+
+def _copier_of_union(options: tuple[Any, ...]) -> Copier:
+    """Copy a value of `A | B | ...` by its runtime type, when each option is a distinct
+    runtime type (`int | str | list[str]`); anything more ambiguous is deep-copied."""
+    copiers: dict[type, Copier | None] = {}
+    for option in options:
+        runtime = get_origin(option) or option
+        if not isinstance(runtime, type) or runtime in copiers:
+            return copy.deepcopy
+        copiers[runtime] = _copier_of_type(option)
+
+    def copy_union(value: Any) -> Any:
+        copier = copiers.get(type(value), copy.deepcopy)
+        return value if copier is None else copier(value)
+
+    return copy_union
 
 
 @functools.cache

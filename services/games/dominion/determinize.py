@@ -9,7 +9,7 @@ unless that player is answering a decision about their hand right now.
 
 from __future__ import annotations
 
-from services.engine import Rng, Seat
+from services.engine import Rng, Seat, copy_state
 
 from .cards import SHADOWS
 from .state import DominionState
@@ -31,7 +31,7 @@ def redeal_hand_and_deck(hand: list[str], deck: list[str], rng: Rng) -> tuple[li
 
 
 def determinize(state: DominionState, seat: Seat, rng: Rng) -> DominionState:
-    world = state.model_copy(deep=True)
+    world = copy_state(state)
     deciding = {ask.seat for frame in world.stack for ask in frame.asks}
     for other, player in enumerate(world.player_states):
         if other == seat:
