@@ -12,6 +12,7 @@ from .decisions import prompt_of
 from .determinize import determinize
 from .evaluation import evaluate
 from .moves import DominionMove, describe
+from .observation import Observation, observe
 from .player_moves import apply_move, buyable_cards, legal_moves
 from .scoring import final_result
 from .setup import DominionConfig, new_state
@@ -53,6 +54,9 @@ class DominionGame(Game[DominionState, DominionConfig]):
 
     def view(self, state: DominionState, seat: Seat | None) -> DominionView:
         return build_view(state, seat, self.prompts(state))
+
+    def observation(self, state: DominionState, seat: Seat) -> Observation:
+        return observe(state, seat, self.prompts(state))
 
     def result(self, state: DominionState) -> Result | None:
         return final_result(state) if state.over else None

@@ -14,6 +14,14 @@ from .event_effects import resolve_event  # noqa: F401  (registers the "event" f
 from .gaining import gain, take_debt
 from .log import CardBought, Chose, DebtChanged, EventBought
 from .moves import (
+    BUY_CARD,
+    BUY_EVENT,
+    END_PHASE,
+    END_TURN,
+    ORDER_SHADOWS,
+    PLAY_CARD,
+    PLAY_TREASURE,
+    PLAY_TREASURES,
     BuyCard,
     BuyEvent,
     Choose,
@@ -62,9 +70,9 @@ def legal_moves(t: Table, seat: int) -> list[Move]:
     if t.s.over or t.s.stack or seat != t.active:
         return []
     if t.s.turn.phase == "action":
-        return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndPhase()]
+        return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_PHASE]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndTurn()]
+        return buy_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
     return []
 
 
@@ -72,17 +80,17 @@ def action_phase_moves(t: Table) -> list[Move]:
     if t.s.turn.actions <= 0:
         return []
     p = t.player(t.active)
-    moves: list[Move] = [PlayCard(card=c) for c in dict.fromkeys(p.hand) if playable_action(t, c)]
+    moves: list[Move] = [PLAY_CARD[c] for c in dict.fromkeys(p.hand) if playable_action(t, c)]
     top = len(p.deck) - 1
     return moves + [PlayShadow(card=p.deck[top - i], position=i) for i in shadow_positions(p)]
 
 
 def buy_phase_moves(t: Table) -> list[Move]:
     treasures = list(dict.fromkeys(playable_treasures(t)))
-    moves: list[Move] = [PlayTreasures()] if treasures else []
-    moves += [PlayTreasure(card=c) for c in treasures]
-    moves += [BuyCard(card=c) for c in buyable_cards(t)]
-    return moves + [BuyEvent(event=e) for e in buyable_events(t)]
+    moves: list[Move] = [PLAY_TREASURES] if treasures else []
+    moves += [PLAY_TREASURE[c] for c in treasures]
+    moves += [BUY_CARD[c] for c in buyable_cards(t)]
+    return moves + [BUY_EVENT[e] for e in buyable_events(t)]
 
 
 def debt_moves(t: Table) -> list[Move]:
@@ -100,7 +108,7 @@ def shadow_order_moves(t: Table) -> list[Move]:
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
-    return [OrderShadows(bottom=card) for card in shadows if order[:1] != [card]]
+    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card]]
 
 
 # --- carrying out a move --------------------------------------------------------------
