@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 
 from services.engine import GameState
 
+TURN_LIMIT = 100
+"""Turns per player before the service ends a game (RULES-NOTES.md, "Turn limit")."""
+
 FrameVar = int | str | bool | None | list[str]
 """What a frame remembers between steps: counters, flags, a card name, a list of names."""
 
@@ -118,3 +121,7 @@ class DominionState(GameState):
     turn: TurnState = field(default_factory=TurnState)
     stack: list[Frame] = field(default_factory=list)
     turn_count: int = 0
+    turn_limit: int = TURN_LIMIT
+    """Turns per player after which the service ends the game (not a rulebook rule)."""
+    end_reason: str | None = None
+    """Why the game ended, once it has."""

@@ -262,6 +262,7 @@ def end_turn(t: Table) -> None:
     reason = game_end_reason(t)
     if reason:
         s.over = True
+        s.end_reason = reason
         s.turn.phase = "over"
         t.log.append(GameEnded(reason=reason))
         return
@@ -270,11 +271,18 @@ def end_turn(t: Table) -> None:
 
 def game_end_reason(t: Table) -> str | None:
     """Checked at the end of a turn: the Province pile is empty, or 3 Supply piles are
-    (4 with 5–6 players). Piles removed by Divine Wind no longer count."""
+    (4 with 5–6 players). Piles removed by Divine Wind no longer count. The service also
+    ends the game once every player has had `turn_limit` turns (turns go round the table
+    with no extra turns in Rising Sun, so everyone has had the same number)."""
     supply = t.s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
     empty = [name for name, left in supply.items() if left == 0]
     if len(empty) >= PILES_TO_END[t.s.players]:
         return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
+    if min(p.turns for p in t.s.player_states) >= t.s.turn_limit:
+        return (
+            f"The turn limit is reached: every player has had {t.s.turn_limit} turns "
+            "(a service rule, not the rulebook's)."
+        )
     return None
