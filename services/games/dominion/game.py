@@ -19,6 +19,7 @@ from .setup import DominionConfig, new_state
 from .state import DominionState
 from .table import Table
 from .turn import advance, playable_action
+from .unchecked import unchecked
 from .view import DominionView, build_view
 
 
@@ -85,7 +86,7 @@ def phase_prompt(t: Table) -> Prompt:
     )
     if turn.phase == "action":
         playable = [c for c in dict.fromkeys(t.player(turn.seat).hand) if playable_action(t, c)]
-        return Prompt(
+        return unchecked(Prompt)(
             seat=turn.seat,
             kind="action_phase",
             options=playable if turn.actions else [],
@@ -93,7 +94,7 @@ def phase_prompt(t: Table) -> Prompt:
             "from your deck), or end the phase.",
         )
     options = buyable_cards(t)
-    return Prompt(
+    return unchecked(Prompt)(
         seat=turn.seat,
         kind="buy_phase",
         options=options,

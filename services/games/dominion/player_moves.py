@@ -46,6 +46,7 @@ from .turn import (
     playable_action,
     playable_treasures,
 )
+from .unchecked import unchecked
 from .zones import shadow_positions
 
 
@@ -66,7 +67,7 @@ def open_ask(t: Table, seat: int) -> Ask | None:
 def legal_moves(t: Table, seat: int) -> list[Move]:
     a = open_ask(t, seat)
     if a is not None:
-        return [Choose(picks=picks) for picks in answers(a)]
+        return [unchecked(Choose)(picks=picks) for picks in answers(a)]
     if t.s.over or t.s.stack or seat != t.active:
         return []
     if t.s.turn.phase == "action":
@@ -143,7 +144,7 @@ def choose(t: Table, seat: int, move: Choose) -> None:
     problem = problem_with(a, move.picks)
     if problem:
         raise refuse("not_a_legal_choice", f"{a.text} — {problem}.", options=a.options)
-    t.log.append(Chose(seat=seat, decision=a.kind, picks=list(move.picks)))
+    t.log.append(unchecked(Chose)(seat=seat, decision=a.kind, picks=list(move.picks)))
     record(t.s.stack[-1], a, list(move.picks))
 
 
@@ -256,7 +257,7 @@ def buy_card(t: Table, move: BuyCard) -> None:
     check_can_buy(t, price.coins, move.card)
     t.s.turn.coins -= price.coins
     use_buy(t)
-    t.log.append(CardBought(seat=t.active, card=move.card))
+    t.log.append(unchecked(CardBought)(seat=t.active, card=move.card))
     take_debt(t, t.active, price.debt, f"bought {move.card}")
     gain(t, t.active, move.card)
 

@@ -7,8 +7,8 @@ a Buy phase with nothing left to do) so no one is asked a question with one answ
 
 from __future__ import annotations
 
-from .cards import EVENTS, SHADOWS
-from .costs import coin_costs, is_, up_to
+from .cards import EVENTS, SHADOWS, TREASURES
+from .costs import coins_to_buy, is_, up_to
 from .decisions import ask, take
 from .gaining import costing, gain
 from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
@@ -17,6 +17,7 @@ from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
 from .state import Frame, TurnState
 from .table import Table
+from .unchecked import unchecked
 from .zones import draw
 
 
@@ -51,14 +52,14 @@ def step_phase(t: Table) -> bool:
 def playable_action(t: Table, card: str) -> bool:
     """An Action card the player may play now (Treasures, under Enlightenment, only while
     Treasures may still be played this turn)."""
-    return is_(t, card, "Action") and not (is_(t, card, "Treasure") and t.s.turn.treasures_locked)
+    return is_(t, card, "Action") and not (card in TREASURES and t.s.turn.treasures_locked)
 
 
 def can_play_an_action(t: Table) -> bool:
     p = t.player(t.active)
     if t.s.turn.actions <= 0:
         return False
-    return any(playable_action(t, c) for c in p.hand) or any(c in SHADOWS for c in p.deck)
+    return any(playable_action(t, c) for c in p.hand) or not SHADOWS.isdisjoint(p.deck)
 
 
 def buys_left(t: Table) -> int:
@@ -70,15 +71,15 @@ def buys_left(t: Table) -> int:
 def playable_treasures(t: Table) -> list[str]:
     if t.s.turn.treasures_locked:
         return []
-    return [c for c in t.player(t.active).hand if is_(t, c, "Treasure")]
+    return [c for c in t.player(t.active).hand if c in TREASURES]
 
 
 def buyable_cards(t: Table) -> list[str]:
     turn, p = t.s.turn, t.player(t.active)
     if turn.phase != "buy" or p.debt or buys_left(t) <= 0:
         return []
-    costs, coins = coin_costs(t), turn.coins
-    return [n for n, left in t.s.supply.items() if left > 0 and costs[n].coins <= coins]
+    costs, coins = coins_to_buy(t), turn.coins
+    return [n for n, left in t.s.supply.items() if left > 0 and costs[n] <= coins]
 
 
 def buyable_events(t: Table) -> list[str]:
@@ -107,7 +108,7 @@ def begin_turn(t: Table) -> None:
     s.turn = TurnState(seat=s.turn.seat, phase="start")
     s.turn_count += 1
     t.player(s.turn.seat).turns += 1
-    t.log.append(TurnStarted(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
+    t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
     push(t, "start_of_turn", s.turn.seat)
 
 
@@ -250,8 +251,11 @@ def clean_up_cards(t: Table, seat: int) -> None:
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:
     """Panic: "when you discard [a Treasure] from play, return it to its pile." """
     p = t.player(seat)
+    if not t.prophecy("Panic"):
+        p.discard += cards
+        return
     for card in cards:
-        if t.prophecy("Panic") and is_(t, card, "Treasure") and card in t.s.supply:
+        if card in TREASURES and card in t.s.supply:
             t.s.supply[card] += 1
         else:
             p.discard.append(card)

@@ -6,6 +6,7 @@ from .cards import SHADOWS
 from .log import CardsDiscarded, CardsDrawn, CardsRevealed, CardsTrashed, Shuffled
 from .state import PlayerState
 from .table import Table
+from .unchecked import unchecked
 
 
 def shuffle_discard_into_deck(t: Table, seat: int) -> None:
@@ -15,7 +16,7 @@ def shuffle_discard_into_deck(t: Table, seat: int) -> None:
     t.s.rng.shuffle(cards)
     shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
     p.deck = shadows + [c for c in cards if c not in SHADOWS] + p.deck
-    t.log.append(Shuffled(seat=seat, count=len(cards)))
+    t.log.append(unchecked(Shuffled)(seat=seat, count=len(cards)))
 
 
 def ordered_shadows(shadows: list[str], order: list[str]) -> list[str]:
@@ -42,7 +43,9 @@ def draw(t: Table, seat: int, n: int) -> list[str]:
         drawn.append(p.deck.pop())
     p.hand += drawn
     if drawn:
-        t.log.append(CardsDrawn(seat=seat, count=len(drawn), cards=drawn, private_to=[seat]))
+        t.log.append(
+            unchecked(CardsDrawn)(seat=seat, count=len(drawn), cards=drawn, private_to=[seat])
+        )
     return drawn
 
 

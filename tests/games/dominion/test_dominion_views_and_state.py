@@ -134,3 +134,27 @@ def test_the_copy_made_before_each_move_shares_nothing_mutable():
                 shared(a[key], b[key], f"{path}[{key}]")
 
     shared(state, copy, "state")
+
+
+def test_what_the_engine_builds_without_validation_is_what_validation_would_build():
+    """Events, prompts and listed moves skip pydantic's validator inside the engine; each
+    must still be exactly the model a client would get from validated data."""
+    from services.ai import RandomBot, play_match
+
+    def same_as_validated(model):
+        assert type(model).model_validate(model.model_dump()) == model
+        assert type(model).model_validate_json(model.model_dump_json()).model_dump() == (
+            model.model_dump()
+        )
+
+    def check(state, seat, move):
+        for prompt in game.prompts(state):
+            same_as_validated(prompt)
+            for legal in game.legal_moves(state, prompt.seat):
+                same_as_validated(legal)
+        for event in game.apply(state, seat, move).events:
+            same_as_validated(event)
+
+    for seed in range(3):
+        config = {"kingdom": kingdom_with("Ninja", "Rice", "Daimyo", "Alley")}
+        play_match(game, [RandomBot(seed), RandomBot(seed + 9)], seed, config, on_step=check)
