@@ -46,7 +46,10 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return [phase_prompt(Table(state))]
 
     def legal_moves(self, state: DominionState, seat: Seat) -> list[Move]:
-        return legal_moves(Table(state), seat)
+        table = Table(state)
+        if state.stack or state.turn.phase != "buy" or state.over:
+            return legal_moves(table, seat)
+        return legal_moves(table, seat, self.prompts(state)[0].options)
 
     def play(self, state: DominionState, seat: Seat, move: Move) -> list[Event]:
         table = Table(state)

@@ -64,7 +64,9 @@ def open_ask(t: Table, seat: int) -> Ask | None:
 # --- legal moves ----------------------------------------------------------------------
 
 
-def legal_moves(t: Table, seat: int) -> list[Move]:
+def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[Move]:
+    """`buyable`: the cards the Buy phase prompt offers, when the caller has it (they are
+    exactly `buyable_cards`), to save listing them again."""
     a = open_ask(t, seat)
     if a is not None:
         return [unchecked(Choose)(picks=picks) for picks in answers(a)]
@@ -73,7 +75,7 @@ def legal_moves(t: Table, seat: int) -> list[Move]:
     if t.s.turn.phase == "action":
         return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_PHASE]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
+        return buy_phase_moves(t, buyable) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
     return []
 
 
@@ -86,11 +88,11 @@ def action_phase_moves(t: Table) -> list[Move]:
     return moves + [PlayShadow(card=p.deck[top - i], position=i) for i in shadow_positions(p)]
 
 
-def buy_phase_moves(t: Table) -> list[Move]:
+def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
     treasures = list(dict.fromkeys(playable_treasures(t)))
     moves: list[Move] = [PLAY_TREASURES] if treasures else []
     moves += [PLAY_TREASURE[c] for c in treasures]
-    moves += [BUY_CARD[c] for c in buyable_cards(t)]
+    moves += [BUY_CARD[c] for c in (buyable_cards(t) if buyable is None else buyable)]
     return moves + [BUY_EVENT[e] for e in buyable_events(t)]
 
 
@@ -258,7 +260,8 @@ def buy_card(t: Table, move: BuyCard) -> None:
     t.s.turn.coins -= price.coins
     use_buy(t)
     t.log.append(unchecked(CardBought)(seat=t.active, card=move.card))
-    take_debt(t, t.active, price.debt, f"bought {move.card}")
+    if price.debt:
+        take_debt(t, t.active, price.debt, f"bought {move.card}")
     gain(t, t.active, move.card)
 
 

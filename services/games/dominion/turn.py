@@ -7,7 +7,7 @@ a Buy phase with nothing left to do) so no one is asked a question with one answ
 
 from __future__ import annotations
 
-from .cards import EVENTS, SHADOWS, TREASURES
+from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
 from .costs import coins_to_buy, is_, up_to
 from .decisions import ask, take
 from .gaining import costing, gain
@@ -59,7 +59,11 @@ def can_play_an_action(t: Table) -> bool:
     p = t.player(t.active)
     if t.s.turn.actions <= 0:
         return False
-    return any(playable_action(t, c) for c in p.hand) or not SHADOWS.isdisjoint(p.deck)
+    if not SHADOWS.isdisjoint(p.deck):
+        return True
+    if ACTIONS.isdisjoint(p.hand) and not t.prophecy("Enlightenment"):
+        return False  # the common case, without asking card by card
+    return any(playable_action(t, c) for c in p.hand)
 
 
 def buys_left(t: Table) -> int:

@@ -35,12 +35,18 @@ def top_card(t: Table, seat: int) -> str | None:
 
 
 def draw(t: Table, seat: int, n: int) -> list[str]:
+    """Draw `n` cards one after another from the top (the end of the deck list),
+    shuffling the discard pile in when the deck runs out."""
     p = t.player(seat)
-    drawn = []
-    for _ in range(n):
-        if top_card(t, seat) is None:
-            break
-        drawn.append(p.deck.pop())
+    drawn: list[str] = []
+    while len(drawn) < n:
+        if not p.deck:
+            if not p.discard:
+                break
+            shuffle_discard_into_deck(t, seat)
+        count = min(n - len(drawn), len(p.deck))
+        drawn += reversed(p.deck[-count:])
+        del p.deck[-count:]
     p.hand += drawn
     if drawn:
         t.log.append(
