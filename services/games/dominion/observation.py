@@ -9,16 +9,17 @@ the Supply's counts — and nothing the seat could not read in its own view.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from services.engine import Prompt
 
 from .state import DominionState
 
 
-@dataclass(slots=True, frozen=True)
-class Observation:
+class Observation(NamedTuple):
+    """Immutable, and as cheap to build as a tuple."""
+
     seat: int
     prompts: list[Prompt]
     """This seat's open prompts (empty when it is not asked anything)."""
@@ -37,14 +38,14 @@ class Observation:
 def observe(state: DominionState, seat: int, prompts: list[Prompt]) -> Observation:
     me, turn = state.player_states[seat], state.turn
     return Observation(
-        seat=seat,
-        prompts=[p for p in prompts if p.seat == seat],
-        hand=tuple(me.hand),
-        debt=me.debt,
-        active=turn.seat,
-        phase=turn.phase,
-        actions=turn.actions,
-        buys=turn.buys,
-        coins=turn.coins,
-        supply=MappingProxyType(state.supply),
+        seat,
+        [p for p in prompts if p.seat == seat],
+        tuple(me.hand),
+        me.debt,
+        turn.seat,
+        turn.phase,
+        turn.actions,
+        turn.buys,
+        turn.coins,
+        MappingProxyType(state.supply),
     )

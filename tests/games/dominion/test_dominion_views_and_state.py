@@ -158,3 +158,22 @@ def test_what_the_engine_builds_without_validation_is_what_validation_would_buil
     for seed in range(3):
         config = {"kingdom": kingdom_with("Ninja", "Rice", "Daimyo", "Alley")}
         play_match(game, [RandomBot(seed), RandomBot(seed + 9)], seed, config, on_step=check)
+
+
+def test_a_bots_observation_holds_only_what_the_seats_view_shows():
+    state = secret_position()
+    for seat in (0, 1):
+        seen, view = game.observation(state, seat), game.view(state, seat)
+        mine = view.players[seat]
+        assert list(seen.hand) == mine.hand and seen.debt == mine.debt
+        assert dict(seen.supply) == {pile.card: pile.left for pile in view.supply}
+        assert (seen.active, seen.phase, seen.actions, seen.buys, seen.coins) == (
+            view.turn.seat,
+            view.turn.phase,
+            view.turn.actions,
+            view.turn.buys,
+            view.turn.coins,
+        )
+        assert seen.prompts == view.prompts
+    assert "Tea House" not in repr(game.observation(state, 1))
+    assert "Rice Broker" not in repr(game.observation(state, 0))  # its own deck's order
