@@ -45,6 +45,7 @@ from .turn import (
     buys_left,
     playable_action,
     playable_treasures,
+    start_cleanup,
 )
 from .unchecked import unchecked
 from .zones import shadow_positions
@@ -320,8 +321,7 @@ def end_phase(t: Table, move: EndPhase) -> None:
 
 def end_turn(t: Table, move: EndTurn) -> None:
     need_phase(t, "buy", "You can end your turn (your Buy phase)")
-    t.s.turn.phase = "cleanup"
-    push(t, "cleanup", t.active)
+    start_cleanup(t)
 
 
 PHASE_MOVES = {

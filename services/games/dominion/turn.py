@@ -39,8 +39,7 @@ def step_phase(t: Table) -> bool:
     elif turn.phase == "buy":
         if buy_phase_open(t):
             return False
-        turn.phase = "cleanup"
-        push(t, "cleanup", turn.seat)
+        start_cleanup(t)
     else:
         raise AssertionError(f"no frame pending in phase {turn.phase}")
     return True
@@ -113,7 +112,12 @@ def begin_turn(t: Table) -> None:
     s.turn_count += 1
     t.player(s.turn.seat).turns += 1
     t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
-    push(t, "start_of_turn", s.turn.seat)
+    items = start_items(t, s.turn.seat)
+    if not items:  # nothing to order: no frame needed
+        s.turn.phase = "action"
+        return
+    f = push(t, "start_of_turn", s.turn.seat)
+    f.vars["items"] = items
 
 
 def start_items(t: Table, seat: int) -> list[str]:
@@ -134,9 +138,6 @@ def start_of_turn(t: Table, f: Frame) -> None:
     """ "You can order playing each card at the start of your next turn, relative to other
     such cards and also anything else that happens at the start of that turn."
     """
-    if f.sub == 0:
-        f.sub = 1
-        f.vars["items"] = start_items(t, f.seat)
     items, picks = f.vars["items"], take(f, f.seat)
     if picks:
         items.remove(picks[0])
@@ -182,6 +183,22 @@ def start_item(t: Table, seat: int, item: str) -> None:
 # --- Clean-up -------------------------------------------------------------------------
 
 
+def start_cleanup(t: Table) -> None:
+    """Clean-up needs a frame only while River Shrines may put a gain to the player."""
+    turn = t.s.turn
+    turn.phase = "cleanup"
+    if turn.river_shrines and not turn.gained_in_buy:
+        push(t, "cleanup", turn.seat)
+    else:
+        finish_cleanup(t, turn.seat)
+
+
+def finish_cleanup(t: Table, seat: int) -> None:
+    biding_time(t, seat)
+    clean_up_cards(t, seat)
+    end_turn(t)
+
+
 @handles("cleanup")
 def cleanup(t: Table, f: Frame) -> None:
     turn = t.s.turn
@@ -190,10 +207,8 @@ def cleanup(t: Table, f: Frame) -> None:
         f.vars["shrines"] = 0 if turn.gained_in_buy else turn.river_shrines
     if f.sub == 1 and river_shrine_gain(t, f):
         return
-    biding_time(t, f.seat)
-    clean_up_cards(t, f.seat)
     done(t, f)
-    end_turn(t)
+    finish_cleanup(t, f.seat)
 
 
 def river_shrine_gain(t: Table, f: Frame) -> bool:
