@@ -21,6 +21,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import pytest
@@ -159,6 +160,7 @@ class HiddenNumbersConfig(BaseModel):
     rounds: int = Field(default=2, ge=1, le=5, description="Cards each player plays.")
 
 
+@dataclass(slots=True, kw_only=True)
 class HiddenNumbersState(GameState):
     deck: list[str]
     hands: list[list[str]]

@@ -4,6 +4,7 @@ from .errors import GameError, IllegalMove, InvalidConfig, UnknownGame
 from .game import Game, GameState, describe_validation_error
 from .registry import RegistrationError, all_games, get_game, register
 from .rng import Rng
+from .state import copy_state, dump_state, load_state, state_to_python
 from .types import Event, Move, Opponent, Outcome, Prompt, Resigned, Result, Seat, Standing
 
 __all__ = [
@@ -25,6 +26,10 @@ __all__ = [
     "Standing",
     "UnknownGame",
     "all_games",
+    "copy_state",
+    "dump_state",
+    "load_state",
+    "state_to_python",
     "describe_validation_error",
     "get_game",
     "register",

@@ -17,25 +17,30 @@ prompted, copying the state before a move so that a refused move changes nothing
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from . import state as mechanism
 from .errors import IllegalMove, InvalidConfig
 from .rng import Rng
 from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat
 
 
-class GameState(BaseModel):
-    """Fields every game state has. Games subclass it with their own."""
+@dataclass(slots=True, kw_only=True)
+class GameState:
+    """Fields every game state has. Games subclass it with their own fields, as slotted
+    keyword-only dataclasses (see `services.engine.state` for what a state may hold)."""
 
     players: int
     seed: int
     rng: Rng
     over: bool = False
-    resigned: list[int] = Field(default_factory=list)
+    resigned: list[int] = field(default_factory=list)
     """Seats that resigned. A resignation ends the game for everyone (see `resign`)."""
 
 
@@ -60,13 +65,20 @@ class Game(ABC, Generic[StateT, ConfigT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     config_model: ClassVar[type[BaseModel]]
-    state_model: ClassVar[type[GameState]]
+    state_model: ClassVar[type[Any]]
+    """The game's GameState dataclass."""
     move_model: ClassVar[Any]
     """A Move subclass, or an annotated union of them discriminated by `kind`."""
     view_model: ClassVar[type[BaseModel]]
 
     def __init__(self) -> None:
         self._moves = TypeAdapter(self.move_model)
+        self._prompted: tuple[Any, list[Prompt]] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "prompts" in cls.__dict__:
+            cls.prompts = _computed_once_per_state(cls.__dict__["prompts"])  # type: ignore[method-assign]
 
     # --- hooks a game fills in -------------------------------------------------------
 
@@ -76,7 +88,11 @@ class Game(ABC, Generic[StateT, ConfigT]):
 
     @abstractmethod
     def prompts(self, state: StateT) -> list[Prompt]:
-        """Who must act now. Empty exactly when the game is over."""
+        """Who must act now. Empty exactly when the game is over.
+
+        Computed once per state: the answer for the last state asked about is kept, so
+        the bot, `legal_moves` and `apply` asking in turn cost one computation. Treat the
+        list as read-only, and do not change a state in place after asking about it."""
 
     @abstractmethod
     def legal_moves(self, state: StateT, seat: Seat) -> list[Move]:
@@ -99,6 +115,12 @@ class Game(ABC, Generic[StateT, ConfigT]):
     @abstractmethod
     def describe(self, move: Move) -> str:
         """A short label for a move, in the rulebook's words ("Place tile 12 at (1, 2)")."""
+
+    def observation(self, state: StateT, seat: Seat) -> Any:
+        """What `seat` may know, cheaply, for bots: by default its full view. A game may
+        return a lighter read-only object (its own hand, the public counts) that holds
+        nothing `seat` could not see in `view(state, seat)`; bots must not change it."""
+        return self.view(state, seat)
 
     def catalog(self) -> dict[str, Any]:
         """Component data (cards, tiles) an app needs to draw the game."""
@@ -161,15 +183,25 @@ class Game(ABC, Generic[StateT, ConfigT]):
         parsed = self.parse_move(move)
         if state.over:
             raise IllegalMove("game_over", "The game is over; no more moves can be made.")
-        if not any(p.seat == seat for p in self.prompts(state)):
+        prompts = self.prompts(state)
+        if not any(p.seat == seat for p in prompts):
             raise IllegalMove(
                 "not_your_turn",
                 f"Seat {seat} is not being asked to act now.",
-                {"prompted": sorted({p.seat for p in self.prompts(state)})},
+                {"prompted": sorted({p.seat for p in prompts})},
             )
-        new_state = state.model_copy(deep=True)
+        new_state = mechanism.copy_state(state)
         events = self.play(new_state, seat, parsed)
+        self._forget(new_state)
         return Outcome(state=new_state, events=events)
+
+    def copy_state(self, state: StateT) -> StateT:
+        return mechanism.copy_state(state)
+
+    def _forget(self, state: StateT) -> None:
+        """Drop a cached prompt list computed while `state` was still being changed."""
+        if self._prompted is not None and self._prompted[0] is state:
+            self._prompted = None
 
     def resign(self, state: StateT, seat: Seat) -> Outcome[StateT]:
         """`seat` gives up. The game ends at once and is scored as it stands for the
@@ -178,7 +210,7 @@ class Game(ABC, Generic[StateT, ConfigT]):
             raise IllegalMove("game_over", "The game is over; there is nothing to resign.")
         if not 0 <= seat < state.players:
             raise IllegalMove("no_such_seat", f"There is no seat {seat} in this game.")
-        new_state = state.model_copy(deep=True)
+        new_state = mechanism.copy_state(state)
         new_state.resigned.append(seat)
         new_state.over = True
         return Outcome(state=new_state, events=[Resigned(seat=seat)])
@@ -194,13 +226,36 @@ class Game(ABC, Generic[StateT, ConfigT]):
         return state.over
 
     def dump_state(self, state: StateT) -> str:
-        return state.model_dump_json()
+        return mechanism.dump_state(state)
 
     def load_state(self, data: str | bytes) -> StateT:
-        return self.state_model.model_validate_json(data)  # type: ignore[return-value]
+        """A state from JSON, validated: the boundary where stored data comes in."""
+        try:
+            return mechanism.load_state(self.state_model, data)  # type: ignore[no-any-return]
+        except ValidationError as error:
+            raise InvalidConfig(
+                "invalid_state", f"Not a {self.title} state: {describe_validation_error(error)}"
+            ) from None
 
     def dump_move(self, move: Move) -> dict[str, Any]:
         return move.model_dump(mode="json")
 
     def options_schema(self) -> dict[str, Any]:
         return self.config_model.model_json_schema()
+
+
+def _computed_once_per_state(
+    compute: Callable[[Any, Any], list[Prompt]],
+) -> Callable[[Any, Any], list[Prompt]]:
+    """Wrap a game's `prompts` so that asking again about the same state object is free."""
+
+    @functools.wraps(compute)
+    def prompts(self: Game, state: Any) -> list[Prompt]:
+        cached = self._prompted
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        answer = compute(self, state)
+        self._prompted = (state, answer)
+        return answer
+
+    return prompts

@@ -7,9 +7,8 @@ Python and statistically sound for shuffling decks and tiles.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TypeVar
-
-from pydantic import BaseModel
 
 T = TypeVar("T")
 
@@ -17,7 +16,8 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
-class Rng(BaseModel):
+@dataclass(slots=True)
+class Rng:
     """SplitMix64. `state` is the only field, so the RNG serialises with the game."""
 
     state: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -66,10 +67,9 @@ class Resigned(Event):
 S = TypeVar("S")
 
 
-class Outcome(BaseModel, Generic[S]):
+@dataclass(slots=True)
+class Outcome(Generic[S]):
     """What `apply` returns: the new state and the events the move produced."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     state: S
     events: list[Event]

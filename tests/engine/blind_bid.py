@@ -8,11 +8,23 @@ from the contract: several seats prompted at once, hidden hands, RNG in the stat
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.engine import Event, Game, GameState, IllegalMove, Move, Prompt, Result, Rng, Seat
+from services.engine import (
+    Event,
+    Game,
+    GameState,
+    IllegalMove,
+    Move,
+    Prompt,
+    Result,
+    Rng,
+    Seat,
+    copy_state,
+)
 
 
 class BlindBidOptions(BaseModel):
@@ -37,12 +49,13 @@ class RoundWon(Event):
     points: int
 
 
+@dataclass(slots=True, kw_only=True)
 class BlindBidState(GameState):
     rounds_left: int
     hands: list[list[int]]
     picks: list[int | None]
     points: list[int]
-    revealed: list[int] = []
+    revealed: list[int] = field(default_factory=list)
 
 
 class BlindBidView(BaseModel):
@@ -136,7 +149,7 @@ class BlindBid(Game[BlindBidState, BlindBidOptions]):
 
     def determinize(self, state: BlindBidState, seat: Seat, rng: Rng) -> BlindBidState:
         """Other hands and face-down picks are re-dealt from the cards `seat` has not seen."""
-        dealt = state.model_copy(deep=True)
+        dealt = copy_state(state)
         seen = set(state.hands[seat]) | set(state.revealed) | {state.picks[seat]}
         unseen = [c for c in range(1, 13) if c not in seen]
         rng.shuffle(unseen)
@@ -163,14 +176,17 @@ blind_bid = BlindBid()
 # --- the solo scenario: one player against the house ------------------------------------
 
 
+@dataclass(slots=True, kw_only=True)
 class SoloBidState(GameState):
     rounds_left: int
     hand: list[int]
-    house: list[int] = Field(description="The house's face-down bids, the next one first.")
+    house: list[int]
+    """The house's face-down bids, the next one first."""
     points: int = 0
     house_points: int = 0
-    house_streak: int = Field(default=0, description="Rounds the house has won in a row.")
-    revealed: list[int] = []
+    house_streak: int = 0
+    """Rounds the house has won in a row."""
+    revealed: list[int] = field(default_factory=list)
 
 
 class SoloBidView(BaseModel):
@@ -287,7 +303,7 @@ class BlindBidSolo(Game[SoloBidState, BlindBidOptions]):
 
     def determinize(self, state: SoloBidState, seat: Seat, rng: Rng) -> SoloBidState:
         """The house's face-down bids are dealt anew from the cards the player has not seen."""
-        dealt = self.load_state(self.dump_state(state))
+        dealt = copy_state(state)
         unseen = [c for c in range(1, 13) if c not in state.hand and c not in state.revealed]
         rng.shuffle(unseen)
         dealt.house = unseen[: len(state.house)]

@@ -5,6 +5,7 @@ legal moves must be exactly what `apply` accepts from a prompted seat, views mus
 JSON, and the end must come with a result whose scores equal their breakdowns.
 """
 
+import dataclasses
 import os
 
 import orjson
@@ -12,7 +13,7 @@ import pytest
 from blind_bid import blind_bid, blind_bid_solo
 
 from services.ai import RandomBot, play_match
-from services.engine import IllegalMove, all_games
+from services.engine import IllegalMove, all_games, copy_state
 
 GAMES = [*all_games(), blind_bid, blind_bid_solo]
 ROUNDS = int(os.environ.get("SKYPORT_CONTRACT_GAMES", "12"))
@@ -22,10 +23,32 @@ def player_counts(game):
     return list(range(game.min_players, game.max_players + 1))
 
 
+def mutable_parts(value, found=None):
+    """id -> object for every list, dict, set and unfrozen dataclass reachable from value."""
+    found = {} if found is None else found
+    if isinstance(value, list | dict | set | bytearray) or (
+        dataclasses.is_dataclass(value) and not type(value).__dataclass_params__.frozen
+    ):
+        found[id(value)] = value
+    if isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            mutable_parts(item, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            mutable_parts(item, found)
+    elif dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            mutable_parts(getattr(value, field.name), found)
+    return found
+
+
 def check_step(game, state, seat, move):
     dumped = game.dump_state(state)
     assert game.load_state(dumped) == state
     assert game.dump_state(game.load_state(dumped)) == dumped
+    copied = copy_state(state)
+    assert copied == state
+    assert not mutable_parts(copied).keys() & mutable_parts(state).keys(), "a copy shares"
     prompted = {p.seat for p in game.prompts(state)}
     for other in range(state.players):
         assert bool(game.legal_moves(state, other)) == (other in prompted)
@@ -51,6 +74,23 @@ def test_random_games_keep_the_contract(game):
         # Only a solo player can lose without anyone winning, and then the result says why.
         assert record.result.winners or (players == 1 and record.result.summary)
         assert all(0.0 <= r <= 1.0 for r in record.result.returns())
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_apply_never_changes_the_state_it_was_given(game):
+    for round_ in range(max(2, ROUNDS // 4)):
+        players = player_counts(game)[round_ % len(player_counts(game))]
+        bots = [RandomBot(round_ * 7 + s) for s in range(players)]
+        state = game.setup(None, players, 1000 + round_)
+        while game.prompts(state):
+            seat = game.prompts(state)[0].seat
+            move = bots[seat].choose(game, state, seat)
+            before = copy_state(state)
+            dumped = game.dump_state(state)
+            after = game.apply(state, seat, move).state
+            assert state == before and game.dump_state(state) == dumped
+            assert not mutable_parts(after).keys() & mutable_parts(state).keys()
+            state = after
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)

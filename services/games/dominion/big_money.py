@@ -2,7 +2,8 @@
 and Duchies (then Estates) once the Provinces run low. It plays no Action cards of its
 own choosing but answers any decision a card puts to it sensibly.
 
-It sees the game only through `legal_moves` and `view`, like every Skyport bot.
+It sees the game only through `legal_moves` and its seat's `observation`, like every
+Skyport bot.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from services.engine import Game, GameState, Move, Seat
 
 from .cards import CARDS
-from .moves import BuyCard, Choose, EndPhase, EndTurn, PayDebt, PlayTreasures
-from .view import DominionView
+from .moves import BUY_CARD, END_PHASE, END_TURN, PLAY_TREASURES, Choose, PayDebt
+from .observation import Observation
 
 OPTION_PREFERENCE = [
     "+$2",
@@ -42,30 +43,36 @@ def wanted_card(coins: int, provinces_left: int) -> str | None:
 class BigMoneyBot:
     def choose(self, game: Game, state: GameState, seat: Seat) -> Move:
         moves = game.legal_moves(state, seat)
-        view: DominionView = game.view(state, seat)  # type: ignore[assignment]
-        prompt = view.prompts[0]
+        seen: Observation = game.observation(state, seat)
+        prompt = seen.prompts[0]
         if prompt.kind == "action_phase":
-            return pick(moves, EndPhase())
+            return pick(moves, END_PHASE)
         if prompt.kind == "buy_phase":
-            return buy_phase(moves, view)
-        return best_choice(prompt.kind, [m for m in moves if isinstance(m, Choose)], view)
+            return buy_phase(moves, seen)
+        return best_choice(prompt.kind, [m for m in moves if isinstance(m, Choose)], seen)
+
+
+def offered(moves: list[Move], wanted: Move) -> bool:
+    """`legal_moves` hands out the shared move instances of `moves.py`, so identity is
+    enough (and much cheaper than comparing models)."""
+    return any(move is wanted for move in moves)
 
 
 def pick(moves: list[Move], wanted: Move) -> Move:
-    return wanted if wanted in moves else moves[-1]
+    return wanted if offered(moves, wanted) else moves[-1]
 
 
-def buy_phase(moves: list[Move], view: DominionView) -> Move:
-    if PlayTreasures() in moves:
-        return PlayTreasures()
-    payments = [m for m in moves if isinstance(m, PayDebt)]
-    if payments:
-        return max(payments, key=lambda m: m.amount)
-    provinces = next((p.left for p in view.supply if p.card == "Province"), 0)
-    card = wanted_card(view.turn.coins, provinces)
-    if card and BuyCard(card=card) in moves:
-        return BuyCard(card=card)
-    return pick(moves, EndTurn())
+def buy_phase(moves: list[Move], seen: Observation) -> Move:
+    if offered(moves, PLAY_TREASURES):
+        return PLAY_TREASURES
+    if seen.debt:
+        payments = [m for m in moves if isinstance(m, PayDebt)]
+        if payments:
+            return max(payments, key=lambda m: m.amount)
+    card = wanted_card(seen.coins, seen.supply.get("Province", 0))
+    if card and offered(moves, BUY_CARD[card]):
+        return BUY_CARD[card]
+    return pick(moves, END_TURN)
 
 
 # --- answering decisions --------------------------------------------------------------
@@ -88,7 +95,7 @@ def gain_desire(card: str) -> float:
     return -10.0 if c.is_("Curse") else c.cost.coins + c.cost.debt * 0.7 + (c.vp if c.vp > 1 else 0)
 
 
-def pick_score(kind: str, card: str, view: DominionView) -> float:
+def pick_score(kind: str, card: str, seen: Observation) -> float:
     if card not in CARDS:
         order = OPTION_PREFERENCE
         return len(order) - order.index(card) if card in order else 0.0
@@ -101,8 +108,8 @@ def pick_score(kind: str, card: str, view: DominionView) -> float:
     return usefulness(card)
 
 
-def best_choice(kind: str, choices: list[Choose], view: DominionView) -> Move:
+def best_choice(kind: str, choices: list[Choose], seen: Observation) -> Move:
     def score(choice: Choose) -> float:
-        return sum(pick_score(kind, card, view) for card in choice.picks)
+        return sum(pick_score(kind, card, seen) for card in choice.picks)
 
     return max(choices, key=score)

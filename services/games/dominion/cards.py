@@ -126,4 +126,8 @@ KINGDOM_CARDS = tuple(c.name for c in components().cards if c.set == "kingdom")
 OMENS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Omen"))
 ATTACKS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Attack"))
 SHADOWS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Shadow"))
+ACTIONS = frozenset(n for n, c in CARDS.items() if c.is_("Action"))
+"""Action cards by their printed type (Enlightenment makes Treasures Actions too)."""
+TREASURES = frozenset(n for n, c in CARDS.items() if c.is_("Treasure"))
+"""Treasures by their printed type: no Prophecy takes the type away or gives it."""
 TYPES: dict[str, frozenset[str]] = {n: frozenset(c.types) for n, c in CARDS.items()}

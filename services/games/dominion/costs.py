@@ -19,9 +19,13 @@ def cost(t: Table, card: str) -> Cost:
     return (LOWERED if t.prophecy("Flourishing Trade") else PRINTED)[card]
 
 
-def coin_costs(t: Table) -> dict[str, Cost]:
-    """Every card's cost right now, for checks over a whole Supply."""
-    return LOWERED if t.prophecy("Flourishing Trade") else PRINTED
+PRINTED_COINS: dict[str, int] = {name: c.coins for name, c in PRINTED.items()}
+LOWERED_COINS: dict[str, int] = {name: c.coins for name, c in LOWERED.items()}
+
+
+def coins_to_buy(t: Table) -> dict[str, int]:
+    """Every card's coin cost right now, as plain numbers for checks over the Supply."""
+    return LOWERED_COINS if t.prophecy("Flourishing Trade") else PRINTED_COINS
 
 
 def types_of(t: Table, card: str) -> frozenset[str]:
@@ -32,7 +36,12 @@ def types_of(t: Table, card: str) -> frozenset[str]:
 
 
 def is_(t: Table, card: str, kind: str) -> bool:
-    return kind in types_of(t, card)
+    """Enlightenment only ever adds Action (to Treasures), so the printed types decide
+    every other question without looking at the Prophecy."""
+    types = TYPES[card]
+    if kind in types:
+        return True
+    return kind == "Action" and "Treasure" in types and t.prophecy("Enlightenment")
 
 
 def up_to(c: Cost, coins: int) -> bool:

@@ -13,6 +13,7 @@ from itertools import combinations
 from services.engine import Prompt
 
 from .state import Ask, Frame
+from .unchecked import unchecked
 
 STEPWISE_LIMIT = 300
 """Past this many possible answers, picks are taken one card at a time."""
@@ -153,9 +154,9 @@ def prompt_of(a: Ask) -> Prompt:
     if a.stepwise:
         lo = 1 if len(a.picked) < a.min else 0
         text = f"{a.text} (one card at a time; {len(a.picked)} picked so far)"
-        return Prompt(
+        return unchecked(Prompt)(
             seat=a.seat, kind=a.kind, text=text, options=remaining(a), min_picks=lo, max_picks=1
         )
-    return Prompt(
+    return unchecked(Prompt)(
         seat=a.seat, kind=a.kind, text=a.text, options=a.options, min_picks=a.min, max_picks=a.max
     )

@@ -11,6 +11,7 @@ from .log import CardGained, DebtChanged
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
+from .unchecked import unchecked
 
 
 def gainable(t: Table, test: Callable[[str], bool]) -> list[str]:
@@ -30,7 +31,7 @@ def gain(t: Table, seat: int, card: str, to: str = "discard") -> str | None:
     to = destination(t, card, to)
     p = t.player(seat)
     {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
-    t.log.append(CardGained(seat=seat, card=card, to=to))
+    t.log.append(unchecked(CardGained)(seat=seat, card=card, to=to))
     note_gain(t, seat, card)
     when_gain(t, seat, card)
     return to

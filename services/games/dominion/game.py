@@ -12,12 +12,14 @@ from .decisions import prompt_of
 from .determinize import determinize
 from .evaluation import evaluate
 from .moves import DominionMove, describe
+from .observation import Observation, observe
 from .player_moves import apply_move, buyable_cards, legal_moves
 from .scoring import final_result
 from .setup import DominionConfig, new_state
 from .state import DominionState
 from .table import Table
 from .turn import advance, playable_action
+from .unchecked import unchecked
 from .view import DominionView, build_view
 
 
@@ -44,7 +46,10 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return [phase_prompt(Table(state))]
 
     def legal_moves(self, state: DominionState, seat: Seat) -> list[Move]:
-        return legal_moves(Table(state), seat)
+        table = Table(state)
+        if state.stack or state.turn.phase != "buy" or state.over:
+            return legal_moves(table, seat)
+        return legal_moves(table, seat, self.prompts(state)[0].options)
 
     def play(self, state: DominionState, seat: Seat, move: Move) -> list[Event]:
         table = Table(state)
@@ -53,6 +58,9 @@ class DominionGame(Game[DominionState, DominionConfig]):
 
     def view(self, state: DominionState, seat: Seat | None) -> DominionView:
         return build_view(state, seat, self.prompts(state))
+
+    def observation(self, state: DominionState, seat: Seat) -> Observation:
+        return observe(state, seat, self.prompts(state))
 
     def result(self, state: DominionState) -> Result | None:
         return final_result(state) if state.over else None
@@ -81,7 +89,7 @@ def phase_prompt(t: Table) -> Prompt:
     )
     if turn.phase == "action":
         playable = [c for c in dict.fromkeys(t.player(turn.seat).hand) if playable_action(t, c)]
-        return Prompt(
+        return unchecked(Prompt)(
             seat=turn.seat,
             kind="action_phase",
             options=playable if turn.actions else [],
@@ -89,7 +97,7 @@ def phase_prompt(t: Table) -> Prompt:
             "from your deck), or end the phase.",
         )
     options = buyable_cards(t)
-    return Prompt(
+    return unchecked(Prompt)(
         seat=turn.seat,
         kind="buy_phase",
         options=options,

@@ -8,6 +8,8 @@ from pydantic import Field
 
 from services.engine import Move
 
+from .cards import CARDS, EVENTS, SHADOWS
+
 
 class PlayCard(Move):
     """Action phase: play an Action card from your hand (uses an Action)."""
@@ -118,3 +120,17 @@ def describe(move: Move) -> str:
         case Choose(picks=picks):
             return f"Choose {', '.join(picks)}" if picks else "Choose nothing"
     return move.kind
+
+
+# --- the moves the engine lists, built once --------------------------------------------
+# Moves are frozen, so `legal_moves` hands out these shared instances instead of building
+# and validating a dozen models for every state.
+
+END_PHASE = EndPhase()
+END_TURN = EndTurn()
+PLAY_TREASURES = PlayTreasures()
+PLAY_CARD = {name: PlayCard(card=name) for name in CARDS}
+PLAY_TREASURE = {name: PlayTreasure(card=name) for name in CARDS}
+BUY_CARD = {name: BuyCard(card=name) for name in CARDS}
+BUY_EVENT = {name: BuyEvent(event=name) for name in EVENTS}
+ORDER_SHADOWS = {name: OrderShadows(bottom=name) for name in SHADOWS}

@@ -14,6 +14,14 @@ from .event_effects import resolve_event  # noqa: F401  (registers the "event" f
 from .gaining import gain, take_debt
 from .log import CardBought, Chose, DebtChanged, EventBought
 from .moves import (
+    BUY_CARD,
+    BUY_EVENT,
+    END_PHASE,
+    END_TURN,
+    ORDER_SHADOWS,
+    PLAY_CARD,
+    PLAY_TREASURE,
+    PLAY_TREASURES,
     BuyCard,
     BuyEvent,
     Choose,
@@ -37,7 +45,9 @@ from .turn import (
     buys_left,
     playable_action,
     playable_treasures,
+    start_cleanup,
 )
+from .unchecked import unchecked
 from .zones import shadow_positions
 
 
@@ -55,16 +65,18 @@ def open_ask(t: Table, seat: int) -> Ask | None:
 # --- legal moves ----------------------------------------------------------------------
 
 
-def legal_moves(t: Table, seat: int) -> list[Move]:
+def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[Move]:
+    """`buyable`: the cards the Buy phase prompt offers, when the caller has it (they are
+    exactly `buyable_cards`), to save listing them again."""
     a = open_ask(t, seat)
     if a is not None:
-        return [Choose(picks=picks) for picks in answers(a)]
+        return [unchecked(Choose)(picks=picks) for picks in answers(a)]
     if t.s.over or t.s.stack or seat != t.active:
         return []
     if t.s.turn.phase == "action":
-        return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndPhase()]
+        return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_PHASE]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [EndTurn()]
+        return buy_phase_moves(t, buyable) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
     return []
 
 
@@ -72,17 +84,17 @@ def action_phase_moves(t: Table) -> list[Move]:
     if t.s.turn.actions <= 0:
         return []
     p = t.player(t.active)
-    moves: list[Move] = [PlayCard(card=c) for c in dict.fromkeys(p.hand) if playable_action(t, c)]
+    moves: list[Move] = [PLAY_CARD[c] for c in dict.fromkeys(p.hand) if playable_action(t, c)]
     top = len(p.deck) - 1
     return moves + [PlayShadow(card=p.deck[top - i], position=i) for i in shadow_positions(p)]
 
 
-def buy_phase_moves(t: Table) -> list[Move]:
+def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
     treasures = list(dict.fromkeys(playable_treasures(t)))
-    moves: list[Move] = [PlayTreasures()] if treasures else []
-    moves += [PlayTreasure(card=c) for c in treasures]
-    moves += [BuyCard(card=c) for c in buyable_cards(t)]
-    return moves + [BuyEvent(event=e) for e in buyable_events(t)]
+    moves: list[Move] = [PLAY_TREASURES] if treasures else []
+    moves += [PLAY_TREASURE[c] for c in treasures]
+    moves += [BUY_CARD[c] for c in (buyable_cards(t) if buyable is None else buyable)]
+    return moves + [BUY_EVENT[e] for e in buyable_events(t)]
 
 
 def debt_moves(t: Table) -> list[Move]:
@@ -100,7 +112,7 @@ def shadow_order_moves(t: Table) -> list[Move]:
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
-    return [OrderShadows(bottom=card) for card in shadows if order[:1] != [card]]
+    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card]]
 
 
 # --- carrying out a move --------------------------------------------------------------
@@ -135,7 +147,7 @@ def choose(t: Table, seat: int, move: Choose) -> None:
     problem = problem_with(a, move.picks)
     if problem:
         raise refuse("not_a_legal_choice", f"{a.text} — {problem}.", options=a.options)
-    t.log.append(Chose(seat=seat, decision=a.kind, picks=list(move.picks)))
+    t.log.append(unchecked(Chose)(seat=seat, decision=a.kind, picks=list(move.picks)))
     record(t.s.stack[-1], a, list(move.picks))
 
 
@@ -248,8 +260,9 @@ def buy_card(t: Table, move: BuyCard) -> None:
     check_can_buy(t, price.coins, move.card)
     t.s.turn.coins -= price.coins
     use_buy(t)
-    t.log.append(CardBought(seat=t.active, card=move.card))
-    take_debt(t, t.active, price.debt, f"bought {move.card}")
+    t.log.append(unchecked(CardBought)(seat=t.active, card=move.card))
+    if price.debt:
+        take_debt(t, t.active, price.debt, f"bought {move.card}")
     gain(t, t.active, move.card)
 
 
@@ -308,8 +321,7 @@ def end_phase(t: Table, move: EndPhase) -> None:
 
 def end_turn(t: Table, move: EndTurn) -> None:
     need_phase(t, "buy", "You can end your turn (your Buy phase)")
-    t.s.turn.phase = "cleanup"
-    push(t, "cleanup", t.active)
+    start_cleanup(t)
 
 
 PHASE_MOVES = {

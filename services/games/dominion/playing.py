@@ -18,6 +18,7 @@ from .prophecies import remove_sun
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
+from .unchecked import unchecked
 from .zones import draw
 
 
@@ -38,7 +39,7 @@ def play_treasure_from_hand(t: Table, seat: int, card: str) -> None:
     p = t.player(seat)
     p.hand.remove(card)
     p.in_play.append(card)
-    t.log.append(CardPlayed(seat=seat, card=card, source="hand"))
+    t.log.append(unchecked(CardPlayed)(seat=seat, card=card, source="hand"))
     treasure_played(t, card)
     t.s.turn.coins += CARDS[card].coins
     t.s.turn.buys += CARDS[card].buys
@@ -53,7 +54,7 @@ def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Fram
 
 
 def start_play(t: Table, seat: int, card: str, source: str, where: str, replays: int = 0) -> Frame:
-    t.log.append(CardPlayed(seat=seat, card=card, source=source))
+    t.log.append(unchecked(CardPlayed)(seat=seat, card=card, source=source))
     return push(t, "play", seat, card, where=where, replays=replays, replay=False)
 
 
@@ -147,7 +148,7 @@ def replays(t: Table, f: Frame) -> None:
     f.vars["replay"] = True
     f.vars.pop("enlightened", None)
     f.pc = f.sub = 0
-    t.log.append(CardPlayed(seat=f.seat, card=f.card, source="replay", replay=True))
+    t.log.append(unchecked(CardPlayed)(seat=f.seat, card=f.card, source="replay", replay=True))
 
 
 STAGES = (begin, bonuses, special, after, replays)

@@ -29,4 +29,6 @@ def final_result(s: DominionState) -> Result:
         breakdown = vp_breakdown(s, seat)
         turns = s.player_states[seat].turns
         scores[seat] = (breakdown, (sum(breakdown.values()), -turns))
-    return Result.rank(scores)
+    result = Result.rank(scores)
+    result.summary = s.end_reason
+    return result

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from services.engine import InvalidConfig, Rng
 
 from .cards import ATTACKS, CARDS, EVENTS, KINGDOM_CARDS, OMENS, PROPHECIES, RECOMMENDED
-from .state import DominionState, PlayerState
+from .state import TURN_LIMIT, DominionState, PlayerState
 
 # Supplement, "Supply": Estates are in addition to the starting ones.
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
@@ -44,6 +44,13 @@ class DominionConfig(BaseModel):
     max_events: int = Field(default=2, ge=0, le=10, description="Random Events, at most.")
     riverboat_card: str | None = None
     army_pile: str | None = None
+    turn_limit: int = Field(
+        default=TURN_LIMIT,
+        ge=1,
+        le=1000,
+        description="A service rule, not the rulebook's: the game ends, scored as it "
+        "stands, once every player has had this many turns.",
+    )
 
 
 @dataclass
@@ -278,6 +285,7 @@ def new_state(config: DominionConfig, players: int, seed: int) -> DominionState:
         riverboat_card=chosen.riverboat_card,
         army_pile=chosen.army_pile,
         dealt=list(piles),
+        turn_limit=config.turn_limit,
         player_states=[starting_player(rng) for _ in range(players)],
     )
 

@@ -3,37 +3,26 @@
 Cards are their names. A card that stops for a decision keeps its progress in a `Frame`
 on `DominionState.stack` (what is resolving, how far it got, what it remembers); the
 decision itself is an `Ask` on that frame, answered by a `choose` move.
+
+Every class is a slotted dataclass: `services.engine.state` copies, (de)serialises and
+compares them from their annotations, so the annotations must be precise.
 """
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from dataclasses import dataclass, field
 
-from pydantic import BaseModel, Field
+from services.engine import GameState
 
-from services.engine import GameState, Rng
+TURN_LIMIT = 100
+"""Turns per player before the service ends a game (RULES-NOTES.md, "Turn limit")."""
 
-
-def clone(model: BaseModel, **changes: Any) -> Any:
-    """A copy of `model` with `changes` swapped in, without re-validating.
-
-    The base `Game.apply` deep-copies the state before every move; pydantic's generic
-    deep copy walks every string of every deck, so each model below copies itself field
-    by field instead (the result is the same: a fully independent copy).
-    """
-    cls = model.__class__
-    new = cls.__new__(cls)
-    fields = dict(model.__dict__)
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
+FrameVar = int | str | bool | None | list[str]
+"""What a frame remembers between steps: counters, flags, a card name, a list of names."""
 
 
-class Ask(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Ask:
     """One open decision of one seat: pick between `min` and `max` of `options`.
 
     Options are card names (a multiset: a hand with two Coppers lists "Copper" twice) or,
@@ -51,14 +40,11 @@ class Ask(BaseModel):
     distinct: bool = False
     sizes: list[int] | None = None
     stepwise: bool = False
-    picked: list[str] = Field(default_factory=list)
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Ask:
-        sizes = None if self.sizes is None else list(self.sizes)
-        return clone(self, options=list(self.options), sizes=sizes, picked=list(self.picked))
+    picked: list[str] = field(default_factory=list)
 
 
-class Frame(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class Frame:
     """Something in the middle of resolving: a card being played, an Event, a gain
     trigger, the start of a turn, a Clean-up."""
 
@@ -67,28 +53,21 @@ class Frame(BaseModel):
     card: str = ""
     pc: int = 0
     sub: int = 0
-    vars: dict[str, Any] = Field(default_factory=dict)
-    asks: list[Ask] = Field(default_factory=list)
-    answers: dict[str, list[str]] = Field(default_factory=dict)
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Frame:
-        return clone(
-            self,
-            vars=copy.deepcopy(self.vars),
-            asks=[a.__deepcopy__() for a in self.asks],
-            answers={seat: list(picks) for seat, picks in self.answers.items()},
-        )
+    vars: dict[str, FrameVar] = field(default_factory=dict)
+    asks: list[Ask] = field(default_factory=list)
+    answers: dict[str, list[str]] = field(default_factory=dict)
 
 
-class PlayerState(BaseModel):
-    deck: list[str] = Field(default_factory=list)
+@dataclass(slots=True, kw_only=True)
+class PlayerState:
+    deck: list[str] = field(default_factory=list)
     """Top of the deck is the END of the list."""
-    hand: list[str] = Field(default_factory=list)
-    discard: list[str] = Field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
     """Top of the discard pile is the end of the list."""
-    in_play: list[str] = Field(default_factory=list)
+    in_play: list[str] = field(default_factory=list)
     """Cards played this turn that are still in play."""
-    durations: list[list[str]] = Field(default_factory=list)
+    durations: list[list[str]] = field(default_factory=list)
     """Cards still in play from earlier turns, as [card, "next_turn" | "game"]."""
     debt: int = 0
     turns: int = 0
@@ -97,20 +76,16 @@ class PlayerState(BaseModel):
     """Samurai plays so far: +$1 each at the start of each of this player's turns."""
     riverboats: int = 0
     """Riverboat plays last turn: each plays the set-aside card at the start of the next."""
-    foresight: list[str] = Field(default_factory=list)
-    biding: list[str] = Field(default_factory=list)
-    rapid: list[str] = Field(default_factory=list)
-    shadow_order: list[str] = Field(default_factory=list)
+    foresight: list[str] = field(default_factory=list)
+    biding: list[str] = field(default_factory=list)
+    rapid: list[str] = field(default_factory=list)
+    shadow_order: list[str] = field(default_factory=list)
     """The order this player wants their Shadows in at the bottom of the deck when
     shuffled, bottom-most first ("they can go in any order at the bottom")."""
 
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> PlayerState:
-        d = self.__dict__
-        lists = {k: list(v) for k, v in d.items() if type(v) is list and k != "durations"}
-        return clone(self, durations=[list(entry) for entry in self.durations], **lists)
 
-
-class TurnState(BaseModel):
+@dataclass(slots=True, kw_only=True)
+class TurnState:
     seat: int = 0
     phase: str = "start"
     """start | action | buy | cleanup | over"""
@@ -123,49 +98,30 @@ class TurnState(BaseModel):
     gained_in_buy: bool = False
     continue_used: bool = False
     treasures_locked: bool = False
-    treasures_played: list[str] = Field(default_factory=list)
-    staying: list[list[str]] = Field(default_factory=list)
+    treasures_played: list[str] = field(default_factory=list)
+    staying: list[list[str]] = field(default_factory=list)
     """[card, lasting] for cards played this turn that stay in play after Clean-up."""
 
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> TurnState:
-        return clone(
-            self,
-            treasures_played=list(self.treasures_played),
-            staying=[list(entry) for entry in self.staying],
-        )
 
-
+@dataclass(slots=True, kw_only=True)
 class DominionState(GameState):
     kingdom: list[str]
     supply: dict[str, int]
-    events: list[str] = Field(default_factory=list)
+    events: list[str] = field(default_factory=list)
     prophecy: str | None = None
     sun: int = 0
     riverboat_card: str | None = None
     army_pile: str | None = None
-    pile_debt: dict[str, int] = Field(default_factory=dict)
-    trash: list[str] = Field(default_factory=list)
-    removed_piles: dict[str, int] = Field(default_factory=dict)
-    dealt: list[str] = Field(default_factory=list)
+    pile_debt: dict[str, int] = field(default_factory=dict)
+    trash: list[str] = field(default_factory=list)
+    removed_piles: dict[str, int] = field(default_factory=dict)
+    dealt: list[str] = field(default_factory=list)
     """Every kingdom pile ever put in the Supply (Divine Wind deals more)."""
     player_states: list[PlayerState]
-    turn: TurnState = Field(default_factory=TurnState)
-    stack: list[Frame] = Field(default_factory=list)
+    turn: TurnState = field(default_factory=TurnState)
+    stack: list[Frame] = field(default_factory=list)
     turn_count: int = 0
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> DominionState:
-        return clone(
-            self,
-            rng=Rng(state=self.rng.state),
-            resigned=list(self.resigned),
-            kingdom=list(self.kingdom),
-            supply=dict(self.supply),
-            events=list(self.events),
-            pile_debt=dict(self.pile_debt),
-            trash=list(self.trash),
-            removed_piles=dict(self.removed_piles),
-            dealt=list(self.dealt),
-            player_states=[p.__deepcopy__() for p in self.player_states],
-            turn=self.turn.__deepcopy__(),
-            stack=[f.__deepcopy__() for f in self.stack],
-        )
+    turn_limit: int = TURN_LIMIT
+    """Turns per player after which the service ends the game (not a rulebook rule)."""
+    end_reason: str | None = None
+    """Why the game ended, once it has."""

@@ -7,8 +7,8 @@ a Buy phase with nothing left to do) so no one is asked a question with one answ
 
 from __future__ import annotations
 
-from .cards import EVENTS, SHADOWS
-from .costs import coin_costs, is_, up_to
+from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
+from .costs import coins_to_buy, is_, up_to
 from .decisions import ask, take
 from .gaining import costing, gain
 from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
@@ -17,6 +17,7 @@ from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
 from .state import Frame, TurnState
 from .table import Table
+from .unchecked import unchecked
 from .zones import draw
 
 
@@ -38,8 +39,7 @@ def step_phase(t: Table) -> bool:
     elif turn.phase == "buy":
         if buy_phase_open(t):
             return False
-        turn.phase = "cleanup"
-        push(t, "cleanup", turn.seat)
+        start_cleanup(t)
     else:
         raise AssertionError(f"no frame pending in phase {turn.phase}")
     return True
@@ -51,14 +51,18 @@ def step_phase(t: Table) -> bool:
 def playable_action(t: Table, card: str) -> bool:
     """An Action card the player may play now (Treasures, under Enlightenment, only while
     Treasures may still be played this turn)."""
-    return is_(t, card, "Action") and not (is_(t, card, "Treasure") and t.s.turn.treasures_locked)
+    return is_(t, card, "Action") and not (card in TREASURES and t.s.turn.treasures_locked)
 
 
 def can_play_an_action(t: Table) -> bool:
     p = t.player(t.active)
     if t.s.turn.actions <= 0:
         return False
-    return any(playable_action(t, c) for c in p.hand) or any(c in SHADOWS for c in p.deck)
+    if not SHADOWS.isdisjoint(p.deck):
+        return True
+    if ACTIONS.isdisjoint(p.hand) and not t.prophecy("Enlightenment"):
+        return False  # the common case, without asking card by card
+    return any(playable_action(t, c) for c in p.hand)
 
 
 def buys_left(t: Table) -> int:
@@ -70,15 +74,15 @@ def buys_left(t: Table) -> int:
 def playable_treasures(t: Table) -> list[str]:
     if t.s.turn.treasures_locked:
         return []
-    return [c for c in t.player(t.active).hand if is_(t, c, "Treasure")]
+    return [c for c in t.player(t.active).hand if c in TREASURES]
 
 
 def buyable_cards(t: Table) -> list[str]:
     turn, p = t.s.turn, t.player(t.active)
     if turn.phase != "buy" or p.debt or buys_left(t) <= 0:
         return []
-    costs, coins = coin_costs(t), turn.coins
-    return [n for n, left in t.s.supply.items() if left > 0 and costs[n].coins <= coins]
+    costs, coins = coins_to_buy(t), turn.coins
+    return [n for n, left in t.s.supply.items() if left > 0 and costs[n] <= coins]
 
 
 def buyable_events(t: Table) -> list[str]:
@@ -107,8 +111,13 @@ def begin_turn(t: Table) -> None:
     s.turn = TurnState(seat=s.turn.seat, phase="start")
     s.turn_count += 1
     t.player(s.turn.seat).turns += 1
-    t.log.append(TurnStarted(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
-    push(t, "start_of_turn", s.turn.seat)
+    t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
+    items = start_items(t, s.turn.seat)
+    if not items:  # nothing to order: no frame needed
+        s.turn.phase = "action"
+        return
+    f = push(t, "start_of_turn", s.turn.seat)
+    f.vars["items"] = items
 
 
 def start_items(t: Table, seat: int) -> list[str]:
@@ -129,9 +138,6 @@ def start_of_turn(t: Table, f: Frame) -> None:
     """ "You can order playing each card at the start of your next turn, relative to other
     such cards and also anything else that happens at the start of that turn."
     """
-    if f.sub == 0:
-        f.sub = 1
-        f.vars["items"] = start_items(t, f.seat)
     items, picks = f.vars["items"], take(f, f.seat)
     if picks:
         items.remove(picks[0])
@@ -177,6 +183,22 @@ def start_item(t: Table, seat: int, item: str) -> None:
 # --- Clean-up -------------------------------------------------------------------------
 
 
+def start_cleanup(t: Table) -> None:
+    """Clean-up needs a frame only while River Shrines may put a gain to the player."""
+    turn = t.s.turn
+    turn.phase = "cleanup"
+    if turn.river_shrines and not turn.gained_in_buy:
+        push(t, "cleanup", turn.seat)
+    else:
+        finish_cleanup(t, turn.seat)
+
+
+def finish_cleanup(t: Table, seat: int) -> None:
+    biding_time(t, seat)
+    clean_up_cards(t, seat)
+    end_turn(t)
+
+
 @handles("cleanup")
 def cleanup(t: Table, f: Frame) -> None:
     turn = t.s.turn
@@ -185,10 +207,8 @@ def cleanup(t: Table, f: Frame) -> None:
         f.vars["shrines"] = 0 if turn.gained_in_buy else turn.river_shrines
     if f.sub == 1 and river_shrine_gain(t, f):
         return
-    biding_time(t, f.seat)
-    clean_up_cards(t, f.seat)
     done(t, f)
-    end_turn(t)
+    finish_cleanup(t, f.seat)
 
 
 def river_shrine_gain(t: Table, f: Frame) -> bool:
@@ -250,8 +270,11 @@ def clean_up_cards(t: Table, seat: int) -> None:
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:
     """Panic: "when you discard [a Treasure] from play, return it to its pile." """
     p = t.player(seat)
+    if not t.prophecy("Panic"):
+        p.discard += cards
+        return
     for card in cards:
-        if t.prophecy("Panic") and is_(t, card, "Treasure") and card in t.s.supply:
+        if card in TREASURES and card in t.s.supply:
             t.s.supply[card] += 1
         else:
             p.discard.append(card)
@@ -262,6 +285,7 @@ def end_turn(t: Table) -> None:
     reason = game_end_reason(t)
     if reason:
         s.over = True
+        s.end_reason = reason
         s.turn.phase = "over"
         t.log.append(GameEnded(reason=reason))
         return
@@ -270,11 +294,18 @@ def end_turn(t: Table) -> None:
 
 def game_end_reason(t: Table) -> str | None:
     """Checked at the end of a turn: the Province pile is empty, or 3 Supply piles are
-    (4 with 5–6 players). Piles removed by Divine Wind no longer count."""
+    (4 with 5–6 players). Piles removed by Divine Wind no longer count. The service also
+    ends the game once every player has had `turn_limit` turns (turns go round the table
+    with no extra turns in Rising Sun, so everyone has had the same number)."""
     supply = t.s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
     empty = [name for name, left in supply.items() if left == 0]
     if len(empty) >= PILES_TO_END[t.s.players]:
         return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
+    if min(p.turns for p in t.s.player_states) >= t.s.turn_limit:
+        return (
+            f"The turn limit is reached: every player has had {t.s.turn_limit} turns "
+            "(a service rule, not the rulebook's)."
+        )
     return None

@@ -6,6 +6,7 @@ from .cards import SHADOWS
 from .log import CardsDiscarded, CardsDrawn, CardsRevealed, CardsTrashed, Shuffled
 from .state import PlayerState
 from .table import Table
+from .unchecked import unchecked
 
 
 def shuffle_discard_into_deck(t: Table, seat: int) -> None:
@@ -15,7 +16,7 @@ def shuffle_discard_into_deck(t: Table, seat: int) -> None:
     t.s.rng.shuffle(cards)
     shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
     p.deck = shadows + [c for c in cards if c not in SHADOWS] + p.deck
-    t.log.append(Shuffled(seat=seat, count=len(cards)))
+    t.log.append(unchecked(Shuffled)(seat=seat, count=len(cards)))
 
 
 def ordered_shadows(shadows: list[str], order: list[str]) -> list[str]:
@@ -34,15 +35,23 @@ def top_card(t: Table, seat: int) -> str | None:
 
 
 def draw(t: Table, seat: int, n: int) -> list[str]:
+    """Draw `n` cards one after another from the top (the end of the deck list),
+    shuffling the discard pile in when the deck runs out."""
     p = t.player(seat)
-    drawn = []
-    for _ in range(n):
-        if top_card(t, seat) is None:
-            break
-        drawn.append(p.deck.pop())
+    drawn: list[str] = []
+    while len(drawn) < n:
+        if not p.deck:
+            if not p.discard:
+                break
+            shuffle_discard_into_deck(t, seat)
+        count = min(n - len(drawn), len(p.deck))
+        drawn += reversed(p.deck[-count:])
+        del p.deck[-count:]
     p.hand += drawn
     if drawn:
-        t.log.append(CardsDrawn(seat=seat, count=len(drawn), cards=drawn, private_to=[seat]))
+        t.log.append(
+            unchecked(CardsDrawn)(seat=seat, count=len(drawn), cards=drawn, private_to=[seat])
+        )
     return drawn
 
 

@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from dominion_kit import game, new_game, start
+from dominion_kit import choose, game, me, new_game, play, prompts, start
 
 from services.ai import make_bot, play_match
 from services.engine import Rng
@@ -47,3 +47,36 @@ def test_greedy_beats_random_at_dominion():
         bots = [make_bot("greedy", seed), make_bot("random", seed + 50)]
         wins += 0 in play_match(game, bots, seed, {"recommended": "Heading East"}).result.winners
     assert wins >= 5
+
+
+def ninja_with_one_answer_in():
+    """Seat 0 played Ninja in a 3-player game; seat 1 has chosen its two discards (the
+    card waits for seat 2 before carrying them out), and seat 2 is asked now."""
+    state = start(new_game("Ninja", players=3), hand=["Ninja"], deck=["Copper"])
+    for seat in (1, 2):
+        me(state, seat).hand = ["Copper", "Copper", "Estate", "Estate", "Silver"]
+        me(state, seat).deck = ["Gold", "Gold", "Province", "Province", "Duchy"]
+    state = choose(play(state, "Ninja"), "Estate", "Estate", seat=1)
+    assert [(p.seat, p.kind) for p in prompts(state)] == [(2, "discard")]
+    return state
+
+
+def test_a_redealt_hand_keeps_the_cards_its_owner_already_chose_to_discard():
+    state = ninja_with_one_answer_in()
+    for seed in range(20):
+        world = game.determinize(state, 2, Rng.from_seed(seed))
+        theirs = world.player_states[1]
+        assert Counter(theirs.hand)["Estate"] >= 2 and len(theirs.hand) == 5
+        assert Counter(theirs.hand + theirs.deck) == Counter(
+            state.player_states[1].hand + state.player_states[1].deck
+        )
+
+
+def test_search_bots_answer_a_ninja_after_another_player_has_answered():
+    """ISSUE10 #14: the greedy bot crashed here (list.remove: x not in list) and the game
+    was aborted; its redeal had taken seat 1's chosen Estates out of seat 1's hand."""
+    state = ninja_with_one_answer_in()
+    for level in ("greedy", "mcts"):
+        move = make_bot(level, 3).choose(game, state, 2)
+        after = game.apply(state, 2, move).state
+        assert len(after.player_states[1].hand) == 3 and len(after.player_states[2].hand) == 3

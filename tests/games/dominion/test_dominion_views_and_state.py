@@ -1,9 +1,10 @@
 """Hidden information, views, events, and states that save and load between any moves."""
 
-from dominion_kit import act, choose, kingdom_with, me, new_game, play, prompts, start
-from pydantic import BaseModel
+import dataclasses
 
-from services.engine import Rng
+from dominion_kit import act, choose, kingdom_with, me, new_game, play, prompts, start
+
+from services.engine import Rng, copy_state
 from services.games.dominion import game
 from services.games.dominion.view import DominionView
 
@@ -116,15 +117,16 @@ def test_the_copy_made_before_each_move_shares_nothing_mutable():
         me(state, seat).hand = ["Copper", "Copper", "Estate", "Estate", "Silver"]
     me(state).durations = [["Samurai", "game"]]
     state = play(state, "Ninja")
-    copy = state.model_copy(deep=True)
+    state.stack[-1].vars["got"] = ["Silver"]  # frames also remember lists of cards
+    copy = copy_state(state)
     assert copy == state
 
     def shared(a, b, path):
-        if isinstance(a, (list, dict, BaseModel)):
+        if isinstance(a, (list, dict)) or dataclasses.is_dataclass(a):
             assert a is not b, f"{path} is shared"
-        if isinstance(a, BaseModel):
-            for name in type(a).model_fields:
-                shared(getattr(a, name), getattr(b, name), f"{path}.{name}")
+        if dataclasses.is_dataclass(a):
+            for field in dataclasses.fields(a):
+                shared(getattr(a, field.name), getattr(b, field.name), f"{path}.{field.name}")
         elif isinstance(a, list):
             for i, (x, y) in enumerate(zip(a, b, strict=True)):
                 shared(x, y, f"{path}[{i}]")
@@ -133,3 +135,46 @@ def test_the_copy_made_before_each_move_shares_nothing_mutable():
                 shared(a[key], b[key], f"{path}[{key}]")
 
     shared(state, copy, "state")
+
+
+def test_what_the_engine_builds_without_validation_is_what_validation_would_build():
+    """Events, prompts and listed moves skip pydantic's validator inside the engine; each
+    must still be exactly the model a client would get from validated data."""
+    from services.ai import RandomBot, play_match
+
+    def same_as_validated(model):
+        assert type(model).model_validate(model.model_dump()) == model
+        assert type(model).model_validate_json(model.model_dump_json()).model_dump() == (
+            model.model_dump()
+        )
+
+    def check(state, seat, move):
+        for prompt in game.prompts(state):
+            same_as_validated(prompt)
+            for legal in game.legal_moves(state, prompt.seat):
+                same_as_validated(legal)
+        for event in game.apply(state, seat, move).events:
+            same_as_validated(event)
+
+    for seed in range(3):
+        config = {"kingdom": kingdom_with("Ninja", "Rice", "Daimyo", "Alley")}
+        play_match(game, [RandomBot(seed), RandomBot(seed + 9)], seed, config, on_step=check)
+
+
+def test_a_bots_observation_holds_only_what_the_seats_view_shows():
+    state = secret_position()
+    for seat in (0, 1):
+        seen, view = game.observation(state, seat), game.view(state, seat)
+        mine = view.players[seat]
+        assert list(seen.hand) == mine.hand and seen.debt == mine.debt
+        assert dict(seen.supply) == {pile.card: pile.left for pile in view.supply}
+        assert (seen.active, seen.phase, seen.actions, seen.buys, seen.coins) == (
+            view.turn.seat,
+            view.turn.phase,
+            view.turn.actions,
+            view.turn.buys,
+            view.turn.coins,
+        )
+        assert seen.prompts == view.prompts
+    assert "Tea House" not in repr(game.observation(state, 1))
+    assert "Rice Broker" not in repr(game.observation(state, 0))  # its own deck's order
