@@ -279,7 +279,9 @@ def _hand(svg: Svg, hand: list[str], top: float) -> float:
         x = PAD + 16
         for name, width in row:
             svg.rect(x, y, width, 20, fill=PAPER, stroke="#8a96a3", rx=4)
-            svg.text(x + width / 2, y + 14, name, 12, fill=INK, text_anchor="middle")
+            svg.text(
+                x + width / 2, y + 14, name, 12, fill=INK, text_anchor="middle", class_="hand-card"
+            )
             x += width + 5
         y += 26
     return y + 2
