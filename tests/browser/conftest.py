@@ -51,8 +51,10 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[object]:
+    """Module-scoped: Playwright's sync API runs an event loop in this thread while it is
+    open, which would break later tests that run their own loop."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
