@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run test lint bench bench-service redis-server clean
+.PHONY: help install run test lint bench bench-service redis-server chromium screenshots clean
 
 help:
 	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
@@ -14,6 +14,7 @@ help:
 	@echo "make lint   ruff"
 	@echo "make bench  benchmarks (printed numbers, never asserted)"
 	@echo "make bench-service  load test of the service against a local Redis"
+	@echo "make screenshots    PNGs of each game's board and the playground into docs/screenshots/"
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -31,7 +32,12 @@ run: install
 redis-server:
 	@command -v redis-server >/dev/null || (apt-get update -qq && apt-get install -y -qq redis-server >/dev/null)
 
-test: install redis-server
+# The browser tests drive Debian's chromium with Playwright (which cannot download its own
+# browsers here): installed from Debian's packages as root, like Redis.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+
+test: install redis-server chromium
 	$(PY) -m pytest -n auto
 
 lint: install
@@ -46,6 +52,10 @@ bench: install
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
 bench-service: install
 	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
+
+# The browser tests keep their screenshots in docs/screenshots/ (shown in the README).
+screenshots: install chromium
+	SKYPORT_SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q -p no:cacheprovider tests/browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -15,7 +15,15 @@ from starlette.routing import BaseRoute
 from services.engine import Game, all_games
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 
-from . import openapi, routes_catalog, routes_events, routes_games, routes_health
+from . import (
+    openapi,
+    routes_board,
+    routes_catalog,
+    routes_events,
+    routes_games,
+    routes_health,
+    routes_playground,
+)
 from .auth import ApiKeys, Credentials
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -169,6 +177,8 @@ def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
     return [
         *routes_games.routes,
         *routes_events.routes,
+        *routes_board.routes,
+        *routes_playground.routes,
         *routes_catalog.routes,
         *routes_health.routes,
         *openapi.routes,

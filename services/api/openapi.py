@@ -317,6 +317,22 @@ def _paths() -> dict[str, Any]:
                 "responses": {"200": _json("GameResult", "Standings"), **_problems(400, 404, 409)},
             }
         },
+        "/v1/games/{game_id}/board.svg": {
+            "get": {
+                "operationId": "boardPicture",
+                "summary": "The board as an SVG picture, drawn from the view for your token "
+                "(a spectator's without one). 404 no_picture for a game without a drawing.",
+                "security": AUTH,
+                "parameters": [GAME_ID_PARAM],
+                "responses": {
+                    "200": {
+                        "description": "The picture",
+                        "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                    },
+                    **_problems(400, 401, 404),
+                },
+            }
+        },
         "/v1/catalog": {
             "get": {
                 "operationId": "catalog",

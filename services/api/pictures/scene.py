@@ -1,0 +1,65 @@
+"""What a drawer gets: the game's view for one reader, and the public facts around it
+(seat names, status, whose turn, the result). Built only from the `GameDocument` the
+service hands that reader, so a picture shows nothing the JSON does not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
+
+from ..payloads import GameDocument, GameResult, SeatInfo
+from .svg import short
+
+V = TypeVar("V", bound=BaseModel)
+
+SEAT_COLOURS = ("#f2b705", "#8e44ad", "#e8590c", "#3b3b3b", "#0f9d8a", "#c2185b")
+"""One colour per seat, far from the game colours drawn on the pieces."""
+
+INK = "#1d2733"
+MUTED = "#5b6776"
+PAPER = "#ffffff"
+PANEL = "#f3f5f8"
+
+
+@dataclass(frozen=True)
+class Scene(Generic[V]):
+    title: str
+    view: V
+    seats: list[SeatInfo]
+    you: int | None
+    status: str
+    version: int
+    turn: list[int]
+    result: GameResult | None
+
+    def name(self, seat: int, limit: int = 16) -> str:
+        return short(self.seats[seat].name, limit) if 0 <= seat < len(self.seats) else "?"
+
+    def who(self, seat: int, limit: int = 16) -> str:
+        """The seat's name, marked when it is a bot or the reader."""
+        info = self.seats[seat]
+        mark = " (you)" if seat == self.you else f" ({info.bot} bot)" if info.bot else ""
+        return self.name(seat, limit) + mark
+
+    @property
+    def reader(self) -> str:
+        return "spectator" if self.you is None else f"seat {self.you + 1}, {self.name(self.you)}"
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def scene_of(document: GameDocument, view_model: type[V], title: str) -> Scene[V]:
+    return Scene(
+        title=title,
+        view=view_model.model_validate(document.view),
+        seats=document.seats,
+        you=document.you,
+        status=document.status.value,
+        version=document.version,
+        turn=document.turn,
+        result=document.result,
+    )

@@ -1,0 +1,119 @@
+"""A tiny SVG builder: elements as escaped strings, nothing else.
+
+Every attribute value and every piece of text goes through `xml.sax.saxutils`, and
+characters XML 1.0 cannot carry (most control characters, lone surrogates) are dropped
+first, because seat names are user input. Styling uses presentation attributes only
+(no `style`), so the picture renders under a strict Content-Security-Policy when it is
+put inline in a page.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
+from xml.sax.saxutils import escape, quoteattr
+
+SVG_NS = "http://www.w3.org/2000/svg"
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+Number = int | float
+
+
+def clean(text: object) -> str:
+    """`text` as a string XML can hold (escaping comes later)."""
+    return _NOT_XML.sub("", str(text))
+
+
+def short(text: str, limit: int) -> str:
+    """At most `limit` characters, with an ellipsis when cut."""
+    text = clean(text)
+    return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
+
+
+def _number(value: Number) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _attrs(attrs: dict[str, object]) -> str:
+    parts = []
+    for name, value in attrs.items():
+        if value is None or value is False:
+            continue
+        key = name.rstrip("_").replace("_", "-")
+        shown = _number(value) if isinstance(value, int | float) else clean(value)
+        parts.append(f" {key}={quoteattr(shown)}")
+    return "".join(parts)
+
+
+class Svg:
+    """An SVG document built element by element, top to bottom."""
+
+    def __init__(self, width: Number, title: str) -> None:
+        self.width = width
+        self.title = title
+        self._parts: list[str] = []
+
+    def mark(self) -> int:
+        """Where the next element goes; `behind` draws there later (a panel under text
+        whose height is known only once the text is laid out)."""
+        return len(self._parts)
+
+    def behind(self, mark: int, draw: Callable[[Svg], None]) -> None:
+        under = Svg(self.width, "")
+        draw(under)
+        self._parts[mark:mark] = under._parts
+
+    def raw_element(self, tag: str, attrs: dict[str, object], content: str = "") -> None:
+        """An element whose `content` is already escaped markup (or empty)."""
+        if content:
+            self._parts.append(f"<{tag}{_attrs(attrs)}>{content}</{tag}>")
+        else:
+            self._parts.append(f"<{tag}{_attrs(attrs)}/>")
+
+    def rect(self, x: Number, y: Number, w: Number, h: Number, **attrs: object) -> None:
+        self.raw_element("rect", {"x": x, "y": y, "width": w, "height": h, **attrs})
+
+    def circle(self, cx: Number, cy: Number, r: Number, **attrs: object) -> None:
+        self.raw_element("circle", {"cx": cx, "cy": cy, "r": r, **attrs})
+
+    def line(self, x1: Number, y1: Number, x2: Number, y2: Number, **attrs: object) -> None:
+        self.raw_element("line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, **attrs})
+
+    def polygon(self, points: list[tuple[Number, Number]], **attrs: object) -> None:
+        shown = " ".join(f"{_number(x)},{_number(y)}" for x, y in points)
+        self.raw_element("polygon", {"points": shown, **attrs})
+
+    def path(self, d: str, **attrs: object) -> None:
+        self.raw_element("path", {"d": d, **attrs})
+
+    def text(self, x: Number, y: Number, text: object, size: Number = 14, **attrs: object) -> None:
+        content = escape(clean(text))
+        self.raw_element("text", {"x": x, "y": y, "font_size": size, **attrs}, content)
+
+    def paragraph(
+        self, x: Number, y: Number, text: str, width_chars: int, size: Number = 13, **attrs: object
+    ) -> Number:
+        """Wrapped text from (x, y) (first baseline); returns the y below its last line."""
+        lines = textwrap.wrap(clean(text), width_chars) or [""]
+        leading = size * 1.3
+        spans = "".join(
+            f"<tspan{_attrs({'x': x, 'dy': 0 if i == 0 else leading})}>{escape(line)}</tspan>"
+            for i, line in enumerate(lines)
+        )
+        self.raw_element("text", {"x": x, "y": y, "font_size": size, **attrs}, spans)
+        return y + leading * len(lines)
+
+    def render(self, height: Number) -> str:
+        """The whole document: scales to its container's width (phone screens included)."""
+        head = (
+            f'<svg xmlns="{SVG_NS}" viewBox="0 0 {_number(self.width)} {_number(height)}" '
+            f'width="100%" preserveAspectRatio="xMidYMin meet" role="img" '
+            f"font-family={quoteattr(FONT)}>"
+        )
+        title = f"<title>{escape(clean(self.title))}</title>"
+        return head + title + "".join(self._parts) + "</svg>"

@@ -1,0 +1,557 @@
+// The Skyport playground: create a game against bots (or watch one), see the board
+// picture, play the legal moves, follow the game live over SSE. Plain script, no build
+// step; it talks to the same REST API as any client.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const HUMAN = "human";
+  const RECONNECT_MS = 2000;
+  const FILTER_FROM = 12; // moves: show a filter box from this many on
+
+  const table = {
+    catalog: [],
+    gameId: null,
+    title: "",
+    tokens: {}, // seat -> token, for the seats this page may play
+    viewer: null, // seat whose token reads the game, or null for a spectator
+    document: null,
+    seen: new Set(), // log versions shown
+    stream: null, // AbortController of the live stream
+    refreshing: false,
+    again: false,
+    ended: false,
+    known: -1, // the newest version this page has heard of
+  };
+
+  // --- the API ---------------------------------------------------------------------
+
+  class ApiError extends Error {
+    constructor(status, problem) {
+      super(problem.detail || problem.title || `HTTP ${status}`);
+      this.status = status;
+      this.code = problem.code || "http_error";
+    }
+  }
+
+  const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+  async function api(path, { method = "GET", body, token, accept = "application/json" } = {}) {
+    const headers = { Accept: accept };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    for (let attempt = 0; ; attempt += 1) {
+      const response = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+      });
+      if (response.status === 429 && attempt < 3) {
+        const wait = Number(response.headers.get("Retry-After")) || 1;
+        await sleep(Math.min(wait, 10) * 1000);
+        continue;
+      }
+      if (!response.ok) {
+        let problem = {};
+        try {
+          problem = await response.json();
+        } catch (error) {
+          problem = { detail: `HTTP ${response.status}` };
+        }
+        throw new ApiError(response.status, problem);
+      }
+      return accept === "application/json" ? response.json() : response.text();
+    }
+  }
+
+  const gamePath = (suffix = "") => `/v1/games/${table.gameId}${suffix}`;
+  const viewerToken = () => (table.viewer === null ? null : table.tokens[table.viewer]);
+
+  function showError(where, error) {
+    const box = $(where);
+    if (!error) {
+      box.hidden = true;
+      box.textContent = "";
+      return;
+    }
+    box.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+    box.hidden = false;
+  }
+
+  // --- the start page ----------------------------------------------------------------
+
+  function element(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text !== undefined) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function option(value, text, selected = false) {
+    const node = element("option", text);
+    node.value = value;
+    node.selected = selected;
+    return node;
+  }
+
+  async function loadCatalog() {
+    try {
+      table.catalog = (await api("/v1/catalog")).games;
+    } catch (error) {
+      showError("start-error", error);
+      return;
+    }
+    const select = $("game-select");
+    select.replaceChildren(...table.catalog.map((game) => option(game.id, game.title)));
+    select.addEventListener("change", pickedGame);
+    $("players-select").addEventListener("change", () => seatRows());
+    pickedGame();
+  }
+
+  const chosenGame = () => table.catalog.find((game) => game.id === $("game-select").value);
+
+  function pickedGame() {
+    const game = chosenGame();
+    if (!game) return;
+    const counts = [];
+    for (let n = game.min_players; n <= game.max_players; n += 1) counts.push(n);
+    const preferred = counts.includes(2) ? 2 : counts[0];
+    $("players-select").replaceChildren(...counts.map((n) => option(n, `${n}`, n === preferred)));
+    seatRows();
+  }
+
+  function seatRows() {
+    const game = chosenGame();
+    const players = Number($("players-select").value);
+    const rows = [];
+    for (let seat = 0; seat < players; seat += 1) {
+      const row = element("div", undefined, "seat-row");
+      const name = element("input");
+      name.name = `seat-${seat}-name`;
+      name.required = true;
+      name.maxLength = 64;
+      name.value = seat === 0 ? "Player 1" : `Bot ${seat}`;
+      name.setAttribute("aria-label", `Seat ${seat + 1} name`);
+      const who = element("select");
+      who.name = `seat-${seat}-who`;
+      who.setAttribute("aria-label", `Seat ${seat + 1} played by`);
+      who.append(option(HUMAN, "Human (this page)", seat === 0));
+      game.bot_levels.forEach((level, i) => who.append(option(level, `Bot: ${level}`, seat > 0 && i === 0)));
+      row.append(element("span", `${seat + 1}`, "seat-number"), name, who);
+      rows.push(row);
+    }
+    $("seat-rows").replaceChildren(...rows);
+  }
+
+  async function createGame(event) {
+    event.preventDefault();
+    showError("start-error", null);
+    const seats = [...$("seat-rows").children].map((row) => {
+      const [name, who] = row.querySelectorAll("input, select");
+      return who.value === HUMAN ? { name: name.value } : { name: name.value, bot: who.value };
+    });
+    const body = { game: $("game-select").value, seats };
+    const seed = $("seed-input").value.trim();
+    if (seed) body.seed = Number(seed);
+    const button = $("create-button");
+    button.disabled = true;
+    try {
+      const created = await api("/v1/games", { method: "POST", body });
+      const tokens = {};
+      for (const seat of created.seats) if (seat.token) tokens[seat.seat] = seat.token;
+      remember(created.id, tokens);
+      location.hash = `game=${created.id}`;
+    } catch (error) {
+      showError("start-error", error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async function watchGame(event) {
+    event.preventDefault();
+    showError("start-error", null);
+    const id = $("watch-id").value.trim();
+    const token = $("watch-token").value.trim();
+    const tokens = recall(id);
+    if (token) {
+      try {
+        const seen = await api(`/v1/games/${id}`, { token });
+        if (seen.you !== null) tokens[seen.you] = token;
+      } catch (error) {
+        showError("start-error", error);
+        return;
+      }
+    }
+    remember(id, tokens);
+    $("watch-token").value = "";
+    location.hash = `game=${id}`;
+  }
+
+  // Tokens live in this tab only (sessionStorage), so a reload keeps your seat.
+  function remember(id, tokens) {
+    sessionStorage.setItem(`skyport:${id}`, JSON.stringify(tokens));
+  }
+
+  function recall(id) {
+    try {
+      return JSON.parse(sessionStorage.getItem(`skyport:${id}`) || "{}");
+    } catch (error) {
+      return {};
+    }
+  }
+
+  // --- the table -----------------------------------------------------------------------
+
+  function route() {
+    const match = /^#game=([a-z2-7]{24})$/.exec(location.hash);
+    closeStream();
+    if (!match) {
+      table.gameId = null;
+      $("table").hidden = true;
+      $("start").hidden = false;
+      return;
+    }
+    openGame(match[1]);
+  }
+
+  function openGame(id) {
+    table.gameId = id;
+    table.tokens = recall(id);
+    const seats = Object.keys(table.tokens).map(Number).sort((a, b) => a - b);
+    table.viewer = seats.length ? seats[0] : null;
+    table.document = null;
+    $("start").hidden = true;
+    $("table").hidden = false;
+    $("game-id").textContent = id;
+    $("result-panel").hidden = true;
+    $("board").replaceChildren();
+    $("moves").replaceChildren();
+    showError("table-error", null);
+    viewerOptions();
+    restart();
+  }
+
+  function viewerOptions() {
+    const select = $("viewer-select");
+    const seats = Object.keys(table.tokens).map(Number).sort((a, b) => a - b);
+    const names = table.document ? table.document.seats : [];
+    const label = (seat) => (names[seat] ? `${names[seat].name} (seat ${seat + 1})` : `Seat ${seat + 1}`);
+    select.replaceChildren(
+      option("", "Spectator", table.viewer === null),
+      ...seats.map((seat) => option(String(seat), label(seat), seat === table.viewer)),
+    );
+  }
+
+  function restart() {
+    closeStream();
+    table.seen = new Set();
+    table.ended = false;
+    table.known = -1;
+    $("log").replaceChildren();
+    follow();
+    refresh();
+  }
+
+  // Several updates may arrive while one refresh runs: they fold into one more.
+  async function refresh() {
+    if (table.refreshing) {
+      table.again = true;
+      return;
+    }
+    table.refreshing = true;
+    $("moves").setAttribute("aria-busy", "true");
+    try {
+      do {
+        table.again = false;
+        const id = table.gameId;
+        const results = await Promise.allSettled([loadDocument(), loadBoard(), loadMoves()]);
+        if (id !== table.gameId) return;
+        const failed = results.find((result) => result.status === "rejected");
+        showError("table-error", failed ? failed.reason : null);
+      } while (table.again);
+    } finally {
+      table.refreshing = false;
+      $("moves").setAttribute("aria-busy", "false");
+    }
+  }
+
+  // Move buttons are only live for the newest version the page knows: a move made on an
+  // older one would be refused (409), so they wait for the next refresh.
+  function heardOf(version) {
+    if (version <= table.known) return;
+    table.known = version;
+    const box = $("moves");
+    if (Number(box.dataset.version) < version) {
+      for (const button of box.children) button.disabled = true;
+    }
+  }
+
+  async function loadDocument() {
+    const document_ = await api(gamePath(), { token: viewerToken() });
+    const firstLook = table.document === null;
+    table.document = document_;
+    heardOf(document_.version);
+    const game = table.catalog.find((g) => g.id === document_.game);
+    table.title = game ? game.title : document_.game;
+    $("game-title").textContent = table.title;
+    $("game-status").textContent = statusText(document_);
+    if (firstLook) viewerOptions();
+    if (document_.result) showResult(document_.result);
+    followTheTurn(document_);
+  }
+
+  // Playing several seats from one page (hot seat): read as the seat that must act.
+  function followTheTurn(document_) {
+    if (document_.status !== "active" || table.viewer === null) return;
+    if (document_.turn.includes(table.viewer)) return;
+    const next = document_.turn.find((seat) => seat in table.tokens);
+    if (next === undefined) return;
+    table.viewer = next;
+    viewerOptions();
+    restart();
+  }
+
+  function seatName(seat) {
+    const seats = table.document ? table.document.seats : [];
+    if (!seats[seat]) return `Seat ${seat + 1}`;
+    const info = seats[seat];
+    const tag = seat === table.viewer ? " (you)" : info.bot ? ` (${info.bot} bot)` : "";
+    return info.name + tag;
+  }
+
+  function statusText(document_) {
+    const parts = [document_.status, `version ${document_.version}`];
+    if (document_.status === "active" && document_.turn.length) {
+      parts.push(`to act: ${document_.turn.map(seatName).join(", ")}`);
+    }
+    return parts.join(" · ");
+  }
+
+  async function loadBoard() {
+    const board = $("board");
+    let text;
+    try {
+      text = await api(gamePath("/board.svg"), { token: viewerToken(), accept: "image/svg+xml" });
+    } catch (error) {
+      if (error.code === "no_picture") {
+        board.replaceChildren(element("p", error.message, "note"));
+        return;
+      }
+      throw error;
+    }
+    const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = parsed.documentElement;
+    if (root.namespaceURI !== "http://www.w3.org/2000/svg" || parsed.querySelector("parsererror")) {
+      throw new Error("The board picture could not be read.");
+    }
+    board.replaceChildren(document.importNode(root, true));
+  }
+
+  async function loadMoves() {
+    const note = $("moves-note");
+    const box = $("moves");
+    const filter = $("moves-filter");
+    if (table.viewer === null) {
+      note.textContent = "Spectating: pick a seat you hold under “View as” to play.";
+      box.replaceChildren();
+      filter.hidden = true;
+      return;
+    }
+    const legal = await api(gamePath("/legal-moves"), { token: viewerToken() });
+    if (legal.version < table.known) {
+      table.again = true; // stale already: ask again rather than offer refused moves
+      return;
+    }
+    box.dataset.version = String(legal.version);
+    const active = table.document === null || table.document.status === "active";
+    if (!legal.moves.length) {
+      note.textContent = active ? "Waiting for the other players…" : "No more moves: the game is over.";
+      box.replaceChildren();
+      filter.hidden = true;
+      return;
+    }
+    const count = `${legal.moves.length} legal move${legal.moves.length === 1 ? "" : "s"}`;
+    const prompt = table.document && table.document.prompts.find((p) => p.seat === table.viewer);
+    note.textContent = prompt && prompt.text ? `${prompt.text} (${count})` : count;
+    box.replaceChildren(
+      ...legal.moves.map((move) => {
+        const button = element("button", move.label, "move");
+        button.type = "button";
+        button.addEventListener("click", () => play(move, legal.version));
+        return button;
+      }),
+    );
+    filter.hidden = legal.moves.length < FILTER_FROM;
+    applyFilter();
+  }
+
+  function applyFilter() {
+    const words = $("moves-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const button of $("moves").children) {
+      const label = button.textContent.toLowerCase();
+      button.hidden = !words.every((word) => label.includes(word));
+    }
+  }
+
+  async function play(move, version) {
+    const buttons = [...$("moves").children];
+    buttons.forEach((button) => {
+      button.disabled = true;
+    });
+    try {
+      const accepted = await api(gamePath("/moves"), {
+        method: "POST",
+        token: viewerToken(),
+        body: { move, expected_version: version },
+      });
+      heardOf(accepted.version);
+      showError("table-error", null);
+    } catch (error) {
+      if (error.code !== "version_conflict") showError("table-error", error);
+    }
+    refresh();
+  }
+
+  // --- the live stream (SSE over fetch, so the seat's token goes in a header) ------------
+
+  function closeStream() {
+    if (table.stream) table.stream.abort();
+    table.stream = null;
+  }
+
+  async function follow() {
+    const controller = new AbortController();
+    table.stream = controller;
+    let last = null;
+    while (!controller.signal.aborted && !table.ended) {
+      try {
+        last = await readStream(controller.signal, last);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+      }
+      if (!table.ended) await sleep(RECONNECT_MS);
+    }
+  }
+
+  async function readStream(signal, lastEventId) {
+    const headers = { Accept: "text/event-stream" };
+    const token = viewerToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (lastEventId !== null) headers["Last-Event-ID"] = lastEventId;
+    const response = await fetch(gamePath("/events"), { headers, signal, cache: "no-store" });
+    if (response.status === 204) {
+      table.ended = true;
+      return lastEventId;
+    }
+    if (!response.ok) {
+      // A refused stream (unknown game, bad token) will not get better by retrying.
+      if (response.status < 500 && response.status !== 429) table.ended = true;
+      throw new Error(`The live stream answered ${response.status}.`);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let last = lastEventId;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return last;
+      buffer += value.replace(/\r\n?/g, "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const frame = parseFrame(buffer.slice(0, cut));
+        buffer = buffer.slice(cut + 2);
+        if (frame.id !== null) last = frame.id;
+        if (frame.data !== null) handleFrame(frame);
+      }
+    }
+  }
+
+  function parseFrame(text) {
+    const frame = { id: null, event: "message", data: null };
+    for (const line of text.split("\n")) {
+      if (!line || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "id") frame.id = value;
+      else if (field === "event") frame.event = value;
+      else if (field === "data") frame.data = frame.data === null ? value : `${frame.data}\n${value}`;
+    }
+    return frame;
+  }
+
+  function handleFrame(frame) {
+    const data = JSON.parse(frame.data);
+    if (frame.event === "end") {
+      table.ended = true;
+      if (data.result) showResult(data.result);
+      refresh();
+      return;
+    }
+    if (table.seen.has(data.version)) return;
+    table.seen.add(data.version);
+    heardOf(data.version);
+    logEntry(data);
+    refresh();
+  }
+
+  // --- the event log and the result ------------------------------------------------------
+
+  const isEmpty = (value) => value === null || (Array.isArray(value) && value.length === 0);
+
+  function describeEvent(event) {
+    const fields = Object.entries(event)
+      .filter(([key, value]) => !["kind", "seat", "private_to"].includes(key) && !isEmpty(value))
+      .map(([key, value]) => `${key.replace(/_/g, " ")} ${typeof value === "object" ? JSON.stringify(value) : value}`);
+    const text = event.kind.replace(/_/g, " ") + (fields.length ? `: ${fields.join(", ")}` : "");
+    const who = event.seat === null || event.seat === undefined ? "" : `${seatName(event.seat)}: `;
+    return who + (text.length > 200 ? `${text.slice(0, 199)}…` : text);
+  }
+
+  function logEntry(entry) {
+    const item = element("li");
+    const head = entry.action === "resign" ? `${seatName(entry.seat)} resigned` : `${seatName(entry.seat)} moved`;
+    item.append(element("span", `v${entry.version}`, "version"), element("strong", ` ${head}`));
+    const list = element("ul");
+    for (const event of entry.events) list.append(element("li", describeEvent(event)));
+    item.append(list);
+    item.value = entry.version;
+    $("log").prepend(item);
+  }
+
+  function showResult(result) {
+    const rows = result.standings.map((standing) => {
+      const row = element("tr");
+      const winner = result.winners.includes(standing.seat);
+      const breakdown = Object.entries(standing.breakdown)
+        .map(([name, points]) => `${name.replace(/_/g, " ")} ${points}`)
+        .join(" · ");
+      row.append(
+        element("td", String(standing.rank)),
+        element("td", (winner ? "★ " : "") + standing.name + (standing.resigned ? " (resigned)" : "")),
+        element("td", String(standing.score)),
+        element("td", breakdown),
+      );
+      if (winner) row.className = "winner";
+      return row;
+    });
+    $("result").tBodies[0].replaceChildren(...rows);
+    $("result-panel").hidden = false;
+  }
+
+  // --- wiring ------------------------------------------------------------------------------
+
+  $("create-form").addEventListener("submit", createGame);
+  $("watch-form").addEventListener("submit", watchGame);
+  $("moves-filter").addEventListener("input", applyFilter);
+  $("leave-button").addEventListener("click", () => {
+    location.hash = "";
+  });
+  $("viewer-select").addEventListener("change", (event) => {
+    table.viewer = event.target.value === "" ? null : Number(event.target.value);
+    restart();
+  });
+  window.addEventListener("hashchange", route);
+  loadCatalog().then(route);
+})();

@@ -1,0 +1,35 @@
+"""REST: the board as a picture (SVG), drawn from the reader's own view."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from . import pictures
+from .inputs import credentials, game_id, only_query, service
+from .problems import Problem
+
+SVG_HEADERS = {
+    "Cache-Control": "private, no-store",
+    "Vary": "Authorization",
+    "X-Content-Type-Options": "nosniff",
+    # Opened on its own, the picture may not run or fetch anything.
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+}
+
+
+async def board_svg(request: Request) -> Response:
+    only_query(request)
+    gameplay = service(request)
+    # The same read, checks and redaction as GET /v1/games/{id}: the picture is drawn
+    # from the view in that document and from nothing else.
+    document = await gameplay.get_game(game_id(request), credentials(request))
+    game = gameplay.games[document.game]
+    if not pictures.has_picture(document.game):
+        raise Problem(404, "no_picture", f"There is no board picture for {game.title} yet.")
+    svg = pictures.draw(document, game.view_model, game.title)
+    return Response(svg, media_type="image/svg+xml", headers=SVG_HEADERS)
+
+
+routes = [Route("/v1/games/{game_id}/board.svg", board_svg, methods=["GET"], name="board_svg")]

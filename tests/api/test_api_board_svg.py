@@ -1,0 +1,208 @@
+"""GET /v1/games/{id}/board.svg: a valid SVG drawn from the reader's own view — never
+more than the JSON shows that reader — readable on a phone, with the same errors as
+GET /v1/games/{id}."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from services.api import pictures
+from services.api.pictures.svg import Svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE_NAME = "<i>&'\"]]>Zoë"
+SCRIPT_NAME = '<script>alert("x")</script>'
+
+
+def tokens_of(created: dict) -> dict[int, str]:
+    return {seat["seat"]: seat["token"] for seat in created["seats"] if seat["token"]}
+
+
+def picture(api, game_id: str, token: str | None = None) -> ET.Element:
+    response = api.client.get(f"/v1/games/{game_id}/board.svg", headers=api.auth(token))
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "image/svg+xml"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    root = ET.fromstring(response.content)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def texts(root: ET.Element) -> list[str]:
+    """Every line of text in the picture, as a reader sees it."""
+    lines = []
+    for element in root.iter(f"{SVG}text"):
+        spans = list(element.iter(f"{SVG}tspan"))
+        lines.extend(span.text or "" for span in spans) if spans else lines.append(element.text)
+    return [line for line in lines if line]
+
+
+def hand_chips(root: ET.Element) -> list[str]:
+    """The card names drawn in the reader's hand (Dominion), in order."""
+    return [
+        element.text or ""
+        for element in root.iter(f"{SVG}text")
+        if element.get("class") == "hand-card"
+    ]
+
+
+def play_some(api, created: dict, moves: int) -> None:
+    tokens = tokens_of(created)
+    for _ in range(moves):
+        document = api.wait_until(
+            created["id"], lambda d: d["status"] != "active" or bool(set(d["turn"]) & set(tokens))
+        )
+        if document["status"] != "active":
+            return
+        seat = next(s for s in document["turn"] if s in tokens)
+        assert api.move(created["id"], tokens[seat], api.legal(created["id"], tokens[seat])[0])
+
+
+def test_sky_islands_picture_shows_the_readers_hand_and_no_one_elses(api):
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=21)
+    play_some(api, created, 6)
+    tokens = tokens_of(created)
+    hands = {seat: api.game(created["id"], tokens[seat])["view"]["hand"] for seat in (0, 1)}
+    assert hands[0] and hands[1]
+    for seat, other in ((0, 1), (1, 0)):
+        lines = texts(picture(api, created["id"], tokens[seat]))
+        assert "Your hand" in lines
+        assert {f"tile {tile['id']}" for tile in hands[seat]} <= set(lines)
+        assert not {f"tile {tile['id']}" for tile in hands[other]} & set(lines)
+    spectator = texts(picture(api, created["id"]))
+    assert "Your hand" not in spectator
+    assert not any(re.fullmatch(r"tile \d+", line) for line in spectator)
+
+
+def test_sky_islands_picture_draws_the_board_players_and_supply(api):
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=4)
+    play_some(api, created, 10)
+    document = api.game(created["id"])
+    root = picture(api, created["id"])
+    lines = texts(root)
+    view = document["view"]
+    assert len(root.findall(f".//{SVG}rect[@stroke='#4f7390']")) == len(view["board"])
+    for player in view["players"]:
+        assert f"{player['victory_points']} VP" in lines
+    assert any(line.startswith("Draw pile ") for line in lines)
+    houses = sum(
+        island["trading_house"] is not None for tile in view["board"] for island in tile["islands"]
+    )
+    assert houses > 0
+    assert any(f"Version {document['version']}" in line for line in lines)
+
+
+def test_dominion_picture_shows_supply_events_prophecy_and_only_your_hand(api):
+    created = api.create("dominion", [{"name": "Ann"}, {"name": "Ben"}], seed=8)
+    play_some(api, created, 5)
+    tokens = tokens_of(created)
+    mine = api.game(created["id"], tokens[0])["view"]
+    root = picture(api, created["id"], tokens[0])
+    lines = texts(root)
+    for pile in mine["supply"]:
+        assert pile["card"] in lines
+        assert f"{pile['left']} left" in lines or pile["left"] == 0
+    for event in mine["events"]:
+        assert event["event"] in lines
+    if mine["prophecy"]:
+        assert f"Prophecy: {mine['prophecy']}" in lines
+        suns = root.findall(f".//{SVG}circle[@fill='#f5a623']")
+        assert len(suns) == min(mine["sun_tokens"], 14)
+    assert hand_chips(root) == mine["players"][0]["hand"]
+    for player in mine["players"]:
+        assert any(line.startswith(f"Hand {player['hand_size']} · Deck ") for line in lines)
+    theirs = picture(api, created["id"], tokens[1])
+    assert hand_chips(theirs) == api.game(created["id"], tokens[1])["view"]["players"][1]["hand"]
+    assert "Your hand" not in texts(picture(api, created["id"]))
+
+
+def test_a_picture_is_a_function_of_the_view_alone(api):
+    """Two readers with the same view get the same picture, so nothing hidden from the
+    view can reach the drawing: a spectator and a platform key on a live game."""
+    created = api.create("dominion", [{"name": "Ann"}, {"name": "Ben"}], seed=3)
+    spectator = api.client.get(f"/v1/games/{created['id']}/board.svg").content
+    platform = api.client.get(
+        f"/v1/games/{created['id']}/board.svg", headers=api.auth(api.platform_key)
+    ).content
+    assert spectator == platform
+
+
+def test_seat_names_are_escaped_text_not_markup(api):
+    created = api.create(
+        "sky-islands", [{"name": HOSTILE_NAME}, {"name": SCRIPT_NAME, "bot": "random"}], seed=2
+    )
+    token = tokens_of(created)[0]
+    raw = api.client.get(f"/v1/games/{created['id']}/board.svg", headers=api.auth(token)).text
+    root = ET.fromstring(raw)
+    assert not root.findall(f".//{SVG}script") and "<script>" not in raw
+    lines = texts(root)
+    assert any(HOSTILE_NAME + " (you)" in line for line in lines)
+    assert any('<script>alert("x' in line for line in lines)  # cut short, as text
+
+
+def test_the_picture_scales_to_a_phone(api):
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=1)
+    root = picture(api, created["id"])
+    assert root.get("width") == "100%"
+    _, _, width, height = (float(n) for n in root.get("viewBox").split())
+    assert width <= 480 and height > 0
+    sizes = [float(t.get("font-size")) for t in root.iter(f"{SVG}text")]
+    # At 360 CSS pixels wide the smallest text is still at least 6.75 px... and most is 9+.
+    assert min(sizes) * 360 / width >= 6.7
+
+
+def test_a_finished_game_shows_its_final_scores(api):
+    created = api.create(
+        "sky-islands",
+        [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}],
+        seed=5,
+    )
+    api.wait_until(created["id"], lambda d: d["status"] == "finished", timeout=60)
+    lines = texts(picture(api, created["id"]))
+    assert "Final scores" in lines and any("Game over" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "status", "code"),
+    [
+        ("/v1/games/aaaaaaaaaaaaaaaaaaaaaaaa/board.svg", {}, 404, "game_not_found"),
+        ("/v1/games/not-an-id/board.svg", {}, 404, "game_not_found"),
+        ("{game}/board.svg", {"Authorization": "Bearer sps_nope"}, 401, "invalid_token"),
+        ("{game}/board.svg", {"Authorization": "Basic abc"}, 401, "invalid_authorization"),
+        ("{game}/board.svg?seat=1", {}, 400, "unknown_query_parameter"),
+    ],
+)
+def test_errors_are_problems_like_the_game_documents(api, path, headers, status, code):
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=1)
+    url = path.replace("{game}", f"/v1/games/{created['id']}")
+    response = api.client.get(url, headers=headers)
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["code"] == code
+    document = api.client.get(url.replace("/board.svg", ""), headers=headers)
+    assert document.status_code == status and document.json()["code"] == code
+
+
+def test_a_game_without_a_drawing_says_so(api):
+    created = api.create()  # Hidden Numbers, the tests' own game: no drawing module
+    assert not pictures.has_picture("hidden-numbers")
+    response = api.client.get(f"/v1/games/{created['id']}/board.svg")
+    assert response.status_code == 404 and response.json()["code"] == "no_picture"
+
+
+def test_the_route_is_in_the_openapi_document(api):
+    paths = api.client.get("/openapi.json").json()["paths"]
+    operation = paths["/v1/games/{game_id}/board.svg"]["get"]
+    assert "image/svg+xml" in operation["responses"]["200"]["content"]
+
+
+def test_text_xml_cannot_hold_is_dropped_not_a_broken_picture():
+    """Seat names are checked at creation, but the builder does not rely on it."""
+    svg = Svg(100, "t\x01itle")
+    svg.text(0, 10, "a\x00b\x1bc\ud800d <&>")
+    root = ET.fromstring(svg.render(20))
+    assert root.find(f"{SVG}text").text == "abcd <&>"
+    assert root.find(f"{SVG}title").text == "title"

@@ -1,0 +1,183 @@
+"""The playground in a real browser: a whole Sky Islands game against a bot played by
+clicking the move buttons, a few Dominion turns, and watching a bots' game by its id —
+with the board picture, the live event log and the result on the page, and not one
+error in the browser's console."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(420)
+
+READY_MOVE = '#moves[aria-busy="false"] button:enabled'
+WIDE = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+class Console:
+    """Everything the page logged as an error, or threw."""
+
+    def __init__(self, page) -> None:
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport=WIDE)
+    opened = context.new_page()
+    opened.set_default_timeout(20_000)
+    opened.console = Console(opened)
+    yield opened
+    context.close()
+
+
+def open_playground(page, url: str) -> None:
+    response = page.goto(f"{url}/play")
+    assert response.status == 200
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy
+    page.wait_for_selector("#game-select option", state="attached")
+
+
+def create(page, game: str, seed: int, bot: str = "random") -> str:
+    page.select_option("#game-select", game)
+    page.select_option("#players-select", "2")
+    page.select_option('select[name="seat-1-who"]', bot)
+    page.fill("#seed-input", str(seed))
+    page.click("#create-button")
+    page.wait_for_selector("#board svg")
+    game_id = re.fullmatch(r"#game=([a-z2-7]{24})", page.evaluate("location.hash"))
+    assert game_id, page.evaluate("location.hash")
+    return game_id.group(1)
+
+
+def play_first_moves(
+    page, until, limit: int, deadline: float, prefer: re.Pattern[str] | None = None
+) -> int:
+    """Click the first legal move (the first matching `prefer`, if any does) until
+    `until()` or the result shows; returns the clicks."""
+    clicks = 0
+    while clicks < limit and not until():
+        if page.is_visible("#result-panel"):
+            break
+        assert time.monotonic() < deadline, "the game did not end in time"
+        ready = page.locator(READY_MOVE)
+        if prefer is not None and ready.filter(has_text=prefer).count():
+            ready = ready.filter(has_text=prefer)
+        try:
+            ready.first.click(timeout=5_000)
+        except Exception:  # noqa: BLE001 - no move is ready yet (a bot's turn): look again
+            continue
+        clicks += 1
+    return clicks
+
+
+def spectator_document(url: str, game_id: str) -> dict:
+    return httpx.get(f"{url}/v1/games/{game_id}", timeout=10).json()
+
+
+def test_a_whole_sky_islands_game_against_a_bot(page, playground_url, shots: Path):
+    open_playground(page, playground_url)
+    page.screenshot(path=shots / "playground-start.png")
+    game_id = create(page, "sky-islands", seed=7)
+    assert "Your hand" in page.text_content("#board svg")
+    deadline = time.monotonic() + 300
+    builds = re.compile(r"^Build")  # so that the pictures show houses, towers and harbours
+    clicks = play_first_moves(page, lambda: False, 8, deadline, builds)
+    page.wait_for_selector(READY_MOVE)
+    page.screenshot(path=shots / "playground.png", full_page=True)
+    clicks += play_first_moves(page, lambda: False, 10_000, deadline, builds)
+
+    page.wait_for_selector("#result-panel", state="visible")
+    page.wait_for_function(
+        "document.querySelector('#game-status').textContent.startsWith('finished')"
+    )
+    page.wait_for_function("document.querySelector('#board svg').textContent.includes('Final')")
+    rows = page.locator("#result tbody tr")
+    assert rows.count() == 2
+    result = httpx.get(f"{playground_url}/v1/games/{game_id}/result", timeout=10).json()
+    for row, standing in zip(rows.all(), result["standings"], strict=True):
+        cells = [cell.text_content() for cell in row.locator("td").all()]
+        assert cells[0] == str(standing["rank"]) and cells[2] == str(standing["score"])
+        assert standing["name"] in cells[1]
+        for category, points in standing["breakdown"].items():
+            assert f"{category.replace('_', ' ')} {points}" in cells[3]
+    finished = spectator_document(playground_url, game_id)
+    assert clicks >= 8 and finished["status"] == "finished"
+    # The live log shows every version the game went through, newest first.
+    versions = [int(v.strip("v")) for v in page.locator("#log > li .version").all_text_contents()]
+    assert versions == list(range(finished["version"], 0, -1))
+    assert "No more moves" in page.text_content("#moves-note")
+    page.locator("#board svg").screenshot(path=shots / "sky-islands.png")
+    assert page.console.errors == []
+
+
+def test_a_few_dominion_turns(page, playground_url, shots: Path):
+    open_playground(page, playground_url)
+    game_id = create(page, "dominion", seed=12)
+    token = page.evaluate(f"JSON.parse(sessionStorage.getItem('skyport:{game_id}'))[0]")
+    page.wait_for_selector(READY_MOVE)
+    legal = httpx.get(
+        f"{playground_url}/v1/games/{game_id}/legal-moves",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    ).json()
+    labels = page.locator("#moves button").all_text_contents()
+    assert labels == [move["label"] for move in legal["moves"]]
+    assert "Supply" in page.text_content("#board svg")
+
+    def my_turns() -> int:
+        return spectator_document(playground_url, game_id)["view"]["players"][0]["turns"]
+
+    clicks = play_first_moves(page, lambda: my_turns() >= 4, 120, time.monotonic() + 180)
+    assert my_turns() >= 4 and clicks > 3
+    page.wait_for_selector(READY_MOVE)
+    picture = page.text_content("#board svg")
+    view = spectator_document(playground_url, game_id)["view"]
+    assert "Your hand" in picture and f"Turns {view['players'][0]['turns']}" in picture
+    assert all(f"{pile['card']}" in picture for pile in view["supply"])
+    assert page.locator("#log > li").count() >= 6
+    page.locator("#board svg").screenshot(path=shots / "dominion.png")
+    assert page.console.errors == []
+
+
+def test_watching_a_bots_game_by_its_id(page, playground_url, shots: Path):
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={
+            "game": "sky-islands",
+            "seats": [
+                {"name": "Robo <Ann>", "bot": "random"},
+                {"name": "Robo Ben", "bot": "greedy"},
+            ],
+            "seed": 3,
+        },
+        timeout=10,
+    ).json()
+    page.set_viewport_size(PHONE)
+    open_playground(page, playground_url)
+    page.fill("#watch-id", created["id"])
+    page.click("#watch-form button[type=submit]")
+    page.wait_for_selector("#board svg")
+    assert "Spectating" in page.text_content("#moves-note")
+    assert page.locator("#moves button").count() == 0
+    page.wait_for_selector("#result-panel", state="visible", timeout=120_000)
+    assert "Robo <Ann>" in page.text_content("#result")
+    assert page.locator("#log > li").count() > 10
+    width = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert 300 <= width <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shots / "playground-phone.png", full_page=True)
+    assert page.console.errors == []
