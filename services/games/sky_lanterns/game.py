@@ -1,0 +1,170 @@
+"""Valley of Sky Lanterns, wired into the Skyport game contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
+
+from . import actions
+from . import moves as mv
+from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
+from .options import SkyLanternsOptions
+from .scoring import breakdowns, final_result
+from .setup import set_up
+from .state import SkyLanternsState
+from .view import SkyLanternsView, build_view
+
+
+class MoveMade(Event):
+    kind: str = "move_made"
+    text: str
+
+
+class RoundBegan(Event):
+    kind: str = "round_began"
+    round: int
+    dice: dict[str, int]
+
+
+class GameEnded(Event):
+    kind: str = "game_ended"
+
+
+QUESTIONS: dict[str, str] = {
+    "contract": "Step 1: resolve one contract (a hand card, the Era card or your board's "
+    "exclusive one) or decline.",
+    "take": "Step 2: take a die from the Main Board and gain its space's reward (or forfeit it).",
+    "place": "Step 3: place your die in a Core Slot (values equal or increasing left to "
+    "right) or a Compensation Slot; Camphor changes it by 1 first.",
+    "develop": "Choose a card from your hand and a zone to develop it in, or decline.",
+    "convert": "Choose how many times to pay for this conversion (0 declines).",
+    "one_of": "Choose which resource to gain.",
+    "change_die": "Change your die by -1 or +1, or leave it.",
+    "any_space": "Choose a red, blue or green dice space to resolve.",
+    "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
+}
+
+
+class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
+    id = "sky-lanterns"
+    title = "Valley of Sky Lanterns"
+    min_players = 3
+    max_players = 4
+    config_model = SkyLanternsOptions
+    state_model = SkyLanternsState
+    move_model = mv.SkyLanternsMove
+    view_model = SkyLanternsView
+
+    def new_state(self, config: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsState:
+        return set_up(config, players, seed)
+
+    def prompts(self, state: SkyLanternsState) -> list[Prompt]:
+        question = actions.asked(state)
+        if question is None:
+            return []
+        seat, kind, _ = question
+        return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind], min_picks=1, max_picks=1)]
+
+    def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
+        return actions.legal_moves(state, seat)
+
+    def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
+        round_before = state.round
+        actions.play(state, seat, move)
+        events: list[Event] = [MoveMade(seat=seat, text=self.describe(move))]
+        if state.over:
+            events.append(GameEnded())
+        elif state.round != round_before:
+            dice = {s: v for s, v in state.spaces.items() if v is not None}
+            events.append(RoundBegan(round=state.round, dice=dice))
+        return events
+
+    def view(self, state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
+        return build_view(state, seat)
+
+    def result(self, state: SkyLanternsState) -> Result | None:
+        return final_result(state) if state.over else None
+
+    def describe(self, move: Move) -> str:
+        return describe(move)
+
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "main_board": BOARD.model_dump(mode="json"),
+            "upgrade_tiles": [t.model_dump(mode="json") for t in TILES.values()],
+            "player_boards": [b.model_dump(mode="json") for b in PLAYER_BOARDS.values()],
+            "cards": [c.model_dump(mode="json") for c in CARDS.values()],
+            "eras": [e.model_dump(mode="json") for e in ERAS.values()],
+            "projects": [p.model_dump(mode="json") for p in PROJECTS.values()],
+        }
+
+    # --- for searching bots ------------------------------------------------------------
+
+    def determinize(self, state: SkyLanternsState, seat: Seat, rng: Rng) -> SkyLanternsState:
+        """Other hands, the deck's order, the unused Starting cards and every face-down
+        Upgrade Tile (the seat's own too: nobody sees them) are dealt anew from what
+        `seat` has not seen; the RNG is replaced."""
+        dealt = copy_state(state)
+        others = [s for s in range(state.players) if s != seat]
+        teapots = list(state.deck)
+        startings = list(state.unused_starting)
+        for other in others:
+            for card in state.seats[other].hand:
+                (startings if CARDS[card].starting else teapots).append(card)
+        rng.shuffle(teapots)
+        rng.shuffle(startings)
+        for other in others:
+            hand = dealt.seats[other].hand
+            for i, card in enumerate(hand):
+                hand[i] = startings.pop() if CARDS[card].starting else teapots.pop()
+        dealt.deck = teapots
+        dealt.unused_starting = sorted(startings)
+        tiles = [t for p in state.seats for t in p.upgrades if t is not None]
+        rng.shuffle(tiles)
+        for player in dealt.seats:
+            for i, tile in enumerate(player.upgrades):
+                if tile is not None:
+                    player.upgrades[i] = tiles.pop()
+        dealt.rng = Rng.from_seed(rng.next64())
+        return dealt
+
+    def evaluate(self, state: SkyLanternsState, seat: Seat) -> float:
+        """Share of the lead: the seat's score if the game ended now against the best
+        other score."""
+        totals = [sum(parts.values()) for parts in breakdowns(state)]
+        mine = totals[seat]
+        best_other = max(t for s, t in enumerate(totals) if s != seat)
+        return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
+
+
+def describe(move: Move) -> str:
+    if isinstance(move, mv.PlayContractCard):
+        return f"Play {move.card} as a contract"
+    if isinstance(move, mv.EraContract):
+        return f"Resolve the Era card's contract {move.option + 1}"
+    if isinstance(move, mv.ExclusiveContract):
+        return f"Resolve the exclusive contract {move.option + 1}"
+    if isinstance(move, mv.TakeDie):
+        return f"Take the die on {move.space}" + (" and forfeit its reward" if move.forfeit else "")
+    if isinstance(move, mv.CamphorTrade):
+        return f"Pay 1 Camphor to change the die by {move.delta:+d}"
+    if isinstance(move, mv.CoalTrade):
+        return "Trade 2 Coal for $2" if move.into == "coins" else f"Trade 1 Coal for 1 {move.into}"
+    if isinstance(move, mv.PlaceCore):
+        return f"Place the die in Core Slot {move.slot + 1}"
+    if isinstance(move, mv.PlaceCompensation):
+        return f"Place the die in Compensation Slot {move.slot + 1}"
+    if isinstance(move, mv.Develop):
+        return f"Develop {move.card} in zone {move.zone + 1}"
+    if isinstance(move, mv.Convert):
+        return f"Convert {move.times} time{'s' if move.times != 1 else ''}"
+    if isinstance(move, mv.ChooseResource):
+        return f"Gain {move.resource}"
+    if isinstance(move, mv.ChangeDie):
+        return f"Change the die by {move.delta:+d}" if move.delta else "Leave the die as it is"
+    if isinstance(move, mv.ChooseSpace):
+        return f"Resolve the dice space {move.space}"
+    if isinstance(move, mv.Upgrade):
+        return f"Flip the Upgrade Tile on space {move.position + 1}"
+    return "Decline"

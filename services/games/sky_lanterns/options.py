@@ -1,0 +1,24 @@
+"""The options a game of Valley of Sky Lanterns can be set up with."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+
+class SkyLanternsOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    first_player: int | None = Field(
+        default=None,
+        ge=0,
+        description="Seat of the player who has most recently seen a sky lantern: the "
+        "first player (0-based). Null picks one at random.",
+    )
+
+    @field_validator("first_player")
+    @classmethod
+    def _seat_exists(cls, seat: int | None, info: ValidationInfo) -> int | None:
+        players = (info.context or {}).get("players")
+        if seat is not None and players is not None and seat >= players:
+            raise ValueError(f"first_player must be a seat of this {players}-player game")
+        return seat

@@ -1,0 +1,90 @@
+"""The round: Event phase, Upkeep phase, and the Player Action phase's turn order."""
+
+from __future__ import annotations
+
+from .components import BOARD, ERAS
+from .resolver import current_era, push, resolve
+from .state import ROUNDS, TURNS_PER_ROUND, Die, SkyLanternsState
+
+DICE_DRAWN = {3: 8, 4: 10}
+
+
+def clockwise_from(state: SkyLanternsState, seat: int) -> list[int]:
+    return [(seat + k) % state.players for k in range(state.players)]
+
+
+def carry_on(state: SkyLanternsState) -> None:
+    """Resolve what is pending, then move the game on until someone must decide."""
+    while True:
+        resolve(state)
+        if state.stack:
+            return
+        if state.step == "event":
+            upkeep(state)
+            return
+        if state.step != "end":
+            return
+        end_turn(state)
+
+
+def end_turn(state: SkyLanternsState) -> None:
+    state.held = None
+    state.turn += 1
+    if state.turn < TURNS_PER_ROUND * state.players:
+        state.step = "contract"
+        return
+    state.round += 1
+    if state.round > ROUNDS:
+        state.round = ROUNDS
+        state.step = "over"
+        state.over = True
+        return
+    event_phase(state)
+
+
+def event_phase(state: SkyLanternsState) -> None:
+    """Rounds 2, 4, 6: each lantern of the active Era's colour pays the Era's bonus.
+    Rounds 3 and 5: everyone collects all their income. Resolved from the first player."""
+    state.step = "event"
+    event = BOARD.round_track[state.round - 1].event
+    for seat in reversed(clockwise_from(state, state.first_player)):
+        player = state.seats[seat]
+        if event == "lantern_bonus":
+            era = current_era(state)
+            count = player.lanterns(ERAS[era].colour)
+            for _ in range(count):
+                push(state, f"era:{era}:bonus", seat)
+        elif event == "income":
+            for key in reversed(player.incomes):
+                push(state, key, seat)
+
+
+def upkeep(state: SkyLanternsState) -> None:
+    """Return the Main Board's dice (and in rounds 3 and 5 the player boards' dice) to the
+    bag, draw 10 dice (8 with 3 players), roll them and sort them onto the dice spaces."""
+    for space, value in state.spaces.items():
+        if value is not None:
+            state.bag[space.split("-")[0]] += 1
+    if state.round in (3, 5):
+        for player in state.seats:
+            for slots in (player.core, player.compensation):
+                for i, die in enumerate(slots):
+                    if die is not None:
+                        state.bag[die.colour] += 1
+                        slots[i] = None
+    _roll_onto_board(state)
+    state.order = clockwise_from(state, state.first_player)
+    state.turn = 0
+    state.step = "contract"
+
+
+def _roll_onto_board(state: SkyLanternsState) -> None:
+    pool = [colour for colour, count in state.bag.items() for _ in range(count)]
+    drawn = state.rng.sample(pool, min(DICE_DRAWN[state.players], len(pool)))
+    dice = [Die(colour=colour, value=state.rng.below(6) + 1) for colour in drawn]
+    state.spaces = {space.id: None for space in BOARD.spaces}
+    for colour in state.bag:
+        values = sorted(d.value for d in dice if d.colour == colour)
+        state.bag[colour] -= len(values)
+        for position, value in enumerate(values, start=1):
+            state.spaces[f"{colour}-{position}"] = value

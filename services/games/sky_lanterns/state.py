@@ -1,0 +1,119 @@
+"""The state of a game of Valley of Sky Lanterns: slotted dataclasses, JSON-exact.
+
+Pending choices are data: `stack` holds the effect lists being resolved (each a frozen
+`Frame`: which list, how far, for whom), and the effect a frame points at when the
+stack rests is the decision the prompted player is making.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from services.engine import GameState
+
+from .components import CARDS, DiceColour
+from .effects import LanternColour
+
+ROUNDS = 6
+TURNS_PER_ROUND = 2
+COINS_IN_SUPPLY = 60
+"""Coins x 30: $1 x 15, $2 x 10, $5 x 5 — handled as amounts, change always given."""
+CAMPHOR_IN_SUPPLY = 15
+STARTING_COINS = (5, 6, 7, 8)
+CORE_ZONES = 3
+
+Step = Literal["event", "contract", "take", "place", "end", "over"]
+"""What comes once the stack is empty: the Event phase's effects are being resolved, the
+active player's turn awaits its Contract, Take a Die or Place a Die step, or the turn
+ends. While the stack holds effects, they are resolved first."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Die:
+    colour: DiceColour
+    value: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Frame:
+    """An effect list being resolved: `key` names it in the effect registry, `index` is the
+    next effect, `seat` the player gaining, `card` the card it came from (for "this card's
+    railway rewards")."""
+
+    key: str
+    seat: int
+    index: int = 0
+    card: str | None = None
+
+
+@dataclass(slots=True, kw_only=True)
+class Player:
+    board: str
+    basics: dict[str, int]
+    coins: int = 0
+    camphor: int = 0
+    vp: int = 0
+    hand: list[str] = field(default_factory=list)
+    lantern_zones: list[list[str]] = field(default_factory=lambda: [[], [], []])
+    """Cards tucked in each Sky Lantern Development zone, top row first."""
+    railway_zones: list[list[str]] = field(default_factory=lambda: [[], [], []])
+    lantern_tokens: dict[str, int] = field(
+        default_factory=lambda: {"red": 0, "yellow": 0, "blue": 0}
+    )
+    """Sky lanterns gained from effects (not from tucked cards)."""
+    core: list[Die | None] = field(default_factory=list)
+    compensation: list[Die | None] = field(default_factory=list)
+    train: int = 0
+    upgrades: list[str | None] = field(default_factory=list)
+    """The face-down Upgrade Tile on each of the 4 spaces; None once flipped."""
+    incomes: list[str] = field(default_factory=list)
+    """Effect keys of every income gained so far, paid again at each Income Event."""
+    lantern_project: str = ""
+    railway_project: str = ""
+
+    def lanterns(self, colour: LanternColour) -> int:
+        tucked = sum(CARDS[c].lantern == colour for zone in self.lantern_zones for c in zone)
+        return tucked + self.lantern_tokens[colour]
+
+    def railway_cards(self) -> int:
+        return sum(len(zone) for zone in self.railway_zones)
+
+    def core_dice(self) -> int:
+        return sum(d is not None for d in self.core)
+
+
+@dataclass(slots=True, kw_only=True)
+class SkyLanternsState(GameState):
+    seats: list[Player]
+    eras: list[str]
+    """The Era card sides in play, by ascending year: rounds 1–2, 3–4, 5–6."""
+    round: int = 1
+    first_player: int = 0
+    """Who holds the First Player Marker now."""
+    order: list[int] = field(default_factory=list)
+    """This round's turn order (from the round's first player, clockwise)."""
+    turn: int = 0
+    """Turns taken this round; the active seat is order[turn % players]."""
+    step: Step = "contract"
+    held: Die | None = None
+    """The die taken this turn and not yet placed."""
+    spaces: dict[str, int | None] = field(default_factory=dict)
+    """Die value on each Main Board dice space (its colour is the space's)."""
+    covered: dict[str, str] = field(default_factory=dict)
+    """Upgrade Tile lying on a dice space."""
+    bag: dict[str, int] = field(default_factory=dict)
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    """Starting cards played as contracts: out of the game, face up."""
+    unused_starting: list[str] = field(default_factory=list)
+    """Starting cards not dealt in a 3-player game: out of the game unseen."""
+    removed_tiles: list[str] = field(default_factory=list)
+    coins_supply: int = COINS_IN_SUPPLY
+    camphor_supply: int = CAMPHOR_IN_SUPPLY
+    stack: list[Frame] = field(default_factory=list)
+
+    @property
+    def active(self) -> int:
+        return self.order[self.turn % self.players]

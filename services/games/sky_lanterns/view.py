@@ -1,0 +1,159 @@
+"""What a seat (or a spectator) may see. Hidden: other hands, the deck's order (only its
+size shows), and every face-down Upgrade Tile — even from its owner, who sees only the
+income under it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from services.engine import Seat
+
+from . import actions
+from .components import PLAYER_BOARDS
+from .effects import LANTERN_COLOURS
+from .scoring import breakdowns
+from .state import Die, SkyLanternsState
+
+
+class DieView(BaseModel):
+    colour: str
+    value: int
+
+
+class DiceSpaceView(BaseModel):
+    space: str
+    die: int | None
+    upgrade_tile: str | None
+
+
+class UpgradeSpaceView(BaseModel):
+    position: int
+    face_down: bool
+    """True while a tile lies here, its face unknown to everyone."""
+
+
+class PlayerView(BaseModel):
+    seat: int
+    board: str
+    coal: int
+    indigo: int
+    tea: int
+    yam: int
+    coins: int
+    camphor: int
+    vp: int
+    hand_size: int
+    hand: list[str] | None
+    """Only in the owner's view."""
+    lantern_zones: list[list[str]]
+    railway_zones: list[list[str]]
+    lanterns: dict[str, int]
+    core_slots: list[DieView | None]
+    compensation_slots: list[DieView | None]
+    train: int
+    upgrade_spaces: list[UpgradeSpaceView]
+    incomes: list[str]
+    lantern_project: str
+    railway_project: str
+    score_now: int
+    """The score if the game ended now (lantern majorities, railway and resources too)."""
+
+
+class PendingView(BaseModel):
+    seat: int
+    question: str
+    """"contract", "take", "place", or the effect asking: "develop", "convert", ..."""
+    effect: dict | None
+    """The effect being decided, in the effect vocabulary."""
+
+
+class SkyLanternsView(BaseModel):
+    round: int
+    step: str
+    first_player: int
+    turn_order: list[int]
+    turns_taken: int
+    active_seat: int | None
+    eras: list[str]
+    current_era: str
+    dice_spaces: list[DiceSpaceView]
+    bag: dict[str, int]
+    held_die: DieView | None
+    deck_size: int
+    discard: list[str]
+    removed_cards: list[str]
+    removed_tiles: list[str]
+    coins_supply: int
+    camphor_supply: int
+    players: list[PlayerView]
+    pending: PendingView | None
+
+
+def _die(die: Die | None) -> DieView | None:
+    return None if die is None else DieView(colour=die.colour, value=die.value)
+
+
+def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
+    from .resolver import current_era
+
+    scores = breakdowns(state)
+    asked = actions.asked(state)
+    return SkyLanternsView(
+        round=state.round,
+        step=state.step,
+        first_player=state.first_player,
+        turn_order=state.order,
+        turns_taken=state.turn,
+        active_seat=None if state.over else state.active,
+        eras=state.eras,
+        current_era=current_era(state),
+        dice_spaces=[
+            DiceSpaceView(space=s, die=v, upgrade_tile=state.covered.get(s))
+            for s, v in state.spaces.items()
+        ],
+        bag=state.bag,
+        held_die=_die(state.held),
+        deck_size=len(state.deck),
+        discard=state.discard,
+        removed_cards=state.removed,
+        removed_tiles=state.removed_tiles,
+        coins_supply=state.coins_supply,
+        camphor_supply=state.camphor_supply,
+        players=[_player(state, s, s == seat, scores[s]) for s in range(state.players)],
+        pending=None
+        if asked is None
+        else PendingView(
+            seat=asked[0],
+            question=asked[1],
+            effect=None if asked[2] is None else asked[2].model_dump(mode="json"),
+        ),
+    )
+
+
+def _player(state: SkyLanternsState, seat: int, own: bool, score: dict) -> PlayerView:
+    player = state.seats[seat]
+    board = PLAYER_BOARDS[player.board]
+    return PlayerView(
+        seat=seat,
+        board=board.id,
+        **player.basics,
+        coins=player.coins,
+        camphor=player.camphor,
+        vp=player.vp,
+        hand_size=len(player.hand),
+        hand=list(player.hand) if own else None,
+        lantern_zones=player.lantern_zones,
+        railway_zones=player.railway_zones,
+        lanterns={c: player.lanterns(c) for c in LANTERN_COLOURS},
+        core_slots=[_die(d) for d in player.core],
+        compensation_slots=[_die(d) for d in player.compensation],
+        train=player.train,
+        upgrade_spaces=[
+            UpgradeSpaceView(position=i, face_down=t is not None)
+            for i, t in enumerate(player.upgrades)
+        ],
+        incomes=player.incomes,
+        lantern_project=player.lantern_project,
+        railway_project=player.railway_project,
+        score_now=sum(score.values()),
+    )
