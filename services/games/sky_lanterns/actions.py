@@ -11,9 +11,9 @@ from . import effects as fx
 from . import moves as mv
 from . import resolver
 from .components import BOARD, CARDS, PLAYER_BOARDS, SPACES
-from .resources import gain, pay
+from .resources import DONOR, gain, give_from, parse_donor_key, pay, richest_others
 from .rounds import carry_on
-from .state import Die, SkyLanternsState
+from .state import Die, Frame, SkyLanternsState
 
 ANSWERS: dict[str, frozenset[str]] = {
     "contract": frozenset({"play_contract_card", "era_contract", "exclusive_contract", "decline"}),
@@ -25,6 +25,7 @@ ANSWERS: dict[str, frozenset[str]] = {
     "change_die": frozenset({"change_die"}),
     "any_space": frozenset({"choose_space"}),
     "upgrade": frozenset({"upgrade"}),
+    "donor": frozenset({"choose_donor"}),
 }
 """The moves that answer each question (besides Coal Trade, a free action at any time)."""
 
@@ -38,6 +39,7 @@ TASKS: dict[str, str] = {
     "change_die": "change your die by -1, 0 or +1",
     "any_space": "choose a non-black dice space to resolve",
     "upgrade": "choose an Upgrade Tile to flip",
+    "donor": "choose which of the richest players gives the missing token",
 }
 
 
@@ -46,7 +48,10 @@ def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
     if state.over:
         return None
     if state.stack:
-        frame, effect = resolver.current(state)  # type: ignore[misc]
+        frame = state.stack[-1]
+        if frame.key.startswith(DONOR):
+            return frame.seat, "donor", frame
+        effect = resolver.EFFECTS[frame.key][frame.index]
         return frame.seat, effect.kind, effect
     return state.active, state.step, None
 
@@ -120,6 +125,11 @@ def _upgrades(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     return [mv.Upgrade(position=i) for i, tile in enumerate(tiles) if tile is not None]
 
 
+def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
+    resource, _, gainer = parse_donor_key(frame.key)
+    return [mv.ChooseDonor(seat=s) for s in richest_others(state, gainer, resource)]
+
+
 OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "contract": _contracts,
     "take": _takes,
@@ -130,6 +140,7 @@ OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "change_die": _die_changes,
     "any_space": _spaces,
     "upgrade": _upgrades,
+    "donor": _donors,
 }
 
 
@@ -173,6 +184,7 @@ def core_problem(state: SkyLanternsState, seat: int, slot: int, value: int) -> s
 def play(state: SkyLanternsState, seat: int, move: Move) -> None:
     if isinstance(move, mv.CoalTrade):
         coal_trade(state, seat, move)
+        carry_on(state)  # P-03's $2 may run the supply out and ask who gives
         return
     question = asked(state)
     assert question is not None
@@ -360,6 +372,17 @@ def do_upgrade(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> No
     resolver.upgrade(state, seat, move.position)
 
 
+def do_choose_donor(state: SkyLanternsState, seat: int, move: Any, frame: Frame) -> None:
+    resource, _, gainer = parse_donor_key(frame.key)
+    if move.seat not in richest_others(state, gainer, resource):
+        raise IllegalMove(
+            "not_the_richest",
+            f"Seat {move.seat} does not have the most {resource} of the other players.",
+        )
+    state.stack.pop()
+    give_from(state, frame.key, move.seat)
+
+
 DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "play_contract_card": do_play_contract_card,
     "era_contract": do_era_contract,
@@ -375,4 +398,5 @@ DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "change_die": do_change_die,
     "choose_space": do_choose_space,
     "upgrade": do_upgrade,
+    "choose_donor": do_choose_donor,
 }

@@ -43,6 +43,8 @@ QUESTIONS: dict[str, str] = {
     "change_die": "Change your die by -1 or +1, or leave it.",
     "any_space": "Choose a red, blue or green dice space to resolve.",
     "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
+    "donor": "The supply ran out: choose which of the players tied for the most gives the "
+    "token (they score 1 VP for it).",
 }
 
 
@@ -167,4 +169,6 @@ def describe(move: Move) -> str:
         return f"Resolve the dice space {move.space}"
     if isinstance(move, mv.Upgrade):
         return f"Flip the Upgrade Tile on space {move.position + 1}"
+    if isinstance(move, mv.ChooseDonor):
+        return f"Take the token from seat {move.seat}"
     return "Decline"

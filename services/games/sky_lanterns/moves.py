@@ -118,6 +118,13 @@ class Upgrade(Move):
     position: int = Field(ge=0, le=3)
 
 
+class ChooseDonor(Move):
+    """The supply ran out and several players tie for the most: who gives the token."""
+
+    kind: Literal["choose_donor"] = "choose_donor"
+    seat: int = Field(ge=0)
+
+
 SkyLanternsMove = Annotated[
     PlayContractCard
     | EraContract
@@ -133,6 +140,7 @@ SkyLanternsMove = Annotated[
     | ChooseResource
     | ChangeDie
     | ChooseSpace
-    | Upgrade,
+    | Upgrade
+    | ChooseDonor,
     Field(discriminator="kind"),
 ]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from . import effects as fx
 from .components import CARDS, EFFECTS, ERAS, PLAYER_BOARDS, TILES
 from .effects import Effect
-from .resources import gain, has, pay
+from .resources import DONOR, gain, has, pay
 from .state import Frame, SkyLanternsState
 
 TRAIN_STEP = "@step"
@@ -29,17 +29,11 @@ def push(state: SkyLanternsState, key: str, seat: int, card: str | None = None) 
     state.stack.append(Frame(key=key, seat=seat, card=card))
 
 
-def current(state: SkyLanternsState) -> tuple[Frame, Effect] | None:
-    """The frame the stack rests on and the effect awaiting a choice, if any."""
-    if not state.stack:
-        return None
-    frame = state.stack[-1]
-    return frame, EFFECTS[frame.key][frame.index]
-
-
 def resolve(state: SkyLanternsState) -> None:
     while state.stack:
         frame = state.stack[-1]
+        if frame.key.startswith(DONOR):
+            return
         if frame.key == TRAIN_STEP:
             state.stack.pop()
             train_step(state, frame.seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .components import PLAYER_BOARDS
 from .effects import BASICS
-from .state import SkyLanternsState
+from .state import Frame, SkyLanternsState
 
 SPECIAL = ("coins", "camphor")
 
@@ -43,32 +43,61 @@ def pay(state: SkyLanternsState, seat: int, resource: str, amount: int) -> None:
         raise AssertionError(f"{resource} cannot be paid")
 
 
+DONOR = "@donor"
+"""Frame key prefix of the choice among tied richest players: "@donor:<resource>:<count>:
+<gaining seat>", asked of the frame's seat (the active player)."""
+
+
 def _take_from_supply(state: SkyLanternsState, seat: int, resource: str, amount: int) -> None:
-    """Coins and Camphor come from the supply; once it runs out, each missing token is
-    taken from the player who has the most (who scores 1 VP for it)."""
+    """Coins and Camphor come from the supply. "If the Camphor or Coin supply runs out,
+    take the required tokens directly from the Player Board of the player who currently
+    has the most ... [who] receives 1 VP as compensation for each token taken this way. If
+    multiple players tie for having the most tokens, the active player chooses." """
     supply_field = f"{resource}_supply"
     from_supply = min(amount, getattr(state, supply_field))
     setattr(state, supply_field, getattr(state, supply_field) - from_supply)
     setattr(state.seats[seat], resource, getattr(state.seats[seat], resource) + from_supply)
-    for _ in range(amount - from_supply):
-        donor = richest_other(state, seat, resource)
-        if donor is None:
+    missing = amount - from_supply
+    while missing:
+        donors = richest_others(state, seat, resource)
+        if not donors:
+            return  # nobody else has any: the rest is not gained
+        if len(donors) > 1:
+            key = f"{DONOR}:{resource}:{missing}:{seat}"
+            state.stack.append(Frame(key=key, seat=chooser(state, seat)))
             return
-        giver = state.seats[donor]
-        setattr(giver, resource, getattr(giver, resource) - 1)
-        giver.vp += 1
-        setattr(state.seats[seat], resource, getattr(state.seats[seat], resource) + 1)
+        take_token(state, donors[0], seat, resource)
+        missing -= 1
 
 
-def richest_other(state: SkyLanternsState, seat: int, resource: str) -> int | None:
-    """The other player with the most of `resource`; among tied players the first one
-    clockwise from the active player (see RULES-NOTES: the rulebook lets the active player
-    choose; that choice is not offered yet). None if nobody else has any."""
-    others = [(seat + k) % state.players for k in range(1, state.players)]
-    if state.step in ("contract", "take", "place", "end"):
-        start = state.active
-        others.sort(key=lambda s: (s - start) % state.players)
-    best = max((has(state, s, resource) for s in others), default=0)
-    if best == 0:
-        return None
-    return next(s for s in others if has(state, s, resource) == best)
+def take_token(state: SkyLanternsState, donor: int, seat: int, resource: str) -> None:
+    giver, taker = state.seats[donor], state.seats[seat]
+    setattr(giver, resource, getattr(giver, resource) - 1)
+    giver.vp += 1
+    setattr(taker, resource, getattr(taker, resource) + 1)
+
+
+def chooser(state: SkyLanternsState, seat: int) -> int:
+    """The active player; in the Event phase, when nobody is active, the gaining one."""
+    return state.active if state.step in ("contract", "take", "place", "end") else seat
+
+
+def richest_others(state: SkyLanternsState, seat: int, resource: str) -> list[int]:
+    """The other players tied for the most of `resource` (none if nobody else has any).
+    Taking from oneself would change nothing, so the gaining player is never asked."""
+    others = [s for s in range(state.players) if s != seat]
+    best = max(has(state, s, resource) for s in others)
+    return [s for s in others if has(state, s, resource) == best] if best else []
+
+
+def parse_donor_key(key: str) -> tuple[str, int, int]:
+    """(resource, tokens still missing, gaining seat) of a donor frame."""
+    _, resource, missing, seat = key.split(":")
+    return resource, int(missing), int(seat)
+
+
+def give_from(state: SkyLanternsState, key: str, donor: int) -> None:
+    """Carry out the choice of a donor frame: one token from `donor`, then the rest."""
+    resource, missing, seat = parse_donor_key(key)
+    take_token(state, donor, seat, resource)
+    _take_from_supply(state, seat, resource, missing - 1)

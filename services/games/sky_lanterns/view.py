@@ -125,7 +125,7 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
         else PendingView(
             seat=asked[0],
             question=asked[1],
-            effect=None if asked[2] is None else asked[2].model_dump(mode="json"),
+            effect=asked[2].model_dump(mode="json") if isinstance(asked[2], BaseModel) else None,
         ),
     )
 

@@ -257,6 +257,39 @@ def test_an_empty_supply_takes_coins_from_the_richest_player_for_1_vp_each():
     assert state.seats[2].vp == 2
 
 
+def test_when_the_richest_players_tie_the_active_player_chooses_who_gives():
+    state = table(dice={"red-2": 2})
+    for seat, coins in ((1, 10), (2, 10), (3, 0)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    assert asked(state) == (0, "donor")
+    assert legal(state, 0)[:2] == [
+        {"kind": "choose_donor", "seat": 1},
+        {"kind": "choose_donor", "seat": 2},
+    ]
+    state = play(state, 0, {"kind": "choose_donor", "seat": 2})
+    # the 2nd token comes from seat 1 (now alone with the most); the 3rd is a tie again
+    assert asked(state) == (0, "donor")
+    assert (state.seats[1].coins, state.seats[2].coins) == (9, 9)
+    state = play(state, 0, {"kind": "choose_donor", "seat": 1})
+    assert (state.seats[1].coins, state.seats[2].coins) == (8, 9)
+    assert (state.seats[1].vp, state.seats[2].vp) == (2, 1) and asked(state) == (0, "place")
+
+
+def test_a_player_who_is_not_among_the_richest_cannot_be_chosen():
+    from services.engine import IllegalMove
+
+    state = table(dice={"red-2": 2})
+    for seat, coins in ((1, 10), (2, 10), (3, 3)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    with pytest.raises(IllegalMove) as error:
+        play(state, 0, {"kind": "choose_donor", "seat": 3})
+    assert error.value.code == "not_the_richest"
+
+
 # --- scoring -----------------------------------------------------------------------------------
 
 
