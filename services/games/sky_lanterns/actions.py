@@ -18,7 +18,7 @@ from .state import Die, Frame, SkyLanternsState
 ANSWERS: dict[str, frozenset[str]] = {
     "contract": frozenset({"play_contract_card", "era_contract", "exclusive_contract", "decline"}),
     "take": frozenset({"take_die"}),
-    "place": frozenset({"place_core", "place_compensation", "camphor_trade"}),
+    "place": frozenset({"place_core", "place_compensation", "camphor_trade", "return_die"}),
     "develop": frozenset({"develop", "decline"}),
     "convert": frozenset({"convert"}),
     "one_of": frozenset({"choose_resource"}),
@@ -93,6 +93,8 @@ def _places(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
         if core_problem(state, seat, i, state.held.value) is None
     ]
     offered += [mv.PlaceCompensation(slot=i) for i, d in enumerate(player.compensation) if not d]
+    if not offered:
+        offered.append(mv.ReturnDie())
     if player.camphor:
         offered += [mv.CamphorTrade(delta=d) for d in (-1, 1) if 1 <= state.held.value + d <= 6]
     return offered
@@ -316,6 +318,18 @@ def do_place_compensation(state: SkyLanternsState, seat: int, move: Any, effect:
     resolver.push(state, f"board:{player.board}:comp:{move.slot}", seat)
 
 
+def do_return_die(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
+    held = state.held
+    assert held is not None
+    if _places(state, seat, None)[0].kind != "return_die":
+        raise IllegalMove(
+            "die_fits", "Your die fits a Core or Compensation Slot: it must be placed."
+        )
+    state.bag[held.colour] += 1
+    state.held = None
+    state.step = "end"
+
+
 def do_develop(state: SkyLanternsState, seat: int, move: Any, effect: fx.Develop) -> None:
     if move.card not in state.seats[seat].hand:
         raise IllegalMove("card_not_in_hand", f"You do not hold {move.card}.")
@@ -392,6 +406,7 @@ DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "camphor_trade": do_camphor_trade,
     "place_core": do_place_core,
     "place_compensation": do_place_compensation,
+    "return_die": do_return_die,
     "develop": do_develop,
     "convert": do_convert,
     "choose_resource": do_choose_resource,

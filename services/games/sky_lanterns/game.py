@@ -157,6 +157,8 @@ def describe(move: Move) -> str:
         return f"Place the die in Core Slot {move.slot + 1}"
     if isinstance(move, mv.PlaceCompensation):
         return f"Place the die in Compensation Slot {move.slot + 1}"
+    if isinstance(move, mv.ReturnDie):
+        return "Return the die to the bag: no slot can take it"
     if isinstance(move, mv.Develop):
         return f"Develop {move.card} in zone {move.zone + 1}"
     if isinstance(move, mv.Convert):

@@ -75,6 +75,13 @@ class PlaceCompensation(Move):
     slot: int = Field(ge=0)
 
 
+class ReturnDie(Move):
+    """Step 3 when no slot can take the held die (only P-01 can run out of room): it goes
+    back to the bag, with no reward."""
+
+    kind: Literal["return_die"] = "return_die"
+
+
 class Develop(Move):
     """A Sky Lantern or Railway Development: tuck `card` into `zone` (0 left .. 2 right)."""
 
@@ -135,6 +142,7 @@ SkyLanternsMove = Annotated[
     | CoalTrade
     | PlaceCore
     | PlaceCompensation
+    | ReturnDie
     | Develop
     | Convert
     | ChooseResource

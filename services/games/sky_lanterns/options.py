@@ -15,6 +15,17 @@ class SkyLanternsOptions(BaseModel):
         "first player (0-based). Null picks one at random.",
     )
 
+    unique_player_boards: bool = Field(
+        default=False,
+        description="Variant: everyone plays the back of their Player Board, one of the "
+        "unique boards P-01 to P-04 (dealt at random).",
+    )
+    unique_project_cards: bool = Field(
+        default=False,
+        description="Variant: everyone plays the back (side B) of their Sky Lantern and "
+        "Railway Project Cards.",
+    )
+
     @field_validator("first_player")
     @classmethod
     def _seat_exists(cls, seat: int | None, info: ValidationInfo) -> int | None:

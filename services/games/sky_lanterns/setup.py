@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from services.engine import Rng
 
-from .components import BOARD, ERAS, PLAYER_BOARDS, PROJECTS, STARTING_IDS, TEAPOT_IDS, TILES
+from .components import (
+    BOARD,
+    ERAS,
+    PLAYER_BOARDS,
+    PROJECTS,
+    STARTING_IDS,
+    TEAPOT_IDS,
+    TILES,
+    PlayerBoard,
+)
 from .options import SkyLanternsOptions
 from .resources import gain
 from .rounds import clockwise_from, upkeep
@@ -27,17 +38,14 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
     rng.shuffle(deck)
     starting = list(STARTING_IDS)
     rng.shuffle(starting)
-    lantern_projects = _side_a(rng, "lantern")
-    railway_projects = _side_a(rng, "railway")
-    board = PLAYER_BOARDS["P-00"]
+    side = "B" if options.unique_project_cards else "A"
+    lantern_projects = _projects(rng, "lantern", side)
+    railway_projects = _projects(rng, "railway", side)
+    boards = _boards(rng, options.unique_player_boards, players)
     seats = [
-        Player(
-            board=board.id,
-            basics=dict(board.start),
+        _player(
+            PLAYER_BOARDS[boards[s]],
             hand=starting[STARTING_CARDS * s : STARTING_CARDS * (s + 1)],
-            core=[None] * len(board.core_slots),
-            compensation=[None] * len(board.compensation),
-            train=board.train_start,
             upgrades=list(tiles[UPGRADE_TILES_EACH * s : UPGRADE_TILES_EACH * (s + 1)]),
             lantern_project=lantern_projects[s],
             railway_project=railway_projects[s],
@@ -64,7 +72,28 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
     return state
 
 
-def _side_a(rng: Rng, track: str) -> list[str]:
-    cards = [p.id for p in PROJECTS.values() if p.track == track and p.side == "A"]
+def _player(board: PlayerBoard, **dealt: Any) -> Player:
+    return Player(
+        board=board.id,
+        basics=dict(board.start),
+        core=[None] * len(board.core_slots),
+        compensation=[None] * len(board.compensation),
+        train=board.train_start,
+        **dealt,
+    )
+
+
+def _boards(rng: Rng, unique: bool, players: int) -> list[str]:
+    """P-00 for everyone; with `unique_player_boards` each physical board's back: P-01 to
+    P-04, one each, in random order (3 players use 3 of them)."""
+    if not unique:
+        return ["P-00"] * players
+    backs = sorted(b for b in PLAYER_BOARDS if b != "P-00")
+    rng.shuffle(backs)
+    return backs[:players]
+
+
+def _projects(rng: Rng, track: str, side: str) -> list[str]:
+    cards = [p.id for p in PROJECTS.values() if p.track == track and p.side == side]
     rng.shuffle(cards)
     return cards

@@ -145,3 +145,9 @@ def test_no_move_after_the_end():
     state = table()
     state.over = True
     refused(state, 0, DECLINE, "game_over", "over")
+
+
+def test_a_die_that_fits_a_slot_cannot_be_returned():
+    state = table()
+    hold(state, "red", 3)
+    refused(state, 0, {"kind": "return_die"}, "die_fits", "must be placed")

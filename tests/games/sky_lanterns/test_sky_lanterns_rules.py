@@ -6,7 +6,7 @@ from sky_lanterns_kit import asked, dice_count, give, hand, hold, legal, new_gam
 from services.ai import RandomBot, play_match
 from services.engine import InvalidConfig
 from services.games.sky_lanterns import game
-from services.games.sky_lanterns.components import ERAS, TILES
+from services.games.sky_lanterns.components import ERAS, PLAYER_BOARDS, TILES
 from services.games.sky_lanterns.rounds import carry_on, event_phase
 from services.games.sky_lanterns.scoring import final_result, railway_points
 from services.games.sky_lanterns.state import Die
@@ -315,3 +315,61 @@ def test_ties_go_to_the_player_closest_in_turn_order_to_the_marker():
     assert [s.seat for s in result.standings] == [2, 3, 0, 1]
     give(state, 1, vp=12)
     assert final_result(state).winners == [1]
+
+
+# --- variants ----------------------------------------------------------------------------------
+
+
+def test_unique_player_boards_deal_p01_to_p04_one_each():
+    for seed in range(6):
+        state = game.setup({"unique_player_boards": True}, 4, seed)
+        assert sorted(p.board for p in state.seats) == ["P-01", "P-02", "P-03", "P-04"]
+        for player in state.seats:
+            board = PLAYER_BOARDS[player.board]
+            assert len(player.core) == len(board.core_slots) and player.train == board.train_start
+    assert {p.board for p in game.setup(None, 4, 1).seats} == {"P-00"}
+
+
+def test_unique_project_cards_use_side_b():
+    state = game.setup({"unique_project_cards": True}, 3, 2)
+    assert all(
+        p.lantern_project.endswith("B") and p.railway_project.endswith("B") for p in state.seats
+    )
+
+
+def test_p01_extra_core_slot_gains_the_rewards_of_both_zones():
+    state = table()
+    state.seats[0].board = "P-01"
+    state.seats[0].core = [None] * 8
+    state.seats[0].compensation = [None]
+    state.seats[0].lantern_zones = [["T01"], ["S01"], []]  # both 2 VP on a 1 or 2
+    state.deck.remove("T01")
+    give(state, 0, coal=0)
+    hold(state, "red", 2)
+    state = play(state, 0, {"kind": "place_core", "slot": 2})
+    assert state.seats[0].vp == 4
+
+
+def test_p04_train_follows_its_own_path_from_its_own_start():
+    state = table(dice={"green-3": 3})
+    state.seats[0].board, state.seats[0].train = "P-04", PLAYER_BOARDS["P-04"].train_start
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-3"})
+    player = state.seats[0]
+    assert (player.vp, player.camphor, player.basics["coal"]) == (6, 2, 2)
+
+
+def test_a_die_no_slot_can_take_goes_back_to_the_bag():
+    state = table()
+    player = state.seats[0]
+    player.board, player.core, player.compensation = "P-01", [None] * 8, [None]
+    player.core[0] = player.core[7] = Die(colour="red", value=4)
+    player.compensation[0] = Die(colour="red", value=1)
+    state.bag["red"] -= 3
+    give(state, 0, camphor=0)
+    hold(state, "blue", 2)
+    assert legal(state, 0) == [{"kind": "return_die"}] + [
+        m for m in legal(state, 0) if m["kind"] == "coal_trade"
+    ]
+    bag = state.bag["blue"]
+    state = play(state, 0, {"kind": "return_die"})
+    assert state.bag["blue"] == bag + 1 and asked(state) == (1, "contract")
