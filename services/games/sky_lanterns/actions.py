@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +14,8 @@ from . import resolver
 from .components import BOARD, CARDS, PLAYER_BOARDS, SPACES
 from .resources import DONOR, gain, give_from, parse_donor_key, pay, richest_others
 from .rounds import carry_on
-from .state import Die, Frame, SkyLanternsState
+from .setup import next_setup_step
+from .state import SETUP_STEPS, Die, Frame, SkyLanternsState
 
 ANSWERS: dict[str, frozenset[str]] = {
     "contract": frozenset({"play_contract_card", "era_contract", "exclusive_contract", "decline"}),
@@ -26,6 +28,9 @@ ANSWERS: dict[str, frozenset[str]] = {
     "any_space": frozenset({"choose_space"}),
     "upgrade": frozenset({"upgrade"}),
     "donor": frozenset({"choose_donor"}),
+    "draw": frozenset({"draw_card"}),
+    "draft": frozenset({"draft_card"}),
+    "arrange": frozenset({"arrange_tiles"}),
 }
 """The moves that answer each question (besides Coal Trade, a free action at any time)."""
 
@@ -40,17 +45,34 @@ TASKS: dict[str, str] = {
     "any_space": "choose a non-black dice space to resolve",
     "upgrade": "choose an Upgrade Tile to flip",
     "donor": "choose which of the richest players gives the missing token",
+    "draw": "draw a market card or the deck's top card",
+    "draft": "keep one of the Starting cards offered to you",
+    "arrange": "arrange your face-up Upgrade Tiles",
 }
 
 
+def setup_seats(state: SkyLanternsState) -> list[int]:
+    """The seats still to choose in a simultaneous setup step (drafting, arranging)."""
+    if state.step == "draft":
+        return [s for s, pick in enumerate(state.draft_picks) if pick is None]
+    if state.step == "arrange":
+        return [s for s, done in enumerate(state.arranged) if not done]
+    return []
+
+
 def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
-    """(seat, question, the effect asking or None) — or None once the game is over."""
+    """(seat, question, the effect asking or None) — or None once the game is over. In a
+    simultaneous setup step, the first seat still choosing (see `setup_seats`)."""
     if state.over:
         return None
+    if state.step in SETUP_STEPS:
+        return setup_seats(state)[0], state.step, None
     if state.stack:
         frame = state.stack[-1]
         if frame.key.startswith(DONOR):
             return frame.seat, "donor", frame
+        if frame.key == resolver.DRAW:
+            return frame.seat, "draw", frame
         effect = resolver.EFFECTS[frame.key][frame.index]
         return frame.seat, effect.kind, effect
     return state.active, state.step, None
@@ -60,6 +82,8 @@ def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
 
 
 def legal_moves(state: SkyLanternsState, seat: int) -> list[Move]:
+    if state.step in SETUP_STEPS:
+        return OFFERS[state.step](state, seat, None) if seat in setup_seats(state) else []
     question = asked(state)
     if question is None or question[0] != seat:
         return []
@@ -132,6 +156,20 @@ def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
     return [mv.ChooseDonor(seat=s) for s in richest_others(state, gainer, resource)]
 
 
+def _draws(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
+    deck: list[Move] = [mv.DrawCard()] if state.deck or state.discard else []
+    return [*deck, *(mv.DrawCard(card=c) for c in state.market or [])]
+
+
+def _drafts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    return [mv.DraftCard(card=c) for c in state.draft_packets[seat]]
+
+
+def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    tiles = [t for t in state.seats[seat].upgrades if t is not None]
+    return [mv.ArrangeTiles(tiles=order) for order in itertools.permutations(sorted(tiles))]
+
+
 OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "contract": _contracts,
     "take": _takes,
@@ -143,6 +181,9 @@ OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "any_space": _spaces,
     "upgrade": _upgrades,
     "donor": _donors,
+    "draw": _draws,
+    "draft": _drafts,
+    "arrange": _arrangements,
 }
 
 
@@ -185,6 +226,8 @@ def core_problem(state: SkyLanternsState, seat: int, slot: int, value: int) -> s
 
 def play(state: SkyLanternsState, seat: int, move: Move) -> None:
     if isinstance(move, mv.CoalTrade):
+        if state.step in SETUP_STEPS:
+            raise IllegalMove("not_now", "Coal Trade waits until the game has begun.")
         coal_trade(state, seat, move)
         carry_on(state)  # P-03's $2 may run the supply out and ask who gives
         return
@@ -386,6 +429,50 @@ def do_upgrade(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> No
     resolver.upgrade(state, seat, move.position)
 
 
+def do_draw_card(state: SkyLanternsState, seat: int, move: Any, frame: Frame) -> None:
+    market = state.market or []
+    if move.card is not None and move.card not in market:
+        raise IllegalMove("not_in_market", f"{move.card} is not in the Teapot market.")
+    if move.card is None and not (state.deck or state.discard):
+        raise IllegalMove("deck_empty", "The deck and the discard pile are empty.")
+    state.stack.pop()
+    if move.card is None:
+        resolver.draw(state, seat, 1)
+    else:
+        market.remove(move.card)
+        state.seats[seat].hand.append(move.card)
+
+
+def do_draft_card(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
+    if move.card not in state.draft_packets[seat]:
+        raise IllegalMove("not_offered", f"{move.card} is not among the cards offered to you.")
+    state.draft_picks[seat] = move.card
+    if None in state.draft_picks:
+        return
+    for picker, pick in enumerate(state.draft_picks):
+        state.seats[picker].hand.append(pick)  # type: ignore[arg-type]
+        state.draft_packets[picker].remove(pick)  # type: ignore[arg-type]
+    # "pass the remaining cards to the player on their left"
+    state.draft_packets = state.draft_packets[-1:] + state.draft_packets[:-1]
+    state.draft_picks = [None] * state.players
+    if len(state.draft_packets[0]) == 1:  # the last card passed is kept
+        for player, packet in zip(state.seats, state.draft_packets, strict=True):
+            player.hand += packet
+        state.draft_packets, state.draft_picks = [], []
+        state.step = next_setup_step(state, "arrange")
+
+
+def do_arrange_tiles(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
+    mine = sorted(t for t in state.seats[seat].upgrades if t is not None)
+    if sorted(move.tiles) != mine:
+        raise IllegalMove(
+            "not_your_tiles", f"Arrange exactly your own Upgrade Tiles: {', '.join(mine)}."
+        )
+    state.seats[seat].upgrades = list(move.tiles)
+    state.arranged[seat] = True
+    state.step = next_setup_step(state, "arrange")
+
+
 def do_choose_donor(state: SkyLanternsState, seat: int, move: Any, frame: Frame) -> None:
     resource, _, gainer = parse_donor_key(frame.key)
     if move.seat not in richest_others(state, gainer, resource):
@@ -414,4 +501,7 @@ DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "choose_space": do_choose_space,
     "upgrade": do_upgrade,
     "choose_donor": do_choose_donor,
+    "draw_card": do_draw_card,
+    "draft_card": do_draft_card,
+    "arrange_tiles": do_arrange_tiles,
 }

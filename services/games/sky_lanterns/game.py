@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
 
@@ -12,13 +12,16 @@ from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .options import SkyLanternsOptions
 from .scoring import breakdowns, final_result
 from .setup import set_up
-from .state import SkyLanternsState
+from .state import SETUP_STEPS, SkyLanternsState
 from .view import SkyLanternsView, build_view
 
 
 class MoveMade(Event):
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
     kind: str = "move_made"
     text: str
+    card: str | None = None
+    """Only for the drafting seat: the Starting card it kept."""
 
 
 class RoundBegan(Event):
@@ -43,6 +46,9 @@ QUESTIONS: dict[str, str] = {
     "change_die": "Change your die by -1 or +1, or leave it.",
     "any_space": "Choose a red, blue or green dice space to resolve.",
     "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
+    "draw": "Draw one of the market's cards or the deck's top card.",
+    "draft": "Keep one of the Starting cards offered to you; the rest pass to your left.",
+    "arrange": "Arrange your 4 face-up Upgrade Tiles on the spaces of your board.",
     "donor": "The supply ran out: choose which of the players tied for the most gives the "
     "token (they score 1 VP for it).",
 }
@@ -62,6 +68,13 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return set_up(config, players, seed)
 
     def prompts(self, state: SkyLanternsState) -> list[Prompt]:
+        if state.step in SETUP_STEPS:
+            return [
+                Prompt(
+                    seat=s, kind=state.step, text=QUESTIONS[state.step], min_picks=1, max_picks=1
+                )
+                for s in actions.setup_seats(state)
+            ]
         question = actions.asked(state)
         if question is None:
             return []
@@ -74,7 +87,12 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
         round_before = state.round
         actions.play(state, seat, move)
-        events: list[Event] = [MoveMade(seat=seat, text=self.describe(move))]
+        if isinstance(move, mv.DraftCard):  # drafting reveals nothing early
+            made = MoveMade(seat=seat, text="Keep a Starting card", card=move.card)
+            made.private_to.append(seat)
+        else:
+            made = MoveMade(seat=seat, text=self.describe(move))
+        events: list[Event] = [made]
         if state.over:
             events.append(GameEnded())
         elif state.round != round_before:
@@ -104,15 +122,17 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     # --- for searching bots ------------------------------------------------------------
 
     def determinize(self, state: SkyLanternsState, seat: Seat, rng: Rng) -> SkyLanternsState:
-        """Other hands, the deck's order, the unused Starting cards and every face-down
-        Upgrade Tile (the seat's own too: nobody sees them) are dealt anew from what
-        `seat` has not seen; the RNG is replaced."""
+        """Other hands (and drafting packets and picks), the deck's order, the unused
+        Starting cards and every face-down Upgrade Tile (the seat's own too: nobody sees
+        them) are dealt anew from what `seat` has not seen; the RNG is replaced. (While
+        drafting, the bot forgets which cards it passed on.)"""
         dealt = copy_state(state)
         others = [s for s in range(state.players) if s != seat]
         teapots = list(state.deck)
         startings = list(state.unused_starting)
         for other in others:
-            for card in state.seats[other].hand:
+            hidden = [*state.seats[other].hand, *self._draft_of(state, other)]
+            for card in hidden:
                 (startings if CARDS[card].starting else teapots).append(card)
         rng.shuffle(teapots)
         rng.shuffle(startings)
@@ -120,16 +140,29 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
             hand = dealt.seats[other].hand
             for i, card in enumerate(hand):
                 hand[i] = startings.pop() if CARDS[card].starting else teapots.pop()
+            if state.draft_packets:
+                packet = dealt.draft_packets[other]
+                packet[:] = [startings.pop() for _ in packet]
+                if state.draft_picks[other] is not None:
+                    dealt.draft_picks[other] = startings.pop()
         dealt.deck = teapots
         dealt.unused_starting = sorted(startings)
-        tiles = [t for p in state.seats for t in p.upgrades if t is not None]
-        rng.shuffle(tiles)
-        for player in dealt.seats:
-            for i, tile in enumerate(player.upgrades):
-                if tile is not None:
-                    player.upgrades[i] = tiles.pop()
+        if not state.tiles_face_up:
+            tiles = [t for p in state.seats for t in p.upgrades if t is not None]
+            rng.shuffle(tiles)
+            for player in dealt.seats:
+                for i, tile in enumerate(player.upgrades):
+                    if tile is not None:
+                        player.upgrades[i] = tiles.pop()
         dealt.rng = Rng.from_seed(rng.next64())
         return dealt
+
+    @staticmethod
+    def _draft_of(state: SkyLanternsState, seat: int) -> list[str]:
+        if not state.draft_packets:
+            return []
+        pick = state.draft_picks[seat]
+        return [*state.draft_packets[seat], *([pick] if pick is not None else [])]
 
     def evaluate(self, state: SkyLanternsState, seat: Seat) -> float:
         """Share of the lead: the seat's score if the game ended now against the best
@@ -171,6 +204,12 @@ def describe(move: Move) -> str:
         return f"Resolve the dice space {move.space}"
     if isinstance(move, mv.Upgrade):
         return f"Flip the Upgrade Tile on space {move.position + 1}"
+    if isinstance(move, mv.DraftCard):
+        return f"Keep {move.card}"
+    if isinstance(move, mv.ArrangeTiles):
+        return "Arrange the Upgrade Tiles " + ", ".join(move.tiles)
+    if isinstance(move, mv.DrawCard):
+        return f"Draw {move.card} from the market" if move.card else "Draw the deck's top card"
     if isinstance(move, mv.ChooseDonor):
         return f"Take the token from seat {move.seat}"
     return "Decline"

@@ -125,6 +125,28 @@ class Upgrade(Move):
     position: int = Field(ge=0, le=3)
 
 
+class DraftCard(Move):
+    """starting_card_draft: keep this Starting card of those offered; pass the rest left."""
+
+    kind: Literal["draft_card"] = "draft_card"
+    card: str
+
+
+class ArrangeTiles(Move):
+    """upgrade_tile_arrangement: your 4 face-up Upgrade Tiles, in the order of the 4
+    spaces of your board."""
+
+    kind: Literal["arrange_tiles"] = "arrange_tiles"
+    tiles: tuple[str, str, str, str]
+
+
+class DrawCard(Move):
+    """teapot_market: draw this market card, or (None) the top card of the deck."""
+
+    kind: Literal["draw_card"] = "draw_card"
+    card: str | None = None
+
+
 class ChooseDonor(Move):
     """The supply ran out and several players tie for the most: who gives the token."""
 
@@ -149,6 +171,9 @@ SkyLanternsMove = Annotated[
     | ChangeDie
     | ChooseSpace
     | Upgrade
-    | ChooseDonor,
+    | ChooseDonor
+    | DraftCard
+    | ArrangeTiles
+    | DrawCard,
     Field(discriminator="kind"),
 ]

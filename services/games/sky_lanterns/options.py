@@ -15,6 +15,21 @@ class SkyLanternsOptions(BaseModel):
         "first player (0-based). Null picks one at random.",
     )
 
+    starting_card_draft: bool = Field(
+        default=False,
+        description="Variant: everyone keeps 1 of their 3 Starting cards and passes the rest "
+        "left, then 1 of the 2 received, and takes the last one passed to them.",
+    )
+    upgrade_tile_arrangement: bool = Field(
+        default=False,
+        description="Variant: the dealt Upgrade Tiles are face up and each player arranges "
+        "their 4 tiles on their board before the game begins.",
+    )
+    teapot_market: bool = Field(
+        default=False,
+        description="Variant: 3 face-up Teapot cards; every draw may take one of them "
+        "instead of the deck's top card; refilled at the end of each turn.",
+    )
     unique_player_boards: bool = Field(
         default=False,
         description="Variant: everyone plays the back of their Player Board, one of the "

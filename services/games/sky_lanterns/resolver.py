@@ -18,6 +18,8 @@ from .state import Frame, SkyLanternsState
 
 TRAIN_STEP = "@step"
 """A frame key for one step of a train, pushed once per space an effect advances."""
+DRAW = "@draw"
+"""teapot_market: a frame key for one card to draw, from the market or the deck."""
 
 
 def right_of(state: SkyLanternsState, seat: int) -> int:
@@ -34,6 +36,11 @@ def resolve(state: SkyLanternsState) -> None:
         frame = state.stack[-1]
         if frame.key.startswith(DONOR):
             return
+        if frame.key == DRAW:
+            if state.market or state.deck or state.discard:
+                return
+            state.stack.pop()
+            continue
         if frame.key == TRAIN_STEP:
             state.stack.pop()
             train_step(state, frame.seat)
@@ -75,7 +82,11 @@ def execute(state: SkyLanternsState, frame: Frame, effect: Effect) -> None:
         for colour, count in effect.colours.items():
             player.lantern_tokens[colour] += count
     elif isinstance(effect, fx.Draw):
-        draw(state, seat, effect.cards)
+        if state.market is None:
+            draw(state, seat, effect.cards)
+        else:  # teapot_market: each card is a choice between the market and the deck
+            for _ in range(effect.cards):
+                push(state, DRAW, seat)
     elif isinstance(effect, fx.VpPer):
         if effect.what == "railway_card":
             player.vp += player.railway_cards()
@@ -101,15 +112,30 @@ def _inner(frame: Frame) -> str:
 
 
 def draw(state: SkyLanternsState, seat: int, cards: int) -> None:
-    """ "If the deck is empty when you need to draw, shuffle the discard pile to form a new
-    draw deck." With both empty, nothing is drawn."""
     for _ in range(cards):
-        if not state.deck and state.discard:
-            state.deck, state.discard = state.discard, []
-            state.rng.shuffle(state.deck)
-        if not state.deck:
+        card = top_card(state)
+        if card is None:
             return
-        state.seats[seat].hand.append(state.deck.pop())
+        state.seats[seat].hand.append(card)
+
+
+def top_card(state: SkyLanternsState) -> str | None:
+    """ "If the deck is empty when you need to draw, shuffle the discard pile to form a new
+    draw deck." With both empty, there is no card."""
+    if not state.deck and state.discard:
+        state.deck, state.discard = state.discard, []
+        state.rng.shuffle(state.deck)
+    return state.deck.pop() if state.deck else None
+
+
+def refill_market(state: SkyLanternsState) -> None:
+    """teapot_market: "At the end of each player's action turn, refill the market back to
+    3 cards from the deck." """
+    while state.market is not None and len(state.market) < 3:
+        card = top_card(state)
+        if card is None:
+            return
+        state.market.append(card)
 
 
 def train_step(state: SkyLanternsState, seat: int) -> None:

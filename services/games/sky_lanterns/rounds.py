@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .components import BOARD, ERAS
-from .resolver import current_era, push, resolve
+from .resolver import current_era, push, refill_market, resolve
 from .state import ROUNDS, TURNS_PER_ROUND, Die, SkyLanternsState
 
 DICE_DRAWN = {3: 8, 4: 10}
@@ -29,6 +29,7 @@ def carry_on(state: SkyLanternsState) -> None:
 
 def end_turn(state: SkyLanternsState) -> None:
     state.held = None
+    refill_market(state)
     state.turn += 1
     if state.turn < TURNS_PER_ROUND * state.players:
         state.step = "contract"

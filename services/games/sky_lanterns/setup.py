@@ -19,9 +19,10 @@ from .components import (
 from .options import SkyLanternsOptions
 from .resources import gain
 from .rounds import clockwise_from, upkeep
-from .state import STARTING_COINS, Player, SkyLanternsState
+from .state import STARTING_COINS, Player, SkyLanternsState, Step
 
 STARTING_CARDS = 3
+MARKET_SIZE = 3
 UPGRADE_TILES_EACH = 4
 
 
@@ -69,7 +70,27 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
         gain(state, seat, "coins", coins)
         gain(state, seat, "camphor", 1)
     upkeep(state)
+    if options.teapot_market:
+        state.market = [state.deck.pop() for _ in range(MARKET_SIZE)]
+    if options.starting_card_draft:
+        state.draft_packets = [player.hand for player in state.seats]
+        state.draft_picks = [None] * players
+        for player in state.seats:
+            player.hand = []
+    if options.upgrade_tile_arrangement:
+        state.tiles_face_up = True
+        state.arranged = [False] * players
+    state.step = next_setup_step(state, "draft" if options.starting_card_draft else "arrange")
     return state
+
+
+def next_setup_step(state: SkyLanternsState, step: str) -> Step:
+    """The first of `step` and the setup steps after it that this game uses."""
+    if step == "draft":
+        return "draft"
+    if step == "arrange" and state.tiles_face_up and not all(state.arranged):
+        return "arrange"
+    return "contract"
 
 
 def _player(board: PlayerBoard, **dealt: Any) -> Player:

@@ -23,10 +23,12 @@ CAMPHOR_IN_SUPPLY = 15
 STARTING_COINS = (5, 6, 7, 8)
 CORE_ZONES = 3
 
-Step = Literal["event", "contract", "take", "place", "end", "over"]
-"""What comes once the stack is empty: the Event phase's effects are being resolved, the
-active player's turn awaits its Contract, Take a Die or Place a Die step, or the turn
-ends. While the stack holds effects, they are resolved first."""
+Step = Literal["draft", "arrange", "event", "contract", "take", "place", "end", "over"]
+"""What comes once the stack is empty: the setup variants' simultaneous steps (drafting
+Starting cards, arranging Upgrade Tiles), the Event phase's effects, the active player's
+Contract, Take a Die or Place a Die step, or the end of the turn. While the stack holds
+effects, they are resolved first."""
+SETUP_STEPS = ("draft", "arrange")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,6 +115,15 @@ class SkyLanternsState(GameState):
     coins_supply: int = COINS_IN_SUPPLY
     camphor_supply: int = CAMPHOR_IN_SUPPLY
     stack: list[Frame] = field(default_factory=list)
+    draft_packets: list[list[str]] = field(default_factory=list)
+    """starting_card_draft: the Starting cards each seat is choosing from now."""
+    draft_picks: list[str | None] = field(default_factory=list)
+    """starting_card_draft: this pass's secret choice of each seat."""
+    tiles_face_up: bool = False
+    """upgrade_tile_arrangement: the dealt Upgrade Tiles lie face up, known to all."""
+    arranged: list[bool] = field(default_factory=list)
+    market: list[str] | None = None
+    """teapot_market: the 3 face-up cards one may draw instead of the deck's top card."""
 
     @property
     def active(self) -> int:

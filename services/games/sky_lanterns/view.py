@@ -29,7 +29,9 @@ class DiceSpaceView(BaseModel):
 class UpgradeSpaceView(BaseModel):
     position: int
     face_down: bool
-    """True while a tile lies here, its face unknown to everyone."""
+    """True while a face-down tile lies here, its face unknown to everyone."""
+    tile: str | None = None
+    """The tile lying here face up (upgrade_tile_arrangement), known to everyone."""
 
 
 class PlayerView(BaseModel):
@@ -45,6 +47,9 @@ class PlayerView(BaseModel):
     hand_size: int
     hand: list[str] | None
     """Only in the owner's view."""
+    draft_packet: list[str] | None = None
+    """starting_card_draft, only in the owner's view: the cards offered to choose from."""
+    draft_picked: bool = False
     lantern_zones: list[list[str]]
     railway_zones: list[list[str]]
     lanterns: dict[str, int]
@@ -81,6 +86,7 @@ class SkyLanternsView(BaseModel):
     held_die: DieView | None
     deck_size: int
     discard: list[str]
+    market: list[str] | None
     removed_cards: list[str]
     removed_tiles: list[str]
     coins_supply: int
@@ -115,6 +121,7 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
         held_die=_die(state.held),
         deck_size=len(state.deck),
         discard=state.discard,
+        market=state.market,
         removed_cards=state.removed,
         removed_tiles=state.removed_tiles,
         coins_supply=state.coins_supply,
@@ -149,9 +156,15 @@ def _player(state: SkyLanternsState, seat: int, own: bool, score: dict) -> Playe
         compensation_slots=[_die(d) for d in player.compensation],
         train=player.train,
         upgrade_spaces=[
-            UpgradeSpaceView(position=i, face_down=t is not None)
+            UpgradeSpaceView(
+                position=i,
+                face_down=t is not None and not state.tiles_face_up,
+                tile=t if state.tiles_face_up else None,
+            )
             for i, t in enumerate(player.upgrades)
         ],
+        draft_packet=state.draft_packets[seat] if own and state.draft_packets else None,
+        draft_picked=bool(state.draft_picks) and state.draft_picks[seat] is not None,
         incomes=player.incomes,
         lantern_project=player.lantern_project,
         railway_project=player.railway_project,
