@@ -137,6 +137,14 @@ class Convert(_Effect):
     effects: list[Effect]
     times: int = Field(default=1, ge=1, le=4)
 
+    @model_validator(mode="after")
+    def _payable(self) -> Convert:
+        if not self.pay or "vp" in self.pay:
+            raise ValueError("a conversion pays at least one resource, and never VP")
+        if any(isinstance(n, int) and n < 1 for n in self.pay.values()):
+            raise ValueError("a conversion pays at least 1 of each resource it names")
+        return self
+
 
 class Income(_Effect):
     """An income icon: gain these now and again at every Income Event (rounds 3 and 5)."""

@@ -9,8 +9,9 @@ from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_s
 from . import actions
 from . import moves as mv
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
+from .evaluation import share
 from .options import SkyLanternsOptions
-from .scoring import breakdowns, final_result
+from .scoring import final_result
 from .setup import set_up
 from .state import SETUP_STEPS, SkyLanternsState
 from .view import SkyLanternsView, build_view
@@ -165,12 +166,9 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return [*state.draft_packets[seat], *([pick] if pick is not None else [])]
 
     def evaluate(self, state: SkyLanternsState, seat: Seat) -> float:
-        """Share of the lead: the seat's score if the game ended now against the best
-        other score."""
-        totals = [sum(parts.values()) for parts in breakdowns(state)]
-        mine = totals[seat]
-        best_other = max(t for s, t in enumerate(totals) if s != seat)
-        return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
+        """The seat's projected score (now, plus what its tableau should still pay)
+        against the best other projected score (see `evaluation.py`)."""
+        return share(state, seat)
 
 
 def describe(move: Move) -> str:

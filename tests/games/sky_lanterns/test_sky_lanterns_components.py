@@ -96,6 +96,9 @@ def test_data_with_an_unknown_effect_is_refused_at_load():
     row["contract"] = [{"kind": "gain", "res": {"gold": 1}}]
     with pytest.raises(ValidationError):
         TeapotCard.model_validate(row)
+    row["contract"] = [{"kind": "convert", "pay": {"vp": 2}, "effects": [{"kind": "draw"}]}]
+    with pytest.raises(ValidationError):
+        TeapotCard.model_validate(row)
 
 
 def test_the_catalog_publishes_every_component_with_its_effects():
