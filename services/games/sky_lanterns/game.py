@@ -6,10 +6,12 @@ from typing import Any, ClassVar
 
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
 
-from . import actions
 from . import moves as mv
+from .answers import carry_out
+from .asking import asked, setup_seats
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .evaluation import share
+from .offers import offered_moves
 from .options import SkyLanternsOptions
 from .scoring import final_result
 from .setup import set_up
@@ -74,20 +76,20 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
                 Prompt(
                     seat=s, kind=state.step, text=QUESTIONS[state.step], min_picks=1, max_picks=1
                 )
-                for s in actions.setup_seats(state)
+                for s in setup_seats(state)
             ]
-        question = actions.asked(state)
+        question = asked(state)
         if question is None:
             return []
         seat, kind, _ = question
         return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind], min_picks=1, max_picks=1)]
 
     def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
-        return actions.legal_moves(state, seat)
+        return offered_moves(state, seat)
 
     def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
         round_before = state.round
-        actions.play(state, seat, move)
+        carry_out(state, seat, move)
         if isinstance(move, mv.DraftCard):  # drafting reveals nothing early
             made = MoveMade(seat=seat, text="Keep a Starting card", card=move.card)
             made.private_to.append(seat)

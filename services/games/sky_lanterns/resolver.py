@@ -1,7 +1,7 @@
 """The one resolver: it works through the stack of effect frames in the state.
 
 `resolve` runs effects until the stack is empty or its top effect needs the player's
-choice; the choice is then answered by a move (`decisions.py`) and `resolve` goes on.
+choice; the choice is then answered by a move (`answers.py`) and `resolve` goes on.
 Effects that offer no real choice (a Development with nothing affordable, a conversion
 one cannot pay) pass without asking.
 """

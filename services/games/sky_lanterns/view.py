@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from services.engine import Seat
 
-from . import actions
+from .asking import asked as question_of
 from .components import PLAYER_BOARDS
 from .effects import LANTERN_COLOURS
 from .scoring import breakdowns
@@ -103,7 +103,7 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
     from .resolver import current_era
 
     scores = breakdowns(state)
-    asked = actions.asked(state)
+    asked = question_of(state)
     return SkyLanternsView(
         round=state.round,
         step=state.step,

@@ -1,8 +1,8 @@
-"""What is asked now, which moves answer it, and carrying those moves out."""
+"""Carrying moves out: each checks its rule (raising IllegalMove with a stable code)
+and changes the state; then the game moves on until someone must decide."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -11,220 +11,16 @@ from services.engine import IllegalMove, Move
 from . import effects as fx
 from . import moves as mv
 from . import resolver
-from .components import BOARD, CARDS, PLAYER_BOARDS, SPACES
-from .resources import DONOR, gain, give_from, parse_donor_key, pay, richest_others
+from .asking import ANSWERS, TASKS, asked
+from .components import CARDS, PLAYER_BOARDS, SPACES
+from .offers import any_space_choices, core_problem, place_offers
+from .resources import gain, give_from, parse_donor_key, pay, richest_others
 from .rounds import carry_on
 from .setup import next_setup_step
 from .state import SETUP_STEPS, Die, Frame, SkyLanternsState
 
-ANSWERS: dict[str, frozenset[str]] = {
-    "contract": frozenset({"play_contract_card", "era_contract", "exclusive_contract", "decline"}),
-    "take": frozenset({"take_die"}),
-    "place": frozenset({"place_core", "place_compensation", "camphor_trade", "return_die"}),
-    "develop": frozenset({"develop", "decline"}),
-    "convert": frozenset({"convert"}),
-    "one_of": frozenset({"choose_resource"}),
-    "change_die": frozenset({"change_die"}),
-    "any_space": frozenset({"choose_space"}),
-    "upgrade": frozenset({"upgrade"}),
-    "donor": frozenset({"choose_donor"}),
-    "draw": frozenset({"draw_card"}),
-    "draft": frozenset({"draft_card"}),
-    "arrange": frozenset({"arrange_tiles"}),
-}
-"""The moves that answer each question (besides Coal Trade, a free action at any time)."""
 
-TASKS: dict[str, str] = {
-    "contract": "resolve one contract or decline",
-    "take": "take a die from the Main Board",
-    "place": "place your die in a Core or Compensation Slot",
-    "develop": "choose a card and a zone to develop, or decline",
-    "convert": "choose how many times to convert",
-    "one_of": "choose which resource to gain",
-    "change_die": "change your die by -1, 0 or +1",
-    "any_space": "choose a non-black dice space to resolve",
-    "upgrade": "choose an Upgrade Tile to flip",
-    "donor": "choose which of the richest players gives the missing token",
-    "draw": "draw a market card or the deck's top card",
-    "draft": "keep one of the Starting cards offered to you",
-    "arrange": "arrange your face-up Upgrade Tiles",
-}
-
-
-def setup_seats(state: SkyLanternsState) -> list[int]:
-    """The seats still to choose in a simultaneous setup step (drafting, arranging)."""
-    if state.step == "draft":
-        return [s for s, pick in enumerate(state.draft_picks) if pick is None]
-    if state.step == "arrange":
-        return [s for s, done in enumerate(state.arranged) if not done]
-    return []
-
-
-def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
-    """(seat, question, the effect asking or None) — or None once the game is over. In a
-    simultaneous setup step, the first seat still choosing (see `setup_seats`)."""
-    if state.over:
-        return None
-    if state.step in SETUP_STEPS:
-        return setup_seats(state)[0], state.step, None
-    if state.stack:
-        frame = state.stack[-1]
-        if frame.key.startswith(DONOR):
-            return frame.seat, "donor", frame
-        if frame.key == resolver.DRAW:
-            return frame.seat, "draw", frame
-        effect = resolver.EFFECTS[frame.key][frame.index]
-        return frame.seat, effect.kind, effect
-    return state.active, state.step, None
-
-
-# --- legal moves ---------------------------------------------------------------------------
-
-
-def legal_moves(state: SkyLanternsState, seat: int) -> list[Move]:
-    if state.step in SETUP_STEPS:
-        return OFFERS[state.step](state, seat, None) if seat in setup_seats(state) else []
-    question = asked(state)
-    if question is None or question[0] != seat:
-        return []
-    _, kind, effect = question
-    return [*OFFERS[kind](state, seat, effect), *coal_trades(state, seat)]
-
-
-def _contracts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    offered: list[Move] = []
-    for source, option in resolver.contract_options(state, seat):
-        if source == "hand":
-            offered.append(mv.PlayContractCard(card=str(option)))
-        elif source == "era":
-            offered.append(mv.EraContract(option=int(option)))
-        else:
-            offered.append(mv.ExclusiveContract(option=int(option)))
-    return [*offered, mv.Decline()]
-
-
-def _takes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    spaces = [s for s, value in state.spaces.items() if value is not None]
-    return [mv.TakeDie(space=s, forfeit=f) for s in spaces for f in (False, True)]
-
-
-def _places(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    player = state.seats[seat]
-    assert state.held is not None
-    offered: list[Move] = [
-        mv.PlaceCore(slot=i)
-        for i in range(len(player.core))
-        if core_problem(state, seat, i, state.held.value) is None
-    ]
-    offered += [mv.PlaceCompensation(slot=i) for i, d in enumerate(player.compensation) if not d]
-    if not offered:
-        offered.append(mv.ReturnDie())
-    if player.camphor:
-        offered += [mv.CamphorTrade(delta=d) for d in (-1, 1) if 1 <= state.held.value + d <= 6]
-    return offered
-
-
-def _develops(state: SkyLanternsState, seat: int, effect: fx.Develop) -> list[Move]:
-    cards = resolver.develop_options(state, seat, effect.track)
-    return [*(mv.Develop(card=c, zone=z) for c in cards for z in range(3)), mv.Decline()]
-
-
-def _converts(state: SkyLanternsState, seat: int, effect: fx.Convert) -> list[Move]:
-    return [mv.Convert(times=n) for n in range(resolver.most_conversions(state, seat, effect) + 1)]
-
-
-def _one_ofs(state: SkyLanternsState, seat: int, effect: fx.OneOf) -> list[Move]:
-    return [mv.ChooseResource(resource=r) for r in effect.res]
-
-
-def _die_changes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    assert state.held is not None
-    return [mv.ChangeDie(delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6]
-
-
-def _spaces(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.ChooseSpace(space=s) for s in any_space_choices(state)]
-
-
-def _upgrades(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    tiles = state.seats[seat].upgrades
-    return [mv.Upgrade(position=i) for i, tile in enumerate(tiles) if tile is not None]
-
-
-def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
-    resource, _, gainer = parse_donor_key(frame.key)
-    return [mv.ChooseDonor(seat=s) for s in richest_others(state, gainer, resource)]
-
-
-def _draws(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
-    deck: list[Move] = [mv.DrawCard()] if state.deck or state.discard else []
-    return [*deck, *(mv.DrawCard(card=c) for c in state.market or [])]
-
-
-def _drafts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.DraftCard(card=c) for c in state.draft_packets[seat]]
-
-
-def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    tiles = [t for t in state.seats[seat].upgrades if t is not None]
-    return [mv.ArrangeTiles(tiles=order) for order in itertools.permutations(sorted(tiles))]
-
-
-OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
-    "contract": _contracts,
-    "take": _takes,
-    "place": _places,
-    "develop": _develops,
-    "convert": _converts,
-    "one_of": _one_ofs,
-    "change_die": _die_changes,
-    "any_space": _spaces,
-    "upgrade": _upgrades,
-    "donor": _donors,
-    "draw": _draws,
-    "draft": _drafts,
-    "arrange": _arrangements,
-}
-
-
-def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
-    player = state.seats[seat]
-    if PLAYER_BOARDS[player.board].coal_trade == "coins":
-        return [mv.CoalTrade(into="coins")] if player.basics["coal"] >= 2 else []
-    if not player.basics["coal"]:
-        return []
-    cap = PLAYER_BOARDS[player.board].cap
-    return [mv.CoalTrade(into=r) for r in ("indigo", "tea", "yam") if player.basics[r] < cap]
-
-
-def any_space_choices(state: SkyLanternsState) -> list[str]:
-    """Non-black spaces in play (with 3 players the four-dot spaces hold no dice)."""
-    return [
-        s.id for s in BOARD.spaces if s.colour != "black" and (s.dots != 4 or state.players == 4)
-    ]
-
-
-def core_problem(state: SkyLanternsState, seat: int, slot: int, value: int) -> str | None:
-    """Why a die of `value` may not go into Core Slot `slot`, or None if it may."""
-    core = state.seats[seat].core
-    if slot >= len(core):
-        return f"There is no Core Slot {slot}; your board has {len(core)}."
-    if core[slot] is not None:
-        return f"Core Slot {slot} already holds a die."
-    left = [d.value for d in core[:slot] if d is not None]
-    right = [d.value for d in core[slot + 1 :] if d is not None]
-    if (left and max(left) > value) or (right and min(right) < value):
-        return (
-            f"A {value} cannot go into Core Slot {slot}: die values across the Core Slots "
-            "must be equal or increasing from left to right."
-        )
-    return None
-
-
-# --- carrying moves out ------------------------------------------------------------------------
-
-
-def play(state: SkyLanternsState, seat: int, move: Move) -> None:
+def carry_out(state: SkyLanternsState, seat: int, move: Move) -> None:
     if isinstance(move, mv.CoalTrade):
         if state.step in SETUP_STEPS:
             raise IllegalMove("not_now", "Coal Trade waits until the game has begun.")
@@ -364,7 +160,7 @@ def do_place_compensation(state: SkyLanternsState, seat: int, move: Any, effect:
 def do_return_die(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     held = state.held
     assert held is not None
-    if _places(state, seat, None)[0].kind != "return_die":
+    if place_offers(state, seat, None)[0].kind != "return_die":
         raise IllegalMove(
             "die_fits", "Your die fits a Core or Compensation Slot: it must be placed."
         )

@@ -1,0 +1,157 @@
+"""The legal moves: what answers the question asked now, and the free actions."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from services.engine import Move
+
+from . import effects as fx
+from . import moves as mv
+from . import resolver
+from .asking import asked, setup_seats
+from .components import BOARD, PLAYER_BOARDS
+from .resources import parse_donor_key, richest_others
+from .state import SETUP_STEPS, Frame, SkyLanternsState
+
+
+def offered_moves(state: SkyLanternsState, seat: int) -> list[Move]:
+    if state.step in SETUP_STEPS:
+        return OFFERS[state.step](state, seat, None) if seat in setup_seats(state) else []
+    question = asked(state)
+    if question is None or question[0] != seat:
+        return []
+    _, kind, effect = question
+    return [*OFFERS[kind](state, seat, effect), *coal_trades(state, seat)]
+
+
+def _contracts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    offered: list[Move] = []
+    for source, option in resolver.contract_options(state, seat):
+        if source == "hand":
+            offered.append(mv.PlayContractCard(card=str(option)))
+        elif source == "era":
+            offered.append(mv.EraContract(option=int(option)))
+        else:
+            offered.append(mv.ExclusiveContract(option=int(option)))
+    return [*offered, mv.Decline()]
+
+
+def _takes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    spaces = [s for s, value in state.spaces.items() if value is not None]
+    return [mv.TakeDie(space=s, forfeit=f) for s in spaces for f in (False, True)]
+
+
+def place_offers(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    player = state.seats[seat]
+    assert state.held is not None
+    offered: list[Move] = [
+        mv.PlaceCore(slot=i)
+        for i in range(len(player.core))
+        if core_problem(state, seat, i, state.held.value) is None
+    ]
+    offered += [mv.PlaceCompensation(slot=i) for i, d in enumerate(player.compensation) if not d]
+    if not offered:
+        offered.append(mv.ReturnDie())
+    if player.camphor:
+        offered += [mv.CamphorTrade(delta=d) for d in (-1, 1) if 1 <= state.held.value + d <= 6]
+    return offered
+
+
+def _develops(state: SkyLanternsState, seat: int, effect: fx.Develop) -> list[Move]:
+    cards = resolver.develop_options(state, seat, effect.track)
+    return [*(mv.Develop(card=c, zone=z) for c in cards for z in range(3)), mv.Decline()]
+
+
+def _converts(state: SkyLanternsState, seat: int, effect: fx.Convert) -> list[Move]:
+    return [mv.Convert(times=n) for n in range(resolver.most_conversions(state, seat, effect) + 1)]
+
+
+def _one_ofs(state: SkyLanternsState, seat: int, effect: fx.OneOf) -> list[Move]:
+    return [mv.ChooseResource(resource=r) for r in effect.res]
+
+
+def _die_changes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    assert state.held is not None
+    return [mv.ChangeDie(delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6]
+
+
+def _spaces(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    return [mv.ChooseSpace(space=s) for s in any_space_choices(state)]
+
+
+def _upgrades(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    tiles = state.seats[seat].upgrades
+    return [mv.Upgrade(position=i) for i, tile in enumerate(tiles) if tile is not None]
+
+
+def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
+    resource, _, gainer = parse_donor_key(frame.key)
+    return [mv.ChooseDonor(seat=s) for s in richest_others(state, gainer, resource)]
+
+
+def _draws(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
+    deck: list[Move] = [mv.DrawCard()] if state.deck or state.discard else []
+    return [*deck, *(mv.DrawCard(card=c) for c in state.market or [])]
+
+
+def _drafts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    return [mv.DraftCard(card=c) for c in state.draft_packets[seat]]
+
+
+def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
+    tiles = [t for t in state.seats[seat].upgrades if t is not None]
+    return [mv.ArrangeTiles(tiles=order) for order in itertools.permutations(sorted(tiles))]
+
+
+OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
+    "contract": _contracts,
+    "take": _takes,
+    "place": place_offers,
+    "develop": _develops,
+    "convert": _converts,
+    "one_of": _one_ofs,
+    "change_die": _die_changes,
+    "any_space": _spaces,
+    "upgrade": _upgrades,
+    "donor": _donors,
+    "draw": _draws,
+    "draft": _drafts,
+    "arrange": _arrangements,
+}
+
+
+def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
+    player = state.seats[seat]
+    if PLAYER_BOARDS[player.board].coal_trade == "coins":
+        return [mv.CoalTrade(into="coins")] if player.basics["coal"] >= 2 else []
+    if not player.basics["coal"]:
+        return []
+    cap = PLAYER_BOARDS[player.board].cap
+    return [mv.CoalTrade(into=r) for r in ("indigo", "tea", "yam") if player.basics[r] < cap]
+
+
+def any_space_choices(state: SkyLanternsState) -> list[str]:
+    """Non-black spaces in play (with 3 players the four-dot spaces hold no dice)."""
+    return [
+        s.id for s in BOARD.spaces if s.colour != "black" and (s.dots != 4 or state.players == 4)
+    ]
+
+
+def core_problem(state: SkyLanternsState, seat: int, slot: int, value: int) -> str | None:
+    """Why a die of `value` may not go into Core Slot `slot`, or None if it may."""
+    core = state.seats[seat].core
+    if slot >= len(core):
+        return f"There is no Core Slot {slot}; your board has {len(core)}."
+    if core[slot] is not None:
+        return f"Core Slot {slot} already holds a die."
+    left = [d.value for d in core[:slot] if d is not None]
+    right = [d.value for d in core[slot + 1 :] if d is not None]
+    if (left and max(left) > value) or (right and min(right) < value):
+        return (
+            f"A {value} cannot go into Core Slot {slot}: die values across the Core Slots "
+            "must be equal or increasing from left to right."
+        )
+    return None
