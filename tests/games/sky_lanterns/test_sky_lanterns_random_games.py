@@ -135,10 +135,12 @@ def test_random_games_keep_the_rules_and_hide_what_is_hidden(players, variant):
         assert checks.steps == len(record.moves)
 
 
+@pytest.mark.parametrize("variant", ["base", "all variants"])
 @pytest.mark.parametrize("players", [3, 4])
-def test_same_seed_and_moves_rebuild_the_identical_state(players):
-    record = play_match(game, [RandomBot(s) for s in range(players)], seed=77)
-    replayed = game.setup(None, players, 77)
+def test_same_seed_and_moves_rebuild_the_identical_state(players, variant):
+    options = VARIANTS[variant]
+    record = play_match(game, [RandomBot(s) for s in range(players)], seed=77, config=options)
+    replayed = game.setup(options, players, 77)
     for seat, move in record.moves:
         replayed = game.apply(replayed, seat, game.dump_move(move)).state
     assert game.dump_state(replayed) == game.dump_state(record.state)
