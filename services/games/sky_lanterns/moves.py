@@ -10,12 +10,15 @@ from services.engine import Move
 
 from .effects import Basic
 
+CardId = Annotated[str, Field(min_length=1, max_length=8)]
+SpaceId = Annotated[str, Field(min_length=1, max_length=12)]
+
 
 class PlayContractCard(Move):
     """Step 1 (or a "Perform 1 Contract action" icon): a hand card's contract."""
 
     kind: Literal["play_contract_card"] = "play_contract_card"
-    card: str
+    card: CardId
 
 
 class EraContract(Move):
@@ -42,7 +45,7 @@ class TakeDie(Move):
     """Step 2: take the die on a Main Board space; `forfeit` gives up its reward."""
 
     kind: Literal["take_die"] = "take_die"
-    space: str
+    space: SpaceId
     forfeit: bool = False
 
 
@@ -86,7 +89,7 @@ class Develop(Move):
     """A Sky Lantern or Railway Development: tuck `card` into `zone` (0 left .. 2 right)."""
 
     kind: Literal["develop"] = "develop"
-    card: str
+    card: CardId
     zone: int = Field(ge=0, le=2)
 
 
@@ -115,7 +118,7 @@ class ChooseSpace(Move):
     """Which non-black dice space's effect to resolve."""
 
     kind: Literal["choose_space"] = "choose_space"
-    space: str
+    space: SpaceId
 
 
 class Upgrade(Move):
@@ -129,7 +132,7 @@ class DraftCard(Move):
     """starting_card_draft: keep this Starting card of those offered; pass the rest left."""
 
     kind: Literal["draft_card"] = "draft_card"
-    card: str
+    card: CardId
 
 
 class ArrangeTiles(Move):
@@ -137,21 +140,21 @@ class ArrangeTiles(Move):
     spaces of your board."""
 
     kind: Literal["arrange_tiles"] = "arrange_tiles"
-    tiles: tuple[str, str, str, str]
+    tiles: tuple[CardId, CardId, CardId, CardId]
 
 
 class DrawCard(Move):
     """teapot_market: draw this market card, or (None) the top card of the deck."""
 
     kind: Literal["draw_card"] = "draw_card"
-    card: str | None = None
+    card: CardId | None = None
 
 
 class ChooseDonor(Move):
     """The supply ran out and several players tie for the most: who gives the token."""
 
     kind: Literal["choose_donor"] = "choose_donor"
-    seat: int = Field(ge=0)
+    seat: int = Field(ge=0, le=3)
 
 
 SkyLanternsMove = Annotated[

@@ -22,6 +22,8 @@ def refused(state, seat, move, code, words):
 def test_a_move_that_is_not_a_move_is_malformed():
     refused(table(), 0, {"kind": "fly_lantern"}, "malformed_move", "not a move of")
     refused(table(), 0, {"kind": "take_die"}, "malformed_move", "space")
+    long = {"kind": "play_contract_card", "card": "T" * 10_000}
+    refused(table(), 0, long, "malformed_move", "at most 8 characters")
 
 
 def test_only_the_prompted_seat_may_move():
