@@ -1,4 +1,7 @@
-"""The legal moves: what answers the question asked now, and the free actions."""
+"""The legal moves: what answers the question asked now, and the free actions.
+
+Moves built here are known to be well-formed, so they skip validation
+(`model_construct`): legal moves are the hot path of every bot."""
 
 from __future__ import annotations
 
@@ -31,79 +34,100 @@ def _contracts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     offered: list[Move] = []
     for source, option in resolver.contract_options(state, seat):
         if source == "hand":
-            offered.append(mv.PlayContractCard(card=str(option)))
+            offered.append(mv.PlayContractCard.model_construct(card=str(option)))
         elif source == "era":
-            offered.append(mv.EraContract(option=int(option)))
+            offered.append(mv.EraContract.model_construct(option=int(option)))
         else:
-            offered.append(mv.ExclusiveContract(option=int(option)))
-    return [*offered, mv.Decline()]
+            offered.append(mv.ExclusiveContract.model_construct(option=int(option)))
+    return [*offered, mv.Decline.model_construct()]
 
 
 def _takes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     spaces = [s for s, value in state.spaces.items() if value is not None]
-    return [mv.TakeDie(space=s, forfeit=f) for s in spaces for f in (False, True)]
+    return [mv.TakeDie.model_construct(space=s, forfeit=f) for s in spaces for f in (False, True)]
 
 
 def place_offers(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     player = state.seats[seat]
     assert state.held is not None
     offered: list[Move] = [
-        mv.PlaceCore(slot=i)
+        mv.PlaceCore.model_construct(slot=i)
         for i in range(len(player.core))
         if core_problem(state, seat, i, state.held.value) is None
     ]
-    offered += [mv.PlaceCompensation(slot=i) for i, d in enumerate(player.compensation) if not d]
+    offered += [
+        mv.PlaceCompensation.model_construct(slot=i)
+        for i, d in enumerate(player.compensation)
+        if not d
+    ]
     if not offered:
-        offered.append(mv.ReturnDie())
+        offered.append(mv.ReturnDie.model_construct())
     if player.camphor:
-        offered += [mv.CamphorTrade(delta=d) for d in (-1, 1) if 1 <= state.held.value + d <= 6]
+        offered += [
+            mv.CamphorTrade.model_construct(delta=d)
+            for d in (-1, 1)
+            if 1 <= state.held.value + d <= 6
+        ]
     return offered
 
 
 def _develops(state: SkyLanternsState, seat: int, effect: fx.Develop) -> list[Move]:
     cards = resolver.develop_options(state, seat, effect.track)
-    return [*(mv.Develop(card=c, zone=z) for c in cards for z in range(3)), mv.Decline()]
+    return [
+        *(mv.Develop.model_construct(card=c, zone=z) for c in cards for z in range(3)),
+        mv.Decline.model_construct(),
+    ]
 
 
 def _converts(state: SkyLanternsState, seat: int, effect: fx.Convert) -> list[Move]:
-    return [mv.Convert(times=n) for n in range(resolver.most_conversions(state, seat, effect) + 1)]
+    return [
+        mv.Convert.model_construct(times=n)
+        for n in range(resolver.most_conversions(state, seat, effect) + 1)
+    ]
 
 
 def _one_ofs(state: SkyLanternsState, seat: int, effect: fx.OneOf) -> list[Move]:
-    return [mv.ChooseResource(resource=r) for r in effect.res]
+    return [mv.ChooseResource.model_construct(resource=r) for r in effect.res]
 
 
 def _die_changes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     assert state.held is not None
-    return [mv.ChangeDie(delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6]
+    return [
+        mv.ChangeDie.model_construct(delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6
+    ]
 
 
 def _spaces(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.ChooseSpace(space=s) for s in any_space_choices(state)]
+    return [mv.ChooseSpace.model_construct(space=s) for s in any_space_choices(state)]
 
 
 def _upgrades(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     tiles = state.seats[seat].upgrades
-    return [mv.Upgrade(position=i) for i, tile in enumerate(tiles) if tile is not None]
+    return [
+        mv.Upgrade.model_construct(position=i) for i, tile in enumerate(tiles) if tile is not None
+    ]
 
 
 def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
     resource, _, gainer = parse_donor_key(frame.key)
-    return [mv.ChooseDonor(seat=s) for s in richest_others(state, gainer, resource)]
+    return [mv.ChooseDonor.model_construct(seat=s) for s in richest_others(state, gainer, resource)]
 
 
 def _draws(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
-    deck: list[Move] = [mv.DrawCard()] if state.deck or state.discard else []
-    return [*deck, *(mv.DrawCard(card=c) for c in state.market or [])]
+    deck: list[Move] = [mv.DrawCard.model_construct()] if state.deck or state.discard else []
+    return [*deck, *(mv.DrawCard.model_construct(card=c) for c in state.market or [])]
 
 
 def _drafts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.DraftCard(card=c) for c in state.draft_packets[seat]]
+    return [mv.DraftCard.model_construct(card=c) for c in state.draft_packets[seat]]
 
 
 def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     tiles = [t for t in state.seats[seat].upgrades if t is not None]
-    return [mv.ArrangeTiles(tiles=order) for order in itertools.permutations(sorted(tiles))]
+    return [
+        mv.ArrangeTiles.model_construct(tiles=order)
+        for order in itertools.permutations(sorted(tiles))
+    ]
 
 
 OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
@@ -126,11 +150,15 @@ OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
 def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
     player = state.seats[seat]
     if PLAYER_BOARDS[player.board].coal_trade == "coins":
-        return [mv.CoalTrade(into="coins")] if player.basics["coal"] >= 2 else []
+        return [mv.CoalTrade.model_construct(into="coins")] if player.basics["coal"] >= 2 else []
     if not player.basics["coal"]:
         return []
     cap = PLAYER_BOARDS[player.board].cap
-    return [mv.CoalTrade(into=r) for r in ("indigo", "tea", "yam") if player.basics[r] < cap]
+    return [
+        mv.CoalTrade.model_construct(into=r)
+        for r in ("indigo", "tea", "yam")
+        if player.basics[r] < cap
+    ]
 
 
 def any_space_choices(state: SkyLanternsState) -> list[str]:
