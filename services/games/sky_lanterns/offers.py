@@ -1,10 +1,12 @@
 """The legal moves: what answers the question asked now, and the free actions.
 
-Moves built here are known to be well-formed, so they skip validation
-(`model_construct`): legal moves are the hot path of every bot."""
+Legal moves are the hot path of every bot. Moves are frozen values, so each distinct one
+is built once, without re-validation, and shared (`made`; bounded: the components are
+finite, only tile arrangements vary much)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +20,11 @@ from .asking import asked, setup_seats
 from .components import BOARD, PLAYER_BOARDS
 from .resources import parse_donor_key, richest_others
 from .state import SETUP_STEPS, Frame, SkyLanternsState
+
+
+@functools.lru_cache(maxsize=4096)
+def made(kind: type[Move], **fields: Any) -> Move:
+    return kind.model_construct(**fields)
 
 
 def offered_moves(state: SkyLanternsState, seat: int) -> list[Move]:
@@ -34,39 +41,35 @@ def _contracts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     offered: list[Move] = []
     for source, option in resolver.contract_options(state, seat):
         if source == "hand":
-            offered.append(mv.PlayContractCard.model_construct(card=str(option)))
+            offered.append(made(mv.PlayContractCard, card=str(option)))
         elif source == "era":
-            offered.append(mv.EraContract.model_construct(option=int(option)))
+            offered.append(made(mv.EraContract, option=int(option)))
         else:
-            offered.append(mv.ExclusiveContract.model_construct(option=int(option)))
-    return [*offered, mv.Decline.model_construct()]
+            offered.append(made(mv.ExclusiveContract, option=int(option)))
+    return [*offered, made(mv.Decline)]
 
 
 def _takes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     spaces = [s for s, value in state.spaces.items() if value is not None]
-    return [mv.TakeDie.model_construct(space=s, forfeit=f) for s in spaces for f in (False, True)]
+    return [made(mv.TakeDie, space=s, forfeit=f) for s in spaces for f in (False, True)]
 
 
 def place_offers(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     player = state.seats[seat]
     assert state.held is not None
     offered: list[Move] = [
-        mv.PlaceCore.model_construct(slot=i)
+        made(mv.PlaceCore, slot=i)
         for i in range(len(player.core))
         if core_problem(state, seat, i, state.held.value) is None
     ]
     offered += [
-        mv.PlaceCompensation.model_construct(slot=i)
-        for i, d in enumerate(player.compensation)
-        if not d
+        made(mv.PlaceCompensation, slot=i) for i, d in enumerate(player.compensation) if not d
     ]
     if not offered:
-        offered.append(mv.ReturnDie.model_construct())
+        offered.append(made(mv.ReturnDie))
     if player.camphor:
         offered += [
-            mv.CamphorTrade.model_construct(delta=d)
-            for d in (-1, 1)
-            if 1 <= state.held.value + d <= 6
+            made(mv.CamphorTrade, delta=d) for d in (-1, 1) if 1 <= state.held.value + d <= 6
         ]
     return offered
 
@@ -74,60 +77,52 @@ def place_offers(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
 def _develops(state: SkyLanternsState, seat: int, effect: fx.Develop) -> list[Move]:
     cards = resolver.develop_options(state, seat, effect.track)
     return [
-        *(mv.Develop.model_construct(card=c, zone=z) for c in cards for z in range(3)),
-        mv.Decline.model_construct(),
+        *(made(mv.Develop, card=c, zone=z) for c in cards for z in range(3)),
+        made(mv.Decline),
     ]
 
 
 def _converts(state: SkyLanternsState, seat: int, effect: fx.Convert) -> list[Move]:
     return [
-        mv.Convert.model_construct(times=n)
-        for n in range(resolver.most_conversions(state, seat, effect) + 1)
+        made(mv.Convert, times=n) for n in range(resolver.most_conversions(state, seat, effect) + 1)
     ]
 
 
 def _one_ofs(state: SkyLanternsState, seat: int, effect: fx.OneOf) -> list[Move]:
-    return [mv.ChooseResource.model_construct(resource=r) for r in effect.res]
+    return [made(mv.ChooseResource, resource=r) for r in effect.res]
 
 
 def _die_changes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     assert state.held is not None
-    return [
-        mv.ChangeDie.model_construct(delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6
-    ]
+    return [made(mv.ChangeDie, delta=d) for d in (-1, 0, 1) if 1 <= state.held.value + d <= 6]
 
 
 def _spaces(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.ChooseSpace.model_construct(space=s) for s in any_space_choices(state)]
+    return [made(mv.ChooseSpace, space=s) for s in any_space_choices(state)]
 
 
 def _upgrades(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     tiles = state.seats[seat].upgrades
-    return [
-        mv.Upgrade.model_construct(position=i) for i, tile in enumerate(tiles) if tile is not None
-    ]
+    return [made(mv.Upgrade, position=i) for i, tile in enumerate(tiles) if tile is not None]
 
 
 def _donors(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
     resource, _, gainer = parse_donor_key(frame.key)
-    return [mv.ChooseDonor.model_construct(seat=s) for s in richest_others(state, gainer, resource)]
+    return [made(mv.ChooseDonor, seat=s) for s in richest_others(state, gainer, resource)]
 
 
 def _draws(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
-    deck: list[Move] = [mv.DrawCard.model_construct()] if state.deck or state.discard else []
-    return [*deck, *(mv.DrawCard.model_construct(card=c) for c in state.market or [])]
+    deck: list[Move] = [made(mv.DrawCard)] if state.deck or state.discard else []
+    return [*deck, *(made(mv.DrawCard, card=c) for c in state.market or [])]
 
 
 def _drafts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
-    return [mv.DraftCard.model_construct(card=c) for c in state.draft_packets[seat]]
+    return [made(mv.DraftCard, card=c) for c in state.draft_packets[seat]]
 
 
 def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     tiles = [t for t in state.seats[seat].upgrades if t is not None]
-    return [
-        mv.ArrangeTiles.model_construct(tiles=order)
-        for order in itertools.permutations(sorted(tiles))
-    ]
+    return [made(mv.ArrangeTiles, tiles=order) for order in itertools.permutations(sorted(tiles))]
 
 
 OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
@@ -150,15 +145,11 @@ OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
 def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
     player = state.seats[seat]
     if PLAYER_BOARDS[player.board].coal_trade == "coins":
-        return [mv.CoalTrade.model_construct(into="coins")] if player.basics["coal"] >= 2 else []
+        return [made(mv.CoalTrade, into="coins")] if player.basics["coal"] >= 2 else []
     if not player.basics["coal"]:
         return []
     cap = PLAYER_BOARDS[player.board].cap
-    return [
-        mv.CoalTrade.model_construct(into=r)
-        for r in ("indigo", "tea", "yam")
-        if player.basics[r] < cap
-    ]
+    return [made(mv.CoalTrade, into=r) for r in ("indigo", "tea", "yam") if player.basics[r] < cap]
 
 
 def any_space_choices(state: SkyLanternsState) -> list[str]:
