@@ -11,6 +11,7 @@ from services.engine import Seat
 from .asking import asked as question_of
 from .components import PLAYER_BOARDS
 from .effects import LANTERN_COLOURS
+from .resolver import current_era
 from .scoring import breakdowns
 from .state import Die, SkyLanternsState
 
@@ -100,8 +101,6 @@ def _die(die: Die | None) -> DieView | None:
 
 
 def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
-    from .resolver import current_era
-
     scores = breakdowns(state)
     asked = question_of(state)
     return SkyLanternsView(
