@@ -126,8 +126,8 @@ def do_place_core(state: SkyLanternsState, seat: int, move: Any, effect: Any) ->
     assert held is not None
     problem = core_problem(state, seat, move.slot, held.value)
     if problem is not None:
-        code = "slot_order" if "equal or increasing" in problem else "slot_unavailable"
-        raise IllegalMove(code, problem, {"slot": move.slot, "value": held.value})
+        code, message = problem
+        raise IllegalMove(code, message, {"slot": move.slot, "value": held.value})
     player = state.seats[seat]
     player.core[move.slot] = held
     state.held = None
