@@ -1,0 +1,186 @@
+"""Valley of Sky Lanterns: balance of the designed components, playout speed, bot strength.
+
+    python bench/sky_lanterns.py                           # balance + speed (quick)
+    python bench/sky_lanterns.py --parts strength --strength-games 20 --mcts-seconds 1
+
+balance   greedy-vs-greedy games per player count: the spread of final scores, how
+          often each dice space is taken and each card developed or played as a
+          contract (a space nobody wants, or one everybody takes, shows here; so does
+          a card never used)
+speed     random playouts per CPU second, per player count
+strength  one MCTS seat against random (or greedy) seats, the MCTS seat rotating: its
+          share of first places and of opponents outscored, with 95% Wilson intervals
+
+Numbers are printed, never asserted. Times are CPU times of this process, except MCTS,
+whose budget per move is wall-clock (as in the service).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from services.ai import make_bot, play_match  # noqa: E402
+from services.ai.mcts import MctsBot  # noqa: E402
+from services.games.sky_lanterns import game  # noqa: E402
+from services.games.sky_lanterns.components import BOARD, CARDS  # noqa: E402
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def player_counts(args: argparse.Namespace) -> list[int]:
+    return [p for p in args.players if game.min_players <= p <= game.max_players]
+
+
+def balance(args: argparse.Namespace) -> None:
+    for players in player_counts(args):
+        scores: list[int] = []
+        margins: list[int] = []
+        first_seat: Counter[int] = Counter()
+        spaces: Counter[str] = Counter()
+        cards: Counter[str] = Counter()
+        started = time.process_time()
+        for k in range(args.balance_games):
+            seed = args.seed + k
+            bots = [make_bot("greedy", seed * 11 + s) for s in range(players)]
+            record = play_match(game, bots, seed, args.config)
+            for _, move in record.moves:
+                if move.kind == "take_die":
+                    spaces[move.space] += 1
+                elif move.kind in ("develop", "play_contract_card"):
+                    cards[move.card] += 1
+            final = sorted((s.score for s in record.result.standings), reverse=True)
+            scores += final
+            margins.append(final[0] - final[1])
+            for winner in record.result.winners:
+                first_seat[winner] += 1
+        spent = time.process_time() - started
+        games = args.balance_games
+        print(
+            f"\nbalance, {players} players: {games} greedy games ({spent / games:.2f} s CPU each)"
+        )
+        print(
+            f"  score  mean {statistics.mean(scores):.1f}  sd {statistics.pstdev(scores):.1f}"
+            f"  min {min(scores)}  max {max(scores)}"
+            f"  winner's margin mean {statistics.mean(margins):.1f}"
+        )
+        print("  wins by seat " + "  ".join(f"{s}:{first_seat[s]}" for s in range(players)))
+        takes = sum(spaces.values())
+        print("  dice spaces taken (share of all takes):")
+        row = []
+        for space in BOARD.spaces:
+            if space.dots == 4 and players == 3:
+                continue
+            row.append(f"{space.id:>8} {spaces[space.id] / takes:6.1%}")
+            if len(row) == 5:
+                print("   " + "  ".join(row))
+                row = []
+        if row:
+            print("   " + "  ".join(row))
+        used = [cards[c] for c in CARDS]
+        never = [c for c in CARDS if cards[c] == 0]
+        print(
+            f"  cards developed or contracted: {sum(used)} uses of {len(CARDS)} cards;"
+            f" per card min {min(used)}  median {statistics.median(used):g}  max {max(used)}"
+        )
+        common = ", ".join(f"{c} {n}" for c, n in cards.most_common(5))
+        print(f"  most used: {common}")
+        print(f"  never used: {', '.join(never) if never else 'none'}")
+
+
+def speed(args: argparse.Namespace) -> None:
+    print(f"\nrandom playouts, {args.speed_seconds:g} CPU s per player count")
+    print(f"  {'players':>7} {'games':>6} {'games/s':>8} {'moves/s':>8}")
+    for players in player_counts(args):
+        games = moves = 0
+        started = time.process_time()
+        while (spent := time.process_time() - started) < args.speed_seconds:
+            bots = [make_bot("random", games * 7 + s) for s in range(players)]
+            moves += len(play_match(game, bots, games, args.config).moves)
+            games += 1
+        print(f"  {players:>7} {games:>6} {games / spent:>8.1f} {moves / spent:>8.0f}")
+
+
+def strength(args: argparse.Namespace) -> None:
+    for opponent in args.opponents:
+        for players in player_counts(args):
+            firsts = beaten = 0.0
+            played = 0
+            for k in range(args.strength_games):
+                seed = args.seed + k
+                mcts_seat = k % players
+                bots = [
+                    MctsBot(seed * 13 + s, iterations=10**9, seconds=args.mcts_seconds)
+                    if s == mcts_seat
+                    else make_bot(opponent, seed * 13 + s)
+                    for s in range(players)
+                ]
+                result = play_match(game, bots, seed, args.config).result
+                played += 1
+                if mcts_seat in result.winners:
+                    firsts += 1 / len(result.winners)
+                score = {s.seat: s.score for s in result.standings}
+                others = [s for s in range(players) if s != mcts_seat]
+                beaten += sum(
+                    1.0
+                    if score[mcts_seat] > score[o]
+                    else 0.5
+                    if score[mcts_seat] == score[o]
+                    else 0
+                    for o in others
+                ) / len(others)
+            low, high = wilson(firsts, played)
+            low_b, high_b = wilson(beaten, played)
+            print(
+                f"\nmcts ({args.mcts_seconds:g} s/move) vs {players - 1} {opponent},"
+                f" {played} games:"
+                f" first place {firsts / played:.2f} [{low:.2f}, {high:.2f}]"
+                f" (chance {1 / players:.2f});"
+                f" opponents outscored {beaten / played:.2f} [{low_b:.2f}, {high_b:.2f}]",
+                flush=True,
+            )
+
+
+PARTS = {"balance": balance, "speed": speed, "strength": strength}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--parts", default="balance,speed", help="balance, speed, strength")
+    parser.add_argument("--players", default="3,4", help="player counts")
+    parser.add_argument("--balance-games", type=int, default=60)
+    parser.add_argument("--speed-seconds", type=float, default=5.0)
+    parser.add_argument("--strength-games", type=int, default=20)
+    parser.add_argument("--opponents", default="random,greedy")
+    parser.add_argument("--mcts-seconds", type=float, default=1.0)
+    parser.add_argument("--variants", action="store_true", help="every variant on")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.players = [int(p) for p in args.players.split(",") if p.strip()]
+    args.opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    args.config = (
+        {name: True for name in game.config_model.model_fields if name != "first_player"}
+        if args.variants
+        else {}
+    )
+    for part in (p.strip() for p in args.parts.split(",") if p.strip()):
+        PARTS[part](args)
+
+
+if __name__ == "__main__":
+    main()
