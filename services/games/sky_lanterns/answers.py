@@ -93,14 +93,24 @@ def do_exclusive_contract(state: SkyLanternsState, seat: int, move: Any, effect:
     resolver.contract(state, seat, "exclusive", move.option)
 
 
+def do_influence_contract(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
+    problem = resolver.influence_problem(state, seat, list(move.tracks))
+    if problem is not None:
+        raise IllegalMove("influence_refused", problem, {"tracks": list(move.tracks)})
+    _contract_chosen(state, effect)
+    resolver.influence_contract(state, seat, list(move.tracks))
+
+
 def do_decline(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     _contract_chosen(state, effect)
 
 
 def do_take_die(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
-    if move.space not in SPACES:
-        raise IllegalMove("no_such_space", f"The Main Board has no dice space {move.space!r}.")
-    value = state.spaces.get(move.space)
+    if move.space not in state.spaces:
+        raise IllegalMove(
+            "no_such_space", f"This side of the Main Board has no dice space {move.space!r}."
+        )
+    value = state.spaces[move.space]
     if value is None:
         raise IllegalMove("no_die_there", f"There is no die on {move.space}.")
     state.spaces[move.space] = None
@@ -284,6 +294,7 @@ DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "play_contract_card": do_play_contract_card,
     "era_contract": do_era_contract,
     "exclusive_contract": do_exclusive_contract,
+    "influence_contract": do_influence_contract,
     "decline": do_decline,
     "take_die": do_take_die,
     "camphor_trade": do_camphor_trade,

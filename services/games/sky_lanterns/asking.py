@@ -9,7 +9,15 @@ from .resources import DONOR
 from .state import SETUP_STEPS, SkyLanternsState
 
 ANSWERS: dict[str, frozenset[str]] = {
-    "contract": frozenset({"play_contract_card", "era_contract", "exclusive_contract", "decline"}),
+    "contract": frozenset(
+        {
+            "play_contract_card",
+            "era_contract",
+            "exclusive_contract",
+            "influence_contract",
+            "decline",
+        }
+    ),
     "take": frozenset({"take_die"}),
     "place": frozenset({"place_core", "place_compensation", "camphor_trade", "return_die"}),
     "develop": frozenset({"develop", "decline"}),

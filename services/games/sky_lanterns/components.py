@@ -40,11 +40,45 @@ class RoundSpace(_Data):
     event: Literal["none", "lantern_bonus", "income"]
 
 
+InfluenceColour = Literal["red", "blue", "green"]
+INFLUENCE_COLOURS: tuple[InfluenceColour, ...] = ("red", "blue", "green")
+
+
+class InfluenceSpace(_Data):
+    """A space of an influence track on the 1-2 player side: `passed` is gained by the
+    player whose contract moves the die onto it, `income` at each Income Event by the
+    player on whose side of the die it lies."""
+
+    passed: list[Effect] = Field(default_factory=list)
+    income: list[Effect] = Field(default_factory=list)
+
+
+class TwoPlayerSide(_Data):
+    """The Main Board's 1-2 player side ("Two Player Game")."""
+
+    removed_dice: dict[DiceColour, int]
+    """Dice out of the game: "Remove 2 black, 1 red, 1 blue, and 1 green dice"."""
+    dice: dict[DiceColour, int]
+    """Dice in the bag once the removed ones and the three influence dice are out."""
+    dice_drawn: int = Field(ge=1)
+    spaces: list[DiceSpace]
+    influence: dict[InfluenceColour, list[InfluenceSpace]]
+    """Each track's spaces from seat 0's end to seat 1's; its die starts in the middle."""
+
+    @model_validator(mode="after")
+    def _odd_tracks(self) -> TwoPlayerSide:
+        for colour, track in self.influence.items():
+            if len(track) % 2 == 0 or len(track) < 3:
+                raise ValueError(f"the {colour} influence track needs a middle space")
+        return self
+
+
 class MainBoard(_Data):
     dice: dict[DiceColour, int]
     """Dice of each colour in the bag (3 players: one of each colour fewer)."""
     spaces: list[DiceSpace]
     round_track: list[RoundSpace] = Field(min_length=6, max_length=6)
+    two_player: TwoPlayerSide
 
 
 class UpgradeTile(_Data):
@@ -153,6 +187,8 @@ PROJECTS: dict[str, ProjectSide] = {
     for p in _load("project_cards.json", list[ProjectSide])  # type: ignore[attr-defined]
 }
 SPACES: dict[str, DiceSpace] = {s.id: s for s in BOARD.spaces}
+TWO_PLAYER = BOARD.two_player
+SPACES_2P: dict[str, DiceSpace] = {s.id: s for s in TWO_PLAYER.spaces}
 TEAPOT_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if not c.starting)
 STARTING_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.values() if c.starting)
 
@@ -174,6 +210,12 @@ def _register(key: str, effects: list[Effect]) -> None:
 def _register_all() -> None:
     for space in BOARD.spaces:
         _register(f"space:{space.id}", space.effects)
+    for space in TWO_PLAYER.spaces:
+        _register(f"space2:{space.id}", space.effects)
+    for colour, track in TWO_PLAYER.influence.items():
+        for i, influence_space in enumerate(track):
+            _register(f"influence:{colour}:{i}:passed", influence_space.passed)
+            _register(f"influence:{colour}:{i}:income", influence_space.income)
     for tile in TILES.values():
         _register(f"tile:{tile.id}", tile.effects)
     for board in PLAYER_BOARDS.values():
@@ -217,6 +259,19 @@ def _check_consistency() -> None:
     for colour, count in BOARD.dice.items():
         positions = sorted(s.position for s in BOARD.spaces if s.colour == colour)
         assert positions == list(range(1, count + 1)), f"{colour}: one space per die"
+    two = TWO_PLAYER
+    for colour, count in two.dice.items():
+        positions = sorted(s.position for s in two.spaces if s.colour == colour)
+        assert positions == list(range(1, count + 1)), f"1-2 side, {colour}: one space per die"
+        influence = 1 if colour in INFLUENCE_COLOURS else 0
+        total = count + two.removed_dice.get(colour, 0) + influence
+        assert total == BOARD.dice[colour], f"1-2 side: {colour} dice do not add up"
+    kept = [t for t in TILES.values() if t.dots == 0]
+    assert all(t.space in SPACES_2P for t in kept), "a 2-player tile covers no 1-2 side space"
+    for space in two.spaces:
+        assert space.dots == 0, f"1-2 side {space.id}: no dots on the 1-2 side"
+        if space.colour != "black":
+            assert not any(isinstance(e, AnySpace) for e in space.effects), space.id
 
 
 _register_all()

@@ -60,7 +60,7 @@ QUESTIONS: dict[str, str] = {
 class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     id = "sky-lanterns"
     title = "Valley of Sky Lanterns"
-    min_players = 3
+    min_players = 2
     max_players = 4
     config_model = SkyLanternsOptions
     state_model = SkyLanternsState
@@ -180,6 +180,8 @@ def describe(move: Move) -> str:
         return f"Resolve the Era card's contract {move.option + 1}"
     if isinstance(move, mv.ExclusiveContract):
         return f"Resolve the exclusive contract {move.option + 1}"
+    if isinstance(move, mv.InfluenceContract):
+        return "Push the influence dice: " + ", then ".join(move.tracks)
     if isinstance(move, mv.TakeDie):
         return f"Take the die on {move.space}" + (" and forfeit its reward" if move.forfeit else "")
     if isinstance(move, mv.CamphorTrade):

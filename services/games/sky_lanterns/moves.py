@@ -35,6 +35,14 @@ class ExclusiveContract(Move):
     option: int = Field(ge=0)
 
 
+class InfluenceContract(Move):
+    """2 players, step 1 (or a Contract icon): pay 2 Indigo / Tea / Dyeing Yams to move the
+    blue / green / red influence die 1 space towards the opponent, once or twice, in order."""
+
+    kind: Literal["influence_contract"] = "influence_contract"
+    tracks: tuple[Literal["red", "blue", "green"], ...] = Field(min_length=1, max_length=2)
+
+
 class Decline(Move):
     """Skip what is offered: the optional Contract step, a Contract or a Development."""
 
@@ -161,6 +169,7 @@ SkyLanternsMove = Annotated[
     PlayContractCard
     | EraContract
     | ExclusiveContract
+    | InfluenceContract
     | Decline
     | TakeDie
     | CamphorTrade

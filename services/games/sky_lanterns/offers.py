@@ -17,7 +17,7 @@ from . import effects as fx
 from . import moves as mv
 from . import resolver
 from .asking import asked, setup_seats
-from .components import BOARD, PLAYER_BOARDS
+from .components import INFLUENCE_COLOURS, PLAYER_BOARDS
 from .resources import parse_donor_key, richest_others
 from .state import SETUP_STEPS, Frame, SkyLanternsState
 
@@ -46,7 +46,20 @@ def _contracts(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
             offered.append(made(mv.EraContract, option=int(option)))
         else:
             offered.append(made(mv.ExclusiveContract, option=int(option)))
-    return [*offered, made(mv.Decline)]
+    return [*offered, *influence_offers(state, seat), made(mv.Decline)]
+
+
+def influence_offers(state: SkyLanternsState, seat: int) -> list[Move]:
+    """2 players: the influence contract, once or twice, on one track or two."""
+    if not state.influence:
+        return []
+    singles = [(c,) for c in INFLUENCE_COLOURS]
+    pairs = itertools.combinations_with_replacement(INFLUENCE_COLOURS, 2)
+    return [
+        made(mv.InfluenceContract, tracks=tracks)
+        for tracks in [*singles, *pairs]
+        if resolver.influence_problem(state, seat, list(tracks)) is None
+    ]
 
 
 def _takes(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
@@ -155,7 +168,9 @@ def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
 def any_space_choices(state: SkyLanternsState) -> list[str]:
     """Non-black spaces in play (with 3 players the four-dot spaces hold no dice)."""
     return [
-        s.id for s in BOARD.spaces if s.colour != "black" and (s.dots != 4 or state.players == 4)
+        s.id
+        for s in resolver.side_spaces(state)
+        if s.colour != "black" and (s.dots != 4 or state.players == 4)
     ]
 
 

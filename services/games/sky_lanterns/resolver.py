@@ -11,7 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import effects as fx
-from .components import CARDS, EFFECTS, ERAS, PLAYER_BOARDS, TILES
+from .components import (
+    BOARD,
+    CARDS,
+    EFFECTS,
+    ERAS,
+    PLAYER_BOARDS,
+    TILES,
+    TWO_PLAYER,
+    DiceSpace,
+)
 from .effects import Effect
 from .resources import DONOR, gain, has, pay
 from .state import Frame, SkyLanternsState
@@ -254,4 +263,54 @@ def upgrade(state: SkyLanternsState, seat: int, position: int) -> str:
 def space_effects(state: SkyLanternsState, space: str) -> str:
     """The effect key of a dice space: its Upgrade Tile's if one covers it."""
     tile = state.covered.get(space)
-    return f"tile:{tile}" if tile is not None else f"space:{space}"
+    if tile is not None:
+        return f"tile:{tile}"
+    return f"space2:{space}" if state.players <= 2 else f"space:{space}"
+
+
+def side_spaces(state: SkyLanternsState) -> list[DiceSpace]:
+    """The dice spaces of the Main Board side in play: 1-2 players, or 3-4 players."""
+    return TWO_PLAYER.spaces if state.players <= 2 else BOARD.spaces
+
+
+INFLUENCE_PAYMENT = {"blue": "indigo", "green": "tea", "red": "yam"}
+""""spend 2 Indigo, 2 Tea, or 2 Dyeing Yams to advance the die on the blue, green, or red
+influence track" """
+INFLUENCE_PRICE = 2
+INFLUENCE_MOST = 2
+
+
+def influence_direction(seat: int) -> int:
+    """Seat 0 pushes each die towards seat 1's end (up the track), seat 1 towards seat 0's."""
+    return 1 if seat == 0 else -1
+
+
+def influence_problem(state: SkyLanternsState, seat: int, tracks: list[str]) -> str | None:
+    """Why `seat` may not push the dice of `tracks` (in order), or None."""
+    if not state.influence:
+        return "Influence tracks are only on the 1-2 player side of the Main Board."
+    if not 1 <= len(tracks) <= INFLUENCE_MOST:
+        return f"The influence contract moves a die 1 to {INFLUENCE_MOST} times."
+    positions = dict(state.influence)
+    spent: dict[str, int] = {}
+    for colour in tracks:
+        resource = INFLUENCE_PAYMENT[colour]
+        spent[resource] = spent.get(resource, 0) + INFLUENCE_PRICE
+        if spent[resource] > has(state, seat, resource):
+            return f"Moving the {colour} die costs {INFLUENCE_PRICE} {resource} each time."
+        positions[colour] += influence_direction(seat)
+        if not 0 <= positions[colour] < len(TWO_PLAYER.influence[colour]):
+            return f"The {colour} die is already at the end of its track."
+    return None
+
+
+def influence_contract(state: SkyLanternsState, seat: int, tracks: list[str]) -> None:
+    """Pay for and move each die one space; queue what each space reached gives, in order
+    ("You immediately gain all the rewards the die passes through")."""
+    reached = []
+    for colour in tracks:
+        pay(state, seat, INFLUENCE_PAYMENT[colour], INFLUENCE_PRICE)
+        state.influence[colour] += influence_direction(seat)
+        reached.append(f"influence:{colour}:{state.influence[colour]}:passed")
+    for key in reversed(reached):
+        push(state, key, seat)

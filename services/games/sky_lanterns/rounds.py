@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .components import BOARD, ERAS
-from .resolver import current_era, push, refill_market, resolve
+from .components import BOARD, ERAS, TWO_PLAYER
+from .resolver import current_era, push, refill_market, resolve, side_spaces
 from .state import ROUNDS, TURNS_PER_ROUND, Die, SkyLanternsState
 
-DICE_DRAWN = {3: 8, 4: 10}
+DICE_DRAWN = {2: TWO_PLAYER.dice_drawn, 3: 8, 4: 10}
 
 
 def clockwise_from(state: SkyLanternsState, seat: int) -> list[int]:
@@ -58,11 +58,25 @@ def event_phase(state: SkyLanternsState) -> None:
         elif event == "income":
             for key in reversed(player.incomes):
                 push(state, key, seat)
+            for key in reversed(influence_incomes(state, seat)):
+                push(state, key, seat)
+
+
+def influence_incomes(state: SkyLanternsState, seat: int) -> list[str]:
+    """2 players: "you gain all the income rewards on your side separated by the 3 dice" —
+    seat 0 the spaces before each die, seat 1 those after it."""
+    keys = []
+    for colour, at in state.influence.items():
+        length = len(TWO_PLAYER.influence[colour])
+        mine = range(at) if seat == 0 else range(at + 1, length)
+        keys += [f"influence:{colour}:{i}:income" for i in mine]
+    return keys
 
 
 def upkeep(state: SkyLanternsState) -> None:
     """Return the Main Board's dice (and in rounds 3 and 5 the player boards' dice) to the
-    bag, draw 10 dice (8 with 3 players), roll them and sort them onto the dice spaces."""
+    bag, draw 10 dice (8 with 3 players, 6 with 2), roll them and sort them onto the dice
+    spaces."""
     for space, value in state.spaces.items():
         if value is not None:
             state.bag[space.split("-")[0]] += 1
@@ -83,7 +97,7 @@ def _roll_onto_board(state: SkyLanternsState) -> None:
     pool = [colour for colour, count in state.bag.items() for _ in range(count)]
     drawn = state.rng.sample(pool, min(DICE_DRAWN[state.players], len(pool)))
     dice = [Die(colour=colour, value=state.rng.below(6) + 1) for colour in drawn]
-    state.spaces = {space.id: None for space in BOARD.spaces}
+    state.spaces = {space.id: None for space in side_spaces(state)}
     for colour in state.bag:
         values = sorted(d.value for d in dice if d.colour == colour)
         state.bag[colour] -= len(values)

@@ -9,18 +9,21 @@ from .effects import LANTERN_COLOURS
 from .state import Player, SkyLanternsState
 
 MAJORITY = (12, 8, 4)
+MAJORITY_2P = (5,)
+"""2 players: "the player with the most lanterns of each color gains 5 VP each"."""
 RAILWAY = {4: 1, 5: 3, 6: 6, 7: 10, 8: 15}
 
 
-def lantern_majority(counts: list[int]) -> list[int]:
+def lantern_majority(counts: list[int], ranks: tuple[int, ...] = MAJORITY) -> list[int]:
     """12/8/4 VP for the most, second and third most lanterns of one colour (at least 1
     needed). "Tied players combine and equally share the VP for their current and
-    subsequent ranks. The next player takes the following vacant rank." """
+    subsequent ranks. The next player takes the following vacant rank." With 2 players
+    `ranks` is (5,): a tie shares 5 + 0, so each scores 2."""
     points = [0] * len(counts)
     rank = 0
     for count in sorted({c for c in counts if c >= 1}, reverse=True):
         tied = [s for s, c in enumerate(counts) if c == count]
-        share = sum(MAJORITY[rank : rank + len(tied)]) // len(tied)
+        share = sum(ranks[rank : rank + len(tied)]) // len(tied)
         for seat in tied:
             points[seat] = share
         rank += len(tied)
@@ -59,7 +62,8 @@ def breakdowns(state: SkyLanternsState) -> list[dict[str, int]]:
     """Every seat's score by category, as if the game ended now."""
     parts: list[dict[str, int]] = [{"vp_track": p.vp} for p in state.seats]
     for colour in LANTERN_COLOURS:
-        majority = lantern_majority([p.lanterns(colour) for p in state.seats])
+        ranks = MAJORITY_2P if state.players <= 2 else MAJORITY
+        majority = lantern_majority([p.lanterns(colour) for p in state.seats], ranks)
         for seat, points in enumerate(majority):
             parts[seat][f"{colour}_lanterns"] = points
     for seat, player in enumerate(state.seats):

@@ -1,4 +1,4 @@
-"""Setting up a 3–4 player game (rulebook "3-4 Players Setup")."""
+"""Setting up a game (rulebook "3-4 Players Setup", and "Two Player Game" 1-3)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from services.engine import Rng
 from .components import (
     BOARD,
     ERAS,
+    INFLUENCE_COLOURS,
     PLAYER_BOARDS,
     PROJECTS,
     STARTING_IDS,
     TEAPOT_IDS,
     TILES,
+    TWO_PLAYER,
     PlayerBoard,
 )
 from .options import SkyLanternsOptions
@@ -28,9 +30,16 @@ UPGRADE_TILES_EACH = 4
 
 def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsState:
     rng = Rng.from_seed(seed)
-    # "In a 3-player game, remove 1 die of each color and 4 Upgrade Tiles with four dots."
-    bag = {colour: count - (players == 3) for colour, count in BOARD.dice.items()}
-    removed_tiles = [t.id for t in TILES.values() if players == 3 and t.dots == 4]
+    if players <= 2:
+        # "Remove 2 black, 1 red, 1 blue, and 1 green dice ... Place 1 red, 1 blue, and 1
+        # green die in the middle of the influence tracks" and "Remove the 7 Upgrade Tiles
+        # with 4 dots and 3 dots".
+        bag = dict(TWO_PLAYER.dice)
+        removed_tiles = [t.id for t in TILES.values() if t.dots]
+    else:
+        # "In a 3-player game, remove 1 die of each color and 4 Upgrade Tiles with four dots."
+        bag = {colour: count - (players == 3) for colour, count in BOARD.dice.items()}
+        removed_tiles = [t.id for t in TILES.values() if players == 3 and t.dots == 4]
     tiles = [t for t in TILES if t not in removed_tiles]
     rng.shuffle(tiles)
     eras = [rng.choice([e.id for e in ERAS.values() if e.card == n]) for n in (1, 2, 3)]
@@ -66,6 +75,12 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
         unused_starting=sorted(starting[STARTING_CARDS * players :]),
         removed_tiles=removed_tiles,
     )
+    if players <= 2:
+        state.influence = {c: len(TWO_PLAYER.influence[c]) // 2 for c in INFLUENCE_COLOURS}
+        # "After dealing 4 tiles to each player, flip the remaining 1 tile face up and
+        # place it directly onto its corresponding space on the Main Board."
+        for tile in tiles[UPGRADE_TILES_EACH * players :]:
+            state.covered[TILES[tile].space] = tile
     for seat, coins in zip(clockwise_from(state, first), STARTING_COINS, strict=False):
         gain(state, seat, "coins", coins)
         gain(state, seat, "camphor", 1)

@@ -124,6 +124,8 @@ class SkyLanternsState(GameState):
     arranged: list[bool] = field(default_factory=list)
     market: list[str] | None = None
     """teapot_market: the 3 face-up cards one may draw instead of the deck's top card."""
+    influence: dict[str, int] = field(default_factory=dict)
+    """2 players: the space (0 = seat 0's end) of the die on each influence track."""
 
     @property
     def active(self) -> int:

@@ -92,6 +92,8 @@ class SkyLanternsView(BaseModel):
     removed_tiles: list[str]
     coins_supply: int
     camphor_supply: int
+    influence: dict[str, int]
+    """2 players: the space of each influence die, 0 being seat 0's end (else empty)."""
     players: list[PlayerView]
     pending: PendingView | None
 
@@ -125,6 +127,7 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
         removed_tiles=state.removed_tiles,
         coins_supply=state.coins_supply,
         camphor_supply=state.camphor_supply,
+        influence=state.influence,
         players=[_player(state, s, s == seat, scores[s]) for s in range(state.players)],
         pending=None
         if asked is None
