@@ -10,11 +10,12 @@ from services.engine import IllegalMove, Move
 
 from . import effects as fx
 from . import moves as mv
-from . import resolver
+from . import resolver, solo
 from .asking import ANSWERS, TASKS, asked
 from .components import CARDS, PLAYER_BOARDS, SPACES
 from .offers import any_space_choices, core_problem, place_offers
 from .resources import gain, give_from, parse_donor_key, pay, richest_others
+from .resources import has as resources_have
 from .rounds import carry_on
 from .setup import next_setup_step
 from .state import SETUP_STEPS, Die, Frame, SkyLanternsState
@@ -99,6 +100,13 @@ def do_influence_contract(state: SkyLanternsState, seat: int, move: Any, effect:
         raise IllegalMove("influence_refused", problem, {"tracks": list(move.tracks)})
     _contract_chosen(state, effect)
     resolver.influence_contract(state, seat, list(move.tracks))
+
+
+def do_answer_rival(state: SkyLanternsState, seat: int, move: Any, frame: Any) -> None:
+    resource, amount, _ = solo.CHOICES[int(frame.key.split(":")[1])]
+    if move.pay and resources_have(state, seat, resource) < amount:
+        raise IllegalMove(f"not_enough_{resource}", f"Paying the ghost needs {amount} {resource}.")
+    solo.answer_choice(state, frame, move.pay)
 
 
 def do_decline(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
@@ -310,5 +318,6 @@ DOERS: dict[str, Callable[[SkyLanternsState, int, Any, Any], None]] = {
     "choose_donor": do_choose_donor,
     "draw_card": do_draw_card,
     "draft_card": do_draft_card,
+    "answer_rival": do_answer_rival,
     "arrange_tiles": do_arrange_tiles,
 }

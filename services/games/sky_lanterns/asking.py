@@ -27,6 +27,7 @@ ANSWERS: dict[str, frozenset[str]] = {
     "any_space": frozenset({"choose_space"}),
     "upgrade": frozenset({"upgrade"}),
     "donor": frozenset({"choose_donor"}),
+    "rival_choice": frozenset({"answer_rival"}),
     "draw": frozenset({"draw_card"}),
     "draft": frozenset({"draft_card"}),
     "arrange": frozenset({"arrange_tiles"}),
@@ -44,6 +45,7 @@ TASKS: dict[str, str] = {
     "any_space": "choose a non-black dice space to resolve",
     "upgrade": "choose an Upgrade Tile to flip",
     "donor": "choose which of the richest players gives the missing token",
+    "rival_choice": "pay what the opponent demands or let it gain",
     "draw": "draw a market card or the deck's top card",
     "draft": "keep one of the Starting cards offered to you",
     "arrange": "arrange your face-up Upgrade Tiles",
@@ -70,6 +72,8 @@ def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
         frame = state.stack[-1]
         if frame.key.startswith(DONOR):
             return frame.seat, "donor", frame
+        if frame.key.startswith(resolver.RIVAL_CHOICE):
+            return frame.seat, "rival_choice", frame
         if frame.key == resolver.DRAW:
             return frame.seat, "draw", frame
         effect = resolver.EFFECTS[frame.key][frame.index]

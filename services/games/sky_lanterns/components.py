@@ -186,6 +186,23 @@ PROJECTS: dict[str, ProjectSide] = {
     p.id: p
     for p in _load("project_cards.json", list[ProjectSide])  # type: ignore[attr-defined]
 }
+
+
+class SoloCard(_Data):
+    """A Solo Mode card: the virtual opponent takes the die showing `value` (the white
+    background), else the `pick` (largest or smallest) die of `colour` (the coloured
+    background), else the first die right to left, top to bottom."""
+
+    id: str
+    value: int = Field(ge=1, le=6)
+    colour: InfluenceColour
+    pick: Literal["largest", "smallest"]
+
+
+SOLO_CARDS: dict[str, SoloCard] = {
+    c.id: c
+    for c in _load("solo_cards.json", list[SoloCard])  # type: ignore[attr-defined]
+}
 SPACES: dict[str, DiceSpace] = {s.id: s for s in BOARD.spaces}
 TWO_PLAYER = BOARD.two_player
 SPACES_2P: dict[str, DiceSpace] = {s.id: s for s in TWO_PLAYER.spaces}

@@ -4,8 +4,9 @@ train's next loop, cards in hand, spare resources)."""
 
 from __future__ import annotations
 
+from . import solo
 from .components import PLAYER_BOARDS
-from .scoring import breakdowns
+from .scoring import breakdowns, solo_outcome
 from .state import ROUNDS, Player, SkyLanternsState
 
 LANTERN_CARD = 1.5
@@ -44,8 +45,17 @@ def projected_scores(state: SkyLanternsState) -> list[float]:
 
 
 def share(state: SkyLanternsState, seat: int) -> float:
-    """The seat's projected score against the best other one, in [0, 1]."""
+    """The seat's projected score against the best other one (solo: the opponent's score
+    so far; a loss is 0), in [0, 1]."""
     scores = projected_scores(state)
     mine = scores[seat]
-    best_other = max(s for i, s in enumerate(scores) if i != seat)
+    if state.rival is not None:
+        if state.rival.lost is not None:
+            return 0.0
+        # Its Coal x Indigo pays again at each Income Event left and at the end.
+        bonuses = sum(1 for r in (3, 5) if r > state.round) + (not state.over)
+        rival_now = sum(solo_outcome(state)[3].values())
+        best_other = float(rival_now + bonuses * solo.scenario_vp(state.rival))
+    else:
+        best_other = max(s for i, s in enumerate(scores) if i != seat)
     return 0.5 if mine + best_other <= 0 else mine / (mine + best_other)

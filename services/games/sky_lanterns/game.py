@@ -33,6 +33,13 @@ class RoundBegan(Event):
     dice: dict[str, int]
 
 
+class OpponentActed(Event):
+    """Solo: a step of the virtual opponent's turn."""
+
+    kind: str = "opponent_acted"
+    text: str
+
+
 class GameEnded(Event):
     kind: str = "game_ended"
 
@@ -52,6 +59,7 @@ QUESTIONS: dict[str, str] = {
     "draw": "Draw one of the market's cards or the deck's top card.",
     "draft": "Keep one of the Starting cards offered to you; the rest pass to your left.",
     "arrange": "Arrange your 4 face-up Upgrade Tiles on the spaces of your board.",
+    "rival_choice": "The ghost demands: pay it (2 Camphor, or 2 Coal) or let it gain.",
     "donor": "The supply ran out: choose which of the players tied for the most gives the "
     "token (they score 1 VP for it).",
 }
@@ -96,6 +104,9 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         else:
             made = MoveMade(seat=seat, text=self.describe(move))
         events: list[Event] = [made]
+        if state.rival is not None:
+            events += [OpponentActed(text=text) for text in state.rival.log]
+            state.rival.log = []
         if state.over:
             events.append(GameEnded())
         elif state.round != round_before:
@@ -157,6 +168,21 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
                 for i, tile in enumerate(player.upgrades):
                     if tile is not None:
                         player.upgrades[i] = tiles.pop()
+        if state.rival is not None and dealt.rival is not None:
+            # Its action deck is face down (the Raiders' top card face up), and its tiles.
+            seen = 1 if state.rival.scenario == "burning-hut" else 0
+            unseen = dealt.rival.deck[seen:]
+            rng.shuffle(unseen)
+            dealt.rival.deck[seen:] = unseen
+            holders = [dealt.rival.upgrades]
+            if not state.tiles_face_up:
+                holders += [p.upgrades for p in dealt.seats]
+            tiles = [t for holder in holders for t in holder if t is not None]
+            rng.shuffle(tiles)
+            for holder in holders:
+                for i, tile in enumerate(holder):
+                    if tile is not None:
+                        holder[i] = tiles.pop()
         dealt.rng = Rng.from_seed(rng.next64())
         return dealt
 

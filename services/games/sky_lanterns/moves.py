@@ -43,6 +43,13 @@ class InfluenceContract(Move):
     tracks: tuple[Literal["red", "blue", "green"], ...] = Field(min_length=1, max_length=2)
 
 
+class AnswerRival(Move):
+    """Solo: answer the virtual opponent's demand — pay it, or let the opponent gain."""
+
+    kind: Literal["answer_rival"] = "answer_rival"
+    pay: bool
+
+
 class Decline(Move):
     """Skip what is offered: the optional Contract step, a Contract or a Development."""
 
@@ -170,6 +177,7 @@ SkyLanternsMove = Annotated[
     | EraContract
     | ExclusiveContract
     | InfluenceContract
+    | AnswerRival
     | Decline
     | TakeDie
     | CamphorTrade

@@ -15,10 +15,10 @@ from services.engine import Move
 
 from . import effects as fx
 from . import moves as mv
-from . import resolver
+from . import resolver, solo
 from .asking import asked, setup_seats
 from .components import INFLUENCE_COLOURS, PLAYER_BOARDS
-from .resources import parse_donor_key, richest_others
+from .resources import has, parse_donor_key, richest_others
 from .state import SETUP_STEPS, Frame, SkyLanternsState
 
 
@@ -138,6 +138,13 @@ def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
     return [made(mv.ArrangeTiles, tiles=order) for order in itertools.permutations(sorted(tiles))]
 
 
+def _rival_answers(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
+    """Paying is offered only while affordable (a Coal Trade may have spent the Coal)."""
+    resource, amount, _ = solo.CHOICES[int(frame.key.split(":")[1])]
+    pays = [True, False] if has(state, seat, resource) >= amount else [False]
+    return [made(mv.AnswerRival, pay=p) for p in pays]
+
+
 OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "contract": _contracts,
     "take": _takes,
@@ -151,6 +158,7 @@ OFFERS: dict[str, Callable[[SkyLanternsState, int, Any], list[Move]]] = {
     "donor": _donors,
     "draw": _draws,
     "draft": _drafts,
+    "rival_choice": _rival_answers,
     "arrange": _arrangements,
 }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
@@ -40,6 +42,25 @@ class SkyLanternsOptions(BaseModel):
         description="Variant: everyone plays the back (side B) of their Sky Lantern and "
         "Railway Project Cards.",
     )
+
+    scenario: Literal["dead-mine", "burning-hut"] | None = Field(
+        default=None,
+        description="Solo only: the scenario against the virtual opponent: dead-mine "
+        "(Scenario I, The Dead Mine) or burning-hut (Scenario II, The Burning Hut). A "
+        "solo game without it plays dead-mine.",
+    )
+    challenge: bool = Field(
+        default=False,
+        description="Solo only: Challenge Mode, the scenario's harder starting setup.",
+    )
+
+    @field_validator("scenario", "challenge")
+    @classmethod
+    def _solo_only(cls, value: object, info: ValidationInfo) -> object:
+        players = (info.context or {}).get("players")
+        if value not in (None, False) and players is not None and players != 1:
+            raise ValueError(f"{info.field_name} is for the solo game (1 player) only")
+        return value
 
     @field_validator("first_player")
     @classmethod

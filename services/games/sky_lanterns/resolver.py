@@ -22,11 +22,13 @@ from .components import (
     DiceSpace,
 )
 from .effects import Effect
-from .resources import DONOR, gain, has, pay
+from .resources import DONOR, gain, has, pay, payer
 from .state import Frame, SkyLanternsState
 
 TRAIN_STEP = "@step"
 """A frame key for one step of a train, pushed once per space an effect advances."""
+RIVAL_CHOICE = "@rival"
+"""Solo: a choice the virtual opponent's action gives the player (see `solo.py`)."""
 DRAW = "@draw"
 """teapot_market: a frame key for one card to draw, from the market or the deck."""
 
@@ -43,7 +45,7 @@ def push(state: SkyLanternsState, key: str, seat: int, card: str | None = None) 
 def resolve(state: SkyLanternsState) -> None:
     while state.stack:
         frame = state.stack[-1]
-        if frame.key.startswith(DONOR):
+        if frame.key.startswith(DONOR) or frame.key.startswith(RIVAL_CHOICE):
             return
         if frame.key == DRAW:
             if state.market or state.deck or state.discard:
@@ -107,7 +109,8 @@ def execute(state: SkyLanternsState, frame: Frame, effect: Effect) -> None:
     elif isinstance(effect, fx.FirstPlayer):
         state.first_player = seat
     elif isinstance(effect, fx.PlayerToRight):
-        push(state, _inner(frame), right_of(state, seat), frame.card)
+        if state.rival is None:  # solo: the opponent on your right gains only by its scenario
+            push(state, _inner(frame), right_of(state, seat), frame.card)
     elif isinstance(effect, fx.Income):
         player.incomes.append(_inner(frame))
         push(state, _inner(frame), seat, frame.card)
@@ -183,9 +186,12 @@ def develop_options(state: SkyLanternsState, seat: int, track: str) -> list[str]
 
 
 def most_conversions(state: SkyLanternsState, seat: int, effect: fx.Convert) -> int:
-    most = effect.times
+    prices: dict[str, int] = {}
     for resource, value in effect.pay.items():
-        price = amount(state, seat, value)
+        paid_with = payer(state, resource)  # a blockaded resource is paid in Coal
+        prices[paid_with] = prices.get(paid_with, 0) + amount(state, seat, value)
+    most = effect.times
+    for resource, price in prices.items():
         if price > 0:
             most = min(most, has(state, seat, resource) // price)
     return most
@@ -223,6 +229,9 @@ def develop(state: SkyLanternsState, seat: int, card: str, track: str, zone: int
     player.hand.remove(card)
     zones = player.lantern_zones if track == "lantern" else player.railway_zones
     zones[zone].append(card)
+    if track == "lantern" and state.rival is not None:
+        # "Once a Sky Lantern Development is completed, lift all blockades."
+        state.rival.blockades = []
     row = len(zones[zone])
     if row > 3:
         return
@@ -294,7 +303,7 @@ def influence_problem(state: SkyLanternsState, seat: int, tracks: list[str]) -> 
     positions = dict(state.influence)
     spent: dict[str, int] = {}
     for colour in tracks:
-        resource = INFLUENCE_PAYMENT[colour]
+        resource = payer(state, INFLUENCE_PAYMENT[colour])
         spent[resource] = spent.get(resource, 0) + INFLUENCE_PRICE
         if spent[resource] > has(state, seat, resource):
             return f"Moving the {colour} die costs {INFLUENCE_PRICE} {resource} each time."

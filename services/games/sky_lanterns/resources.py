@@ -28,8 +28,17 @@ def gain(state: SkyLanternsState, seat: int, resource: str, amount: int) -> None
         _take_from_supply(state, seat, resource, amount)
 
 
+def payer(state: SkyLanternsState, resource: str) -> str:
+    """What pays for `resource`: Coal while the Raiders blockade it ("you cannot pay it
+    (though it can be substituted by Coal ...)"), else the resource itself."""
+    if state.rival is not None and resource in state.rival.blockades:
+        return "coal"
+    return resource
+
+
 def pay(state: SkyLanternsState, seat: int, resource: str, amount: int) -> None:
     player = state.seats[seat]
+    resource = payer(state, resource)
     assert has(state, seat, resource) >= amount, "pay() needs an affordable amount"
     if resource in BASICS:
         player.basics[resource] -= amount
@@ -86,6 +95,8 @@ def richest_others(state: SkyLanternsState, seat: int, resource: str) -> list[in
     """The other players tied for the most of `resource` (none if nobody else has any).
     Taking from oneself would change nothing, so the gaining player is never asked."""
     others = [s for s in range(state.players) if s != seat]
+    if not others:
+        return []
     best = max(has(state, s, resource) for s in others)
     return [s for s in others if has(state, s, resource) == best] if best else []
 

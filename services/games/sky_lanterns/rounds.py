@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from . import solo
 from .components import BOARD, ERAS, TWO_PLAYER
 from .resolver import current_era, push, refill_market, resolve, side_spaces
 from .state import ROUNDS, TURNS_PER_ROUND, Die, SkyLanternsState
 
-DICE_DRAWN = {2: TWO_PLAYER.dice_drawn, 3: 8, 4: 10}
+DICE_DRAWN = {1: TWO_PLAYER.dice_drawn, 2: TWO_PLAYER.dice_drawn, 3: 8, 4: 10}
 
 
 def clockwise_from(state: SkyLanternsState, seat: int) -> list[int]:
@@ -20,6 +21,8 @@ def carry_on(state: SkyLanternsState) -> None:
         if state.stack:
             return
         if state.step == "event":
+            if state.rival is not None and BOARD.round_track[state.round - 1].event == "income":
+                solo.after_income(state)
             upkeep(state)
             return
         if state.step != "end":
@@ -31,14 +34,20 @@ def end_turn(state: SkyLanternsState) -> None:
     state.held = None
     refill_market(state)
     state.turn += 1
-    if state.turn < TURNS_PER_ROUND * state.players:
+    # Solo: the virtual opponent takes a turn after each of the player's.
+    turns = TURNS_PER_ROUND * (state.players + (state.rival is not None))
+    if state.turn < turns:
         state.step = "contract"
+        if solo.is_rival_turn(state):
+            solo.rival_turn(state)
         return
     state.round += 1
     if state.round > ROUNDS:
         state.round = ROUNDS
         state.step = "over"
         state.over = True
+        if state.rival is not None:
+            solo.final_scoring(state)
         return
     event_phase(state)
 
@@ -81,6 +90,8 @@ def upkeep(state: SkyLanternsState) -> None:
         if value is not None:
             state.bag[space.split("-")[0]] += 1
     if state.round in (3, 5):
+        if state.rival is not None:
+            solo.upkeep(state)
         for player in state.seats:
             for slots in (player.core, player.compensation):
                 for i, die in enumerate(slots):

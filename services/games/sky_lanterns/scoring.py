@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from services.engine import Result
 
+from . import solo
 from .components import PLAYER_BOARDS
 from .effects import LANTERN_COLOURS
 from .state import Player, SkyLanternsState
@@ -63,13 +64,33 @@ def breakdowns(state: SkyLanternsState) -> list[dict[str, int]]:
     parts: list[dict[str, int]] = [{"vp_track": p.vp} for p in state.seats]
     for colour in LANTERN_COLOURS:
         ranks = MAJORITY_2P if state.players <= 2 else MAJORITY
-        majority = lantern_majority([p.lanterns(colour) for p in state.seats], ranks)
-        for seat, points in enumerate(majority):
+        counts = [p.lanterns(colour) for p in state.seats]
+        if state.rival is not None:  # it "is considered to have 4 lanterns of each"
+            counts.append(solo.LANTERNS_AT_SCORING)
+        majority = lantern_majority(counts, ranks)
+        for seat, points in enumerate(majority[: state.players]):
             parts[seat][f"{colour}_lanterns"] = points
     for seat, player in enumerate(state.seats):
         parts[seat]["railway"] = railway_points(player.railway_cards())
         parts[seat].update(resource_points(player))
     return parts
+
+
+def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], dict[str, int]]:
+    """(won, why, the player's breakdown, the opponent's). The player "wins by beating the
+    opponent's score without having lost": a tie is a loss."""
+    rival = state.rival
+    assert rival is not None
+    mine = breakdowns(state)[0]
+    lanterns = {c: state.seats[0].lanterns(c) for c in LANTERN_COLOURS}
+    theirs = solo.rival_breakdown(state, lanterns)
+    name = solo.NAMES[rival.scenario]
+    score, rival_score = sum(mine.values()), sum(theirs.values())
+    if rival.lost is not None:
+        return False, f"You lost: {rival.lost}.", mine, theirs
+    if score > rival_score:
+        return True, f"You won, {score} VP to {name}'s {rival_score}.", mine, theirs
+    return False, f"You lost: {name} scored {rival_score} VP to your {score}.", mine, theirs
 
 
 def final_result(state: SkyLanternsState) -> Result:

@@ -6,12 +6,14 @@ from typing import Any
 
 from services.engine import Rng
 
+from . import solo
 from .components import (
     BOARD,
     ERAS,
     INFLUENCE_COLOURS,
     PLAYER_BOARDS,
     PROJECTS,
+    SOLO_CARDS,
     STARTING_IDS,
     TEAPOT_IDS,
     TILES,
@@ -63,6 +65,7 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
         for s in range(players)
     ]
     first = options.first_player if options.first_player is not None else rng.below(players)
+    dealt_tiles = UPGRADE_TILES_EACH * (players + (players == 1))
     state = SkyLanternsState(
         players=players,
         seed=seed,
@@ -79,8 +82,19 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
         state.influence = {c: len(TWO_PLAYER.influence[c]) // 2 for c in INFLUENCE_COLOURS}
         # "After dealing 4 tiles to each player, flip the remaining 1 tile face up and
         # place it directly onto its corresponding space on the Main Board."
-        for tile in tiles[UPGRADE_TILES_EACH * players :]:
+        for tile in tiles[dealt_tiles:]:
             state.covered[TILES[tile].space] = tile
+    if players == 1:
+        # "Set up one player board for yourself and one for the virtual opponent";
+        # "Take out the Solo Mode cards to form the action deck."
+        deck = list(SOLO_CARDS)
+        rng.shuffle(deck)
+        state.rival = solo.new_rival(
+            options.scenario or "dead-mine",
+            options.challenge,
+            deck,
+            tiles[UPGRADE_TILES_EACH : 2 * UPGRADE_TILES_EACH],
+        )
     for seat, coins in zip(clockwise_from(state, first), STARTING_COINS, strict=False):
         gain(state, seat, "coins", coins)
         gain(state, seat, "camphor", 1)

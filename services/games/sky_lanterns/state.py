@@ -86,6 +86,34 @@ class Player:
 
 
 @dataclass(slots=True, kw_only=True)
+class Rival:
+    """The solo game's virtual opponent: not a seat, it acts in the game's own steps."""
+
+    scenario: Literal["dead-mine", "burning-hut"]
+    challenge: bool = False
+    basics: dict[str, int] = field(default_factory=dict)
+    """The ghost's Coal and Indigo; the Raiders' Coal, Indigo, Tea and Dyeing Yams."""
+    coins: int = 0
+    camphor: int = 0
+    vp: dict[str, int] = field(default_factory=dict)
+    """VP by where they came from: die actions, each Income Event, final scoring."""
+    deck: list[str] = field(default_factory=list)
+    """The Solo Mode action deck, top card first."""
+    revealed: list[str] = field(default_factory=list)
+    upgrades: list[str | None] = field(default_factory=list)
+    dice: list[Die] = field(default_factory=list)
+    """The dice it took, kept beside its board until the Upkeep of rounds 3 and 5."""
+    chosen: list[str] = field(default_factory=list)
+    """Colours of the red/green/blue dice it chose since the last Income Event."""
+    blockades: list[str] = field(default_factory=list)
+    """burning-hut: the player's basic resources that cannot be paid now."""
+    log: list[str] = field(default_factory=list)
+    """What it did during the move being applied (emitted as events, then cleared)."""
+    lost: str | None = None
+    """Why the player lost, once they have."""
+
+
+@dataclass(slots=True, kw_only=True)
 class SkyLanternsState(GameState):
     seats: list[Player]
     eras: list[str]
@@ -125,7 +153,9 @@ class SkyLanternsState(GameState):
     market: list[str] | None = None
     """teapot_market: the 3 face-up cards one may draw instead of the deck's top card."""
     influence: dict[str, int] = field(default_factory=dict)
-    """2 players: the space (0 = seat 0's end) of the die on each influence track."""
+    """1-2 players: the space (0 = seat 0's end) of the die on each influence track."""
+    rival: Rival | None = None
+    """Solo: the virtual opponent."""
 
     @property
     def active(self) -> int:

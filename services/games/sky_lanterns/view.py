@@ -73,6 +73,27 @@ class PendingView(BaseModel):
     """The effect being decided, in the effect vocabulary."""
 
 
+class OpponentView(BaseModel):
+    """Solo: the virtual opponent, all public but its deck's order and face-down tiles."""
+
+    scenario: str
+    challenge: bool
+    resources: dict[str, int]
+    coins: int
+    camphor: int
+    vp: dict[str, int]
+    deck_size: int
+    next_card: str | None
+    """burning-hut: the face-up top card of its action deck (dead-mine: face down)."""
+    revealed: list[str]
+    """Solo Mode cards revealed since the last reshuffle, oldest first."""
+    blockades: list[str]
+    face_down_tiles: int
+    dice: list[DieView]
+    chosen_since_income: list[str]
+    lost: str | None
+
+
 class SkyLanternsView(BaseModel):
     round: int
     step: str
@@ -96,6 +117,29 @@ class SkyLanternsView(BaseModel):
     """2 players: the space of each influence die, 0 being seat 0's end (else empty)."""
     players: list[PlayerView]
     pending: PendingView | None
+    opponent: OpponentView | None = None
+
+
+def _opponent(state: SkyLanternsState) -> OpponentView | None:
+    rival = state.rival
+    if rival is None:
+        return None
+    return OpponentView(
+        scenario=rival.scenario,
+        challenge=rival.challenge,
+        resources=rival.basics,
+        coins=rival.coins,
+        camphor=rival.camphor,
+        vp=rival.vp,
+        deck_size=len(rival.deck),
+        next_card=rival.deck[0] if rival.scenario == "burning-hut" and rival.deck else None,
+        revealed=rival.revealed,
+        blockades=rival.blockades,
+        face_down_tiles=sum(t is not None for t in rival.upgrades),
+        dice=[DieView(colour=d.colour, value=d.value) for d in rival.dice],
+        chosen_since_income=rival.chosen,
+        lost=rival.lost,
+    )
 
 
 def _die(die: Die | None) -> DieView | None:
@@ -129,6 +173,7 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
         camphor_supply=state.camphor_supply,
         influence=state.influence,
         players=[_player(state, s, s == seat, scores[s]) for s in range(state.players)],
+        opponent=_opponent(state),
         pending=None
         if asked is None
         else PendingView(
