@@ -1,7 +1,8 @@
 """Valley of Sky Lanterns: balance of the designed components, playout speed, bot strength.
 
-    python bench/sky_lanterns.py                           # balance + speed (quick)
-    python bench/sky_lanterns.py --parts strength --strength-games 20 --mcts-seconds 1
+    python bench/sky_lanterns.py                  # everything (MCTS at 1 s/move: ~45 min)
+    python bench/sky_lanterns.py --parts balance,speed --balance-games 100
+    python bench/sky_lanterns.py --parts strength --strength-players 2,3 --strength-games 20
 
 balance   greedy-vs-greedy games per player count: the spread of final scores, how
           often each dice space is taken and each card developed or played as a
@@ -10,6 +11,8 @@ balance   greedy-vs-greedy games per player count: the spread of final scores, h
 speed     random playouts per CPU second, per player count
 strength  one MCTS seat against random (or greedy) seats, the MCTS seat rotating: its
           share of first places and of opponents outscored, with 95% Wilson intervals
+solo      each bot level's solo win rate per scenario, with and without Challenge Mode,
+          and how the losses came (a full track, or outscored)
 
 Numbers are printed, never asserted. Times are CPU times of this process, except MCTS,
 whose budget per move is wall-clock (as in the service).
@@ -31,6 +34,7 @@ from services.ai import make_bot, play_match  # noqa: E402
 from services.ai.mcts import MctsBot  # noqa: E402
 from services.games.sky_lanterns import game  # noqa: E402
 from services.games.sky_lanterns.components import BOARD, CARDS  # noqa: E402
+from services.games.sky_lanterns.scoring import solo_outcome  # noqa: E402
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -118,7 +122,7 @@ def speed(args: argparse.Namespace) -> None:
 
 def strength(args: argparse.Namespace) -> None:
     for opponent in args.opponents:
-        for players in player_counts(args):
+        for players in args.strength_players:
             firsts = beaten = 0.0
             played = 0
             for k in range(args.strength_games):
@@ -156,23 +160,69 @@ def strength(args: argparse.Namespace) -> None:
             )
 
 
-PARTS = {"balance": balance, "speed": speed, "strength": strength}
+def solo_win_rates(args: argparse.Namespace) -> None:
+    """Each bot level's solo win rate per scenario, with and without Challenge Mode."""
+    print(f"\nsolo win rate (mcts {args.mcts_seconds:g} s/move)")
+    print(
+        f"  {'scenario':<12} {'challenge':>9} {'bot':>5} {'games':>5} {'won':>6}"
+        f" {'95% interval':>14}  lost by"
+    )
+    for scenario in ("dead-mine", "burning-hut"):
+        for challenge in (False, True):
+            for level in args.solo_levels:
+                games = args.solo_mcts_games if level == "mcts" else args.solo_games
+                wins = 0
+                reasons: Counter[str] = Counter()
+                for k in range(games):
+                    seed = args.seed + k
+                    bot = (
+                        MctsBot(seed, iterations=10**9, seconds=args.mcts_seconds)
+                        if level == "mcts"
+                        else make_bot(level, seed)
+                    )
+                    options = {**args.config, "scenario": scenario, "challenge": challenge}
+                    state = play_match(game, [bot], seed, options).state
+                    won, _, _, _ = solo_outcome(state)
+                    wins += won
+                    if not won:
+                        reasons["full" if state.rival.lost else "score"] += 1
+                low, high = wilson(wins, games)
+                lost = ", ".join(f"{why} {n}" for why, n in sorted(reasons.items())) or "-"
+                rate = wins / games
+                print(
+                    f"  {scenario:<12} {str(challenge):>9} {level:>5} {games:>5} {rate:>6.2f}"
+                    f" {f'[{low:.2f}, {high:.2f}]':>14}  {lost}",
+                    flush=True,
+                )
+
+
+PARTS = {"balance": balance, "speed": speed, "strength": strength, "solo": solo_win_rates}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", default="balance,speed", help="balance, speed, strength")
-    parser.add_argument("--players", default="3,4", help="player counts")
+    parser.add_argument(
+        "--parts",
+        default="balance,speed,strength,solo",
+        help="balance, speed, strength, solo (comma-separated)",
+    )
+    parser.add_argument("--players", default="2,3,4", help="player counts")
     parser.add_argument("--balance-games", type=int, default=60)
     parser.add_argument("--speed-seconds", type=float, default=5.0)
-    parser.add_argument("--strength-games", type=int, default=20)
+    parser.add_argument("--strength-games", type=int, default=10)
+    parser.add_argument("--strength-players", default="2", help="player counts for strength")
     parser.add_argument("--opponents", default="random,greedy")
     parser.add_argument("--mcts-seconds", type=float, default=1.0)
+    parser.add_argument("--solo-games", type=int, default=30)
+    parser.add_argument("--solo-mcts-games", type=int, default=4)
+    parser.add_argument("--solo-levels", default="random,greedy,mcts")
     parser.add_argument("--variants", action="store_true", help="every variant on")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     args.players = [int(p) for p in args.players.split(",") if p.strip()]
+    args.strength_players = [int(p) for p in args.strength_players.split(",") if p.strip()]
     args.opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    args.solo_levels = [v.strip() for v in args.solo_levels.split(",") if v.strip()]
     args.config = (
         {name: True for name in game.config_model.model_fields if name != "first_player"}
         if args.variants

@@ -68,7 +68,7 @@ QUESTIONS: dict[str, str] = {
 class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     id = "sky-lanterns"
     title = "Valley of Sky Lanterns"
-    min_players = 2
+    min_players = 1
     max_players = 4
     config_model = SkyLanternsOptions
     state_model = SkyLanternsState

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.engine import Result
+from services.engine import Result, Standing
 
 from . import solo
 from .components import PLAYER_BOARDS
@@ -93,9 +93,18 @@ def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], di
     return False, f"You lost: {name} scored {rival_score} VP to your {score}.", mine, theirs
 
 
+def solo_result(state: SkyLanternsState) -> Result:
+    """The solo player ranks 1st and wins, or 2nd (behind the opponent) and does not."""
+    won, _, mine, _ = solo_outcome(state)
+    standing = Standing(seat=0, score=sum(mine.values()), breakdown=mine, rank=1 if won else 2)
+    return Result(standings=[standing], winners=[0] if won else [])
+
+
 def final_result(state: SkyLanternsState) -> Result:
     """Most VP wins; "If there is a tie, the tied player whose turn order is closest to the
-    current First Player Marker owner wins." """
+    current First Player Marker owner wins." Solo: see `solo_result`."""
+    if state.rival is not None:
+        return solo_result(state)
     parts = breakdowns(state)
     return Result.rank(
         {

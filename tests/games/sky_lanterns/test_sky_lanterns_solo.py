@@ -9,7 +9,7 @@ import os
 import pytest
 from sky_lanterns_kit import asked, give, legal, play
 
-from services.ai import RandomBot
+from services.ai import RandomBot, play_match
 from services.engine import IllegalMove, copy_state
 from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import CARDS, SOLO_CARDS, TILES
@@ -443,6 +443,27 @@ def test_the_raiders_score_all_their_resources_at_income_and_at_the_end():
     state.round, state.turn, state.step = ROUNDS, 7, "end"
     carry_on(state)
     assert state.over and state.rival.vp["final"] == 11
+
+
+def test_the_result_says_whether_the_solo_player_won():
+    state = solo_game()
+    state.over, state.step = True, "over"
+    theirs = sum(solo_outcome(state)[3].values())
+    state.seats[0].vp += theirs - sum(breakdowns(state)[0].values())
+    lost = game.result(state)
+    assert lost.winners == [] and lost.standings[0].rank == 2
+    assert lost.standings[0].score == theirs
+    state.seats[0].vp += 1
+    won = game.result(state)
+    assert won.winners == [0] and won.standings[0].rank == 1
+    assert won.standings[0].breakdown == breakdowns(state)[0]
+
+
+def test_a_solo_game_is_set_up_and_played_through_the_contract():
+    record = play_match(game, [RandomBot(4)], seed=4, config={"scenario": "burning-hut"})
+    assert {seat for seat, _ in record.moves} == {0}
+    assert len(record.result.standings) == 1
+    assert (record.result.winners == [0]) == solo_outcome(record.state)[0]
 
 
 # --- random games ----------------------------------------------------------------------------
