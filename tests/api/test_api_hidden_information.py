@@ -136,8 +136,8 @@ class DominionSecrets:
 class SkyLanternsSecrets:
     """Starting (S..), Teapot (T..) cards and Upgrade Tiles (U..) by id: the deck, the
     Starting cards left out unseen, other seats' hands and drafting packets and picks,
-    and every face-down Upgrade Tile (even its owner's) unless the arrangement variant
-    laid them face up."""
+    and every face-down Upgrade Tile (even its owner's, and the solo opponent's) unless
+    the arrangement variant laid them face up."""
 
     game_id = "sky-lanterns"
     options: dict = {"starting_card_draft": True, "teapot_market": True}
@@ -154,6 +154,8 @@ class SkyLanternsSecrets:
                     hidden.add(state.draft_picks[seat])
             if not state.tiles_face_up:
                 hidden |= {tile for tile in player.upgrades if tile is not None}
+        if state.rival is not None:  # solo: the virtual opponent's face-down tiles
+            hidden |= {tile for tile in state.rival.upgrades if tile is not None}
         return hidden - revealed
 
     def references(self, document: Document) -> set:
@@ -415,7 +417,7 @@ def test_dominion_hands_decks_and_draws_never_leak_through_any_door(api, redis_u
     assert table.checked > 500
 
 
-@pytest.mark.parametrize("players,seed", [(3, 4), (4, 9)])
+@pytest.mark.parametrize("players,seed", [(1, 2), (2, 6), (3, 4), (4, 9)])
 def test_sky_lanterns_hands_deck_and_face_down_tiles_never_leak_through_any_door(
     api, redis_url, settings, players, seed
 ):
