@@ -98,6 +98,26 @@ def test_an_option_given_twice_is_refused() -> None:
     assert "twice" in result.output
 
 
+def test_a_solo_game_takes_its_scenario_as_an_option() -> None:
+    result = play(
+        "sky-lanterns",
+        "-p",
+        "1",
+        "-n",
+        "2",
+        "--json",
+        "-o",
+        "scenario=burning-hut",
+        "-o",
+        "challenge=true",
+    )
+    assert result.exit_code == 0, result.output
+    lines = [orjson.loads(line) for line in result.stdout.splitlines()]
+    assert [line["players"] for line in lines] == [1, 1]
+    refused = play("sky-lanterns", "-p", "1", "-o", "scenario=haunted-house")
+    assert refused.exit_code == 2 and "scenario" in refused.output
+
+
 def test_without_options_every_game_still_plays() -> None:
     result = play("sky-lanterns", "-p", "3", "-n", "1")
     assert result.exit_code == 0, result.output
