@@ -8,7 +8,8 @@ balance   greedy-vs-greedy games per player count: the spread of final scores, h
           often each dice space is taken and each card developed or played as a
           contract (a space nobody wants, or one everybody takes, shows here; so does
           a card never used)
-speed     random playouts per CPU second, per player count
+speed     random playouts per CPU second, per player count (and any card no random
+          player ever developed or contracted: every card is reachable if none)
 strength  one MCTS seat against random (or greedy) seats, the MCTS seat rotating: its
           share of first places and of opponents outscored, with 95% Wilson intervals
 solo      each bot level's solo win rate per scenario, with and without Challenge Mode,
@@ -112,12 +113,19 @@ def speed(args: argparse.Namespace) -> None:
     print(f"  {'players':>7} {'games':>6} {'games/s':>8} {'moves/s':>8}")
     for players in player_counts(args):
         games = moves = 0
+        used: set[str] = set()
         started = time.process_time()
         while (spent := time.process_time() - started) < args.speed_seconds:
             bots = [make_bot("random", games * 7 + s) for s in range(players)]
-            moves += len(play_match(game, bots, games, args.config).moves)
+            record = play_match(game, bots, games, args.config)
+            moves += len(record.moves)
             games += 1
-        print(f"  {players:>7} {games:>6} {games / spent:>8.1f} {moves / spent:>8.0f}")
+            used |= {m.card for _, m in record.moves if m.kind in ("develop", "play_contract_card")}
+        never = sorted(set(CARDS) - used)
+        print(
+            f"  {players:>7} {games:>6} {games / spent:>8.1f} {moves / spent:>8.0f}"
+            f"   cards never developed or contracted: {', '.join(never) or 'none'}"
+        )
 
 
 def strength(args: argparse.Namespace) -> None:
