@@ -32,7 +32,7 @@ redis-server:
 	@command -v redis-server >/dev/null || (apt-get update -qq && apt-get install -y -qq redis-server >/dev/null)
 
 test: install redis-server
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 lint: install
 	$(VENV)/bin/ruff check services schema workers tests bench

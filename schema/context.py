@@ -22,17 +22,24 @@ class GraphQLContext:
     def service(self) -> GameService:
         return self.request.app.state.service
 
-    def credentials(self) -> Credentials:
+    @property
+    def client_ip(self) -> str:
+        return self.request.client.host if self.request.client else "unknown"
+
+    def authorization(self) -> dict[str, str]:
         """Over HTTP the `Authorization` header; over a WebSocket the connection_init
         payload's `Authorization` (or `authorization`), else the handshake's header."""
-        headers: dict[str, str] = {}
         authorization = _from_params(self.connection_params)
         if authorization is not None:
-            headers["authorization"] = authorization
-        elif "authorization" in self.request.headers:
-            headers["authorization"] = self.request.headers["authorization"]
-        client = self.request.client.host if self.request.client else "unknown"
-        return credentials_from(headers, client, self.request.app.state.api_keys)
+            return {"authorization": authorization}
+        if "authorization" in self.request.headers:
+            return {"authorization": self.request.headers["authorization"]}
+        return {}
+
+    def credentials(self) -> Credentials:
+        return credentials_from(
+            self.authorization(), self.client_ip, self.request.app.state.api_keys
+        )
 
 
 def _from_params(params: dict[str, Any] | None) -> str | None:

@@ -1,8 +1,10 @@
 """GraphQL errors carry the same stable codes as the REST problem documents.
 
 A resolver raises the service's `Problem` (or an engine `GameError`); the schema turns
-it into an error with `extensions: {code, status, ...}`. Anything unexpected is masked
-to "Unexpected error." so that no internal detail (or hidden state) leaks.
+it into an error with `extensions: {code, status, ...}`. A variable whose value does not
+fit its type is the client's mistake (`invalid_variables`, logged at debug). Anything
+unexpected is masked to "Unexpected error." so that no internal detail (or hidden
+state) leaks.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from typing import Any
 
 import strawberry
 import structlog
-from graphql import GraphQLError
+from graphql import GraphQLError, VariableDefinitionNode
 from strawberry.types import ExecutionContext
 
-from services.api.problems import Problem, from_game_error
+from services.api.problems import Problem, as_store_problem, from_game_error
 from services.engine import GameError
 
 log = structlog.get_logger(__name__)
@@ -25,7 +27,7 @@ def as_problem(error: BaseException | None) -> Problem | None:
         return error
     if isinstance(error, GameError):
         return from_game_error(error)
-    return None
+    return as_store_problem(error)
 
 
 class SkyportSchema(strawberry.Schema):
@@ -37,6 +39,10 @@ class SkyportSchema(strawberry.Schema):
             problem = as_problem(original)
             if problem is not None:
                 _describe(error, problem)
+            elif original is not None and _bad_variable(error):
+                log.debug("graphql_invalid_variable", error=error.message)
+                error.extensions = {"code": "invalid_variables", "status": 400}
+                error.original_error = None
             elif original is not None:
                 log.error(
                     "graphql_unexpected_error", error=type(original).__name__, exc_info=original
@@ -46,6 +52,14 @@ class SkyportSchema(strawberry.Schema):
                 error.original_error = None
             elif error.extensions is None or "code" not in error.extensions:
                 error.extensions = {**(error.extensions or {}), "code": "invalid_query"}
+
+
+def _bad_variable(error: GraphQLError) -> bool:
+    """A value given for a variable failed its type (graphql-core reports those before
+    execution, at the variable's definition, with the scalar's or enum's own error)."""
+    return error.path is None and any(
+        isinstance(node, VariableDefinitionNode) for node in error.nodes or ()
+    )
 
 
 def _describe(error: GraphQLError, problem: Problem) -> None:

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from strawberry.scalars import JSON
 
 from services.api.auth import check_idempotency_key
-from services.api.payloads import CreateGameRequest
+from services.api.payloads import CreateGameRequest, input_code
 from services.api.problems import Problem
 
 from .context import GraphQLContext
@@ -108,7 +108,7 @@ def _invalid(error: ValidationError) -> Rejected:
         for item in error.errors(include_input=False, include_url=False)
     ]
     return Rejected(
-        code="invalid_request",
+        code=input_code(error),
         message="The input does not match the schema.",
         details={"errors": errors},
     )

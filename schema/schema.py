@@ -8,16 +8,14 @@ from dataclasses import dataclass
 
 from strawberry.extensions import (
     AddValidationRules,
-    MaxAliasesLimiter,
     MaxTokensLimiter,
     ParserCache,
-    QueryDepthLimiter,
     ValidationCache,
 )
 
 from services.engine import Game
 
-from .cost import cost_limit_rule
+from .cost import limits_rule
 from .errors import SkyportSchema
 from .game_types import build_game_types
 from .mutations import build_mutation
@@ -33,6 +31,9 @@ class Limits:
     cache_size: int = 1024
     max_aliases: int = 30
     max_tokens: int = 10_000
+    max_length: int = 32_768
+    """Characters in a document; longer ones are refused before parsing (by the
+    transports, see `schema.documents`)."""
 
 
 def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> SkyportSchema:
@@ -45,10 +46,10 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Sky
         extensions=[
             lambda: ParserCache(maxsize=limits.cache_size),
             lambda: ValidationCache(maxsize=limits.cache_size),
-            lambda: QueryDepthLimiter(max_depth=limits.max_depth),
-            lambda: MaxAliasesLimiter(max_alias_count=limits.max_aliases),
             lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
-            lambda: AddValidationRules([cost_limit_rule(limits.max_cost)]),
+            lambda: AddValidationRules(
+                [limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)]
+            ),
         ],
     )
 

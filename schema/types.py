@@ -76,12 +76,41 @@ class Standing:
         )
 
 
+@strawberry.type(
+    description="The virtual opponent of a solo game (an automa, a ghost) or a scenario's "
+    "target: scored and ranked beside the seats, never a seat itself."
+)
+class Opponent:
+    name: str
+    rank: int
+    score: int
+    breakdown: list[ScorePart]
+
+    @classmethod
+    def of(cls, info: payloads.OpponentInfo) -> "Opponent":
+        return cls(
+            name=info.name,
+            rank=info.rank,
+            score=info.score,
+            breakdown=[ScorePart(category=k, points=v) for k, v in info.breakdown.items()],
+        )
+
+
 @strawberry.type(description="Final standings, best first, with every score's breakdown.")
 class GameResult:
     game_id: strawberry.ID
     version: int
-    winners: list[int]
+    winners: list[int] = strawberry.field(
+        description="Seats that won; empty when nobody did (a solo player who lost)."
+    )
     standings: list[Standing]
+    opponent: Opponent | None = strawberry.field(
+        description="A solo game's virtual opponent, with its score breakdown next to the "
+        "player's; null in games between seats only."
+    )
+    summary: str | None = strawberry.field(
+        description="Why the game ended as it did, when the game says."
+    )
 
     @classmethod
     def of(cls, result: payloads.GameResult) -> "GameResult":
@@ -90,6 +119,8 @@ class GameResult:
             version=result.version,
             winners=result.winners,
             standings=[Standing.of(s) for s in result.standings],
+            opponent=Opponent.of(result.opponent) if result.opponent else None,
+            summary=result.summary,
         )
 
 

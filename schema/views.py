@@ -29,6 +29,13 @@ Convert = Callable[[Any], Any]
 _LIST_ORIGINS = (list, tuple, set, frozenset, Sequence, typing.Sequence)
 
 
+UNION_NAME = "GameView"
+
+
+class TypeNameClash(ValueError):
+    """Two games, or two models of one game, would get the same GraphQL type name."""
+
+
 def pascal(game_id: str) -> str:
     return "".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
 
@@ -39,16 +46,26 @@ class ViewTypes:
     def __init__(self, games: Mapping[str, Game]) -> None:
         self._types: dict[type[BaseModel], Any] = {}
         self._converters: dict[type[BaseModel], Convert] = {}
-        self._names: set[str] = set()
+        self._names: dict[str, str] = {UNION_NAME: "the union of every game's view"}
+        """Each GraphQL type name made so far, and what it was made from."""
         self._unions: dict[tuple, Any] = {}
+        self._game_id = ""
         self.by_game: dict[str, Any] = {}
+        prefixes: dict[str, str] = {}
         for game in sorted(games.values(), key=lambda g: g.id):
+            self._game_id = game.id
             prefix = pascal(game.id)
+            if prefix in prefixes:
+                raise TypeNameClash(
+                    f"games {prefixes[prefix]!r} and {game.id!r} would both name their "
+                    f"GraphQL types {prefix}…: rename one of them."
+                )
+            prefixes[prefix] = game.id
             self.by_game[game.id] = self._object_type(game.view_model, prefix, f"{prefix}View")
         members = tuple(self.by_game[game_id] for game_id in sorted(self.by_game))
         description = "The view of a game; one type per game."
         self.union = Annotated[
-            any_of(members), strawberry.union("GameView", description=description)
+            any_of(members), strawberry.union(UNION_NAME, description=description)
         ]
 
     def convert(self, game: Game, view: Mapping[str, Any] | BaseModel) -> Any:
@@ -64,9 +81,7 @@ class ViewTypes:
         type_name = name or (
             model.__name__ if model.__name__.startswith(prefix) else prefix + model.__name__
         )
-        if type_name in self._names:
-            type_name = f"{type_name}{len(self._names)}"
-        self._names.add(type_name)
+        self._claim(type_name, model)
         annotations: dict[str, Any] = {}
         converters: dict[str, Convert] = {}
         for field_name, info in model.model_fields.items():
@@ -84,6 +99,19 @@ class ViewTypes:
 
         self._converters[model] = convert
         return cls
+
+    def _claim(self, name: str, made_from: type[BaseModel] | tuple[type[BaseModel], ...]) -> None:
+        """Refuse a name already taken: a counter suffix would make the SDL, and the
+        code apps generate from it, depend on which games happen to be registered."""
+        models = made_from if isinstance(made_from, tuple) else (made_from,)
+        source = " | ".join(f"{m.__module__}.{m.__qualname__}" for m in models)
+        source = f"{source} (game {self._game_id!r})"
+        if name in self._names:
+            raise TypeNameClash(
+                f"GraphQL type name {name} would be made both from {self._names[name]} and "
+                f"from {source}: rename the game id or the model so that the names differ."
+            )
+        self._names[name] = source
 
     def _field(self, annotation: Any, prefix: str) -> tuple[Any, Convert]:
         """The GraphQL type of a field, and how to convert its values."""
@@ -122,6 +150,7 @@ class ViewTypes:
         if models not in self._unions:
             members = tuple(self._object_type(m, prefix) for m in models)
             name = prefix + "Or".join(m.__name__.removeprefix(prefix) for m in models)
+            self._claim(name, models)
             self._unions[models] = Annotated[any_of(members), strawberry.union(name)]
         return self._unions[models], lambda v: self._converters[type(v)](v)
 

@@ -152,12 +152,29 @@ def worker(
         str | None, typer.Option(help="debug, info, warning or error (default: SKYPORT_LOG_LEVEL)")
     ] = None,
     beat: Annotated[
-        bool, typer.Option(help="also run the clock sweep every SKYPORT_CLOCK_SWEEP_SECONDS")
+        bool,
+        typer.Option(
+            help="also run the sweep (clocks, stalled games) every SKYPORT_CLOCK_SWEEP_SECONDS"
+        ),
     ] = False,
+    hostname: Annotated[
+        str | None,
+        typer.Option(
+            help="Celery node name (default celery@HOST); give each worker on one "
+            "host its own, e.g. skyport-1@%h"
+        ),
+    ] = None,
+    supervise: Annotated[
+        bool,
+        typer.Option(
+            help="run the Celery worker in a child process and start it again whenever it "
+            "exits without being asked to (e.g. kombu giving up after a Redis restart)"
+        ),
+    ] = True,
 ) -> None:
-    """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, clocks);
-    needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly: running
-    tasks finish first. The sweep is idempotent, so --beat may run on every worker."""
+    """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, the
+    sweep); needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly:
+    running tasks finish first. The sweep is idempotent: run --beat on every worker."""
     from services.api.settings import get_settings
 
     settings = get_settings()
@@ -167,13 +184,25 @@ def worker(
     if settings.worker_metrics_port:
         from workers.metrics import prepare_multiprocess_dir, serve_metrics
 
-        prepare_multiprocess_dir()
+        prepare_multiprocess_dir()  # inherited by the supervised worker
         serve_metrics(settings.worker_metrics_port, settings.celery_broker_url, settings.task_queue)
     from services.api.logs import configure_logging
-    from workers.celery_app import app as celery
 
     level = loglevel or settings.log_level
     configure_logging(level, settings.log_json)
+    options = [f"--concurrency={concurrency or settings.worker_concurrency}", f"--loglevel={level}"]
+    if beat:
+        options.append("--beat")
+    if hostname:
+        options.append(f"--hostname={hostname}")
+    if supervise:
+        from workers.supervisor import supervise_worker
+
+        command = [sys.executable, "-m", "services.cli", "worker", "--no-supervise", *options]
+        # The metrics (if any) are served here, from every generation of the worker.
+        raise typer.Exit(supervise_worker(command, {"SKYPORT_WORKER_METRICS_PORT": "0"}))
+    from workers.celery_app import app as celery
+
     argv = [
         "worker",
         f"--concurrency={concurrency or settings.worker_concurrency}",
@@ -184,6 +213,8 @@ def worker(
     ]
     if beat:
         argv.append("--beat")
+    if hostname:
+        argv.append(f"--hostname={hostname}")
     celery.worker_main(argv)
 
 

@@ -19,8 +19,11 @@ import os
 import tempfile
 
 from celery import Celery
+from celery.signals import beat_init
 
 from services.api.settings import Settings, get_settings
+
+from .supervisor import die_with_parent
 
 
 def make_celery(settings: Settings) -> Celery:
@@ -64,3 +67,10 @@ def make_celery(settings: Settings) -> Celery:
 
 
 app = make_celery(get_settings())
+
+
+@beat_init.connect
+def _beat_dies_with_its_worker(**_: object) -> None:
+    # `--beat` runs beat in a child process that outlives a SIGKILLed worker otherwise; the
+    # supervisor starts a new worker with a new beat, and the old one would go on forever.
+    die_with_parent()

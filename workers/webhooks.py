@@ -6,6 +6,11 @@ and an HMAC-SHA256 signature over the timestamp and the exact body, Stripe-style
     Skyport-Signature: t=<unix seconds>,v1=<hex hmac_sha256(secret, "<t>.<body>")>
 
 A receiver recomputes the HMAC with the shared secret and compares in constant time.
+
+Before each POST the URL is checked again (`services.api.webhook_targets`): its host is
+resolved, every address must be public, and the connection goes to a checked address
+(with the host name kept for the Host header and TLS), so a DNS answer that changed
+since the game was created (rebinding) cannot reach an internal service.
 """
 
 from __future__ import annotations
@@ -19,9 +24,14 @@ from dataclasses import dataclass
 import httpx
 import orjson
 
+from services.api.webhook_targets import Address, Target, TargetRefused, pinned_addresses
+
 SIGNATURE_HEADER = "Skyport-Signature"
 EVENT_ID_HEADER = "Skyport-Event-Id"
 EVENT_TYPE_HEADER = "Skyport-Event-Type"
+CONNECT_ATTEMPTS = 3
+"""Addresses of the host tried in turn when one does not take the connection (each may
+take the whole timeout, so few: a delivery must end well within the task's lease)."""
 
 
 def sign(secret: str, body: bytes, timestamp: int) -> str:
@@ -54,8 +64,16 @@ class DeliveryFailed(Exception):
     """The receiver did not answer 2xx; the task retries with back-off."""
 
 
-def deliver(webhook: Webhook, secret: str, *, timeout: float = 10.0) -> int:
-    """POST once; returns the status code, raises DeliveryFailed unless it is 2xx."""
+class DeliveryRefused(DeliveryFailed):
+    """The URL may not receive webhooks (not http(s), or not a public host); nothing was
+    sent."""
+
+
+def deliver(
+    webhook: Webhook, secret: str, *, timeout: float = 10.0, allow_private: bool = False
+) -> int:
+    """POST once; returns the status code, raises DeliveryFailed unless it is 2xx.
+    Unless `allow_private`, only to a public address, checked and then connected to."""
     body = orjson.dumps(webhook.payload)
     headers = {
         "Content-Type": "application/json",
@@ -63,12 +81,58 @@ def deliver(webhook: Webhook, secret: str, *, timeout: float = 10.0) -> int:
         EVENT_ID_HEADER: webhook.event_id,
         EVENT_TYPE_HEADER: webhook.event_type,
     }
+    if allow_private:
+        return _post(webhook.url, body, headers, timeout)
     try:
-        response = httpx.post(webhook.url, content=body, headers=headers, timeout=timeout)
+        target, addresses = pinned_addresses(webhook.url, allow_private=False)
+    except TargetRefused as refused:
+        raise DeliveryRefused(f"{webhook.url}: {refused}") from None
+    tried = addresses[:CONNECT_ATTEMPTS]
+    for address in tried[:-1]:
+        try:
+            return _post_pinned(webhook.url, target, address, body, headers, timeout)
+        except _Unreachable:
+            continue
+    return _post_pinned(webhook.url, target, tried[-1], body, headers, timeout)
+
+
+class _Unreachable(DeliveryFailed):
+    """No connection to this address (another of the host's addresses may answer)."""
+
+
+def _post_pinned(
+    url: str, target: Target, address: Address, body: bytes, headers: dict, timeout: float
+) -> int:
+    """POST to `address` itself, naming the host in Host and in TLS (SNI and the
+    certificate check), as a connection to the host name would."""
+    original = httpx.URL(url)
+    pinned = original.copy_with(host=str(address))
+    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+    host_header = original.netloc.decode("ascii")  # host[:port], never the userinfo
+    return _post(pinned, body, {**headers, "Host": host_header}, timeout, extensions, url)
+
+
+def _post(
+    url: str | httpx.URL,
+    body: bytes,
+    headers: dict,
+    timeout: float,
+    extensions: dict | None = None,
+    shown: str | None = None,
+) -> int:
+    shown = shown or str(url)
+    try:
+        with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+            request = client.build_request(
+                "POST", url, content=body, headers=headers, extensions=extensions
+            )
+            response = client.send(request)
+    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+        raise _Unreachable(f"{shown}: {error.__class__.__name__}") from None
     except httpx.HTTPError as error:
-        raise DeliveryFailed(f"{webhook.url}: {error.__class__.__name__}") from None
+        raise DeliveryFailed(f"{shown}: {error.__class__.__name__}") from None
     if not response.is_success:
-        raise DeliveryFailed(f"{webhook.url} answered {response.status_code}")
+        raise DeliveryFailed(f"{shown} answered {response.status_code}")
     return response.status_code
 
 

@@ -27,5 +27,5 @@ class GreedyBot:
         after = game.apply(world, seat, move).state
         if after.over:
             standings = game.standings(after)
-            return 1.0 if standings and seat in standings.winners else 0.0
+            return standings.returns()[seat] if standings else 0.0
         return game.evaluate(after, seat)

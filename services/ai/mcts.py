@@ -98,6 +98,5 @@ class MctsBot:
     def rewards(game: Game, world: GameState) -> list[float]:
         if world.over:
             standings = game.standings(world)
-            winners = standings.winners if standings else []
-            return [1 / len(winners) if s in winners else 0.0 for s in range(world.players)]
+            return standings.returns() if standings else [0.0] * world.players
         return [game.evaluate(world, s) for s in range(world.players)]

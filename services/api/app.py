@@ -18,6 +18,7 @@ from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 from . import openapi, routes_catalog, routes_events, routes_games, routes_health
 from .auth import ApiKeys, Credentials
 from .bodylimit import BodyLimitMiddleware
+from .client_ip import ForwardedClientMiddleware, TrustedProxies
 from .dispatch import CeleryDispatcher, InProcessDispatcher, WebhookPolicy
 from .gameplay import GameService, budgeted_bots
 from .graphql import graphql_routes
@@ -62,6 +63,7 @@ def create_app(
             keepalive=settings.stream_keepalive,
             bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
             key_webhooks=key_webhooks(settings),
+            webhook_allow_private=settings.webhook_allow_private,
         )
         dispatcher = make_dispatcher(settings, service)
         service.dispatcher = dispatcher
@@ -96,6 +98,7 @@ def create_app(
     app = Starlette(
         routes=_routes(served, settings),
         middleware=[
+            Middleware(ForwardedClientMiddleware, TrustedProxies(settings.forwarded_allow_ips)),
             Middleware(RequestLogMiddleware),
             Middleware(RequestMetricsMiddleware),
             Middleware(RateLimitMiddleware),
@@ -150,6 +153,7 @@ def webhook_policy(settings: Settings) -> WebhookPolicy:
         backoff_seconds=settings.webhook_backoff_seconds,
         backoff_max=settings.webhook_backoff_max,
         timeout=settings.webhook_timeout,
+        allow_private=settings.webhook_allow_private,
     )
 
 

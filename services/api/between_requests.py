@@ -19,6 +19,7 @@ import structlog
 from services.ai.bot import levels_for
 from services.engine import Game, GameState, Move, Outcome
 from services.store import Clock, ClockRules, CommitVerdict, GameRecord, GameStatus, LogEntry
+from services.store.progress import PendingGames
 
 from . import metrics
 from .payloads import ClockInfo
@@ -126,9 +127,15 @@ class BetweenRequests:
 
     async def advance(self, game_id: str, version: int) -> None:
         """Play one bot turn or score the game, if due at `version`. Idempotent: a
-        stale or repeated call does nothing."""
+        stale or repeated call changes nothing. A stale one makes sure the turn at the
+        current version was sent: the task that committed that version may have died
+        before it sent it (the dispatcher's claim keeps this from sending it twice)."""
         record = await self.store.load(game_id)
-        if record is None or record.version != version:
+        if record is None:
+            return
+        if record.version != version:
+            if self._work_due(record):
+                self._after_commit(record.id, record.version, moved=False)
             return
         if record.status is GameStatus.SCORING:
             await self._score(record)
@@ -253,8 +260,58 @@ class BetweenRequests:
             record.status is GameStatus.ACTIVE and self._prompted_bot(record, prompts) is not None
         )
         if due:
-            self._after_commit(record.id, record.version)
+            self._after_commit(record.id, record.version, moved=False)
 
-    def _after_commit(self, game_id: str, version: int) -> None:
+    def _work_due(self, record: GameRecord) -> bool:
+        """Whether the workers owe this game a step at its version: scoring, or a bot
+        that is prompted."""
+        if record.status is GameStatus.SCORING:
+            return True
+        if record.status is not GameStatus.ACTIVE:
+            return False
+        game = self._game_of(record)
+        return self._prompted_bot(record, game.prompts(game.load_state(record.state))) is not None
+
+    def _after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         if self.dispatcher is not None:
-            self.dispatcher.after_commit(game_id, version)
+            self.dispatcher.after_commit(game_id, version, moved=moved)
+
+    # --- games whose turn was lost ----------------------------------------------------
+
+    async def resend_stalled(self, stall_seconds: float, limit: int = 100) -> int:
+        """The sweep's second half: every game of the pending index that has not moved
+        for `stall_seconds` gets its turn (or scoring) sent again if one is due, and
+        leaves the index if none is. Returns how many turns it sent. Safe on any number
+        of workers at once: each game is claimed by a compare-and-set on its score."""
+        if self.dispatcher is None:
+            return 0
+        pending = PendingGames(self.store.redis, self.store.prefix)
+        at = now_ms()
+        sent = 0
+        for game_id, seen in await pending.stalled(at - round(stall_seconds * 1000), limit):
+            try:
+                record = await self.store.load(game_id)
+                if record is None or not self._work_due(record):
+                    await pending.settle(game_id, seen)
+                elif await pending.retry_at(game_id, seen, at):
+                    self.dispatcher.resend(record.id, record.version)
+                    metrics.TURNS_RESENT.inc()
+                    log.warning(
+                        "turn_resent",
+                        game_id=game_id,
+                        version=record.version,
+                        stalled_ms=at - seen,
+                    )
+                    sent += 1
+            except Exception as error:
+                log.error("resend_failed", game_id=game_id, exc_info=error)
+        return sent
+
+    async def give_up(self, game_id: str, version: int, reason: str) -> bool:
+        """End a game whose step at `version` keeps killing the workers that take it:
+        aborted with `reason`, rather than tried forever. False if it moved meanwhile."""
+        record = await self.store.load(game_id)
+        if record is None or record.version != version or not self._work_due(record):
+            return False
+        await self._abort(record, reason)
+        return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -18,14 +19,21 @@ from typing import Any, Protocol
 import structlog
 from redis import Redis as SyncRedis
 
+from services.store.progress import note_moved
+
 log = structlog.get_logger(__name__)
 
 Advance = Callable[[str, int], Awaitable[None]]
 
 
 class Dispatcher(Protocol):
-    def after_commit(self, game_id: str, version: int) -> None:
-        """Game `game_id` now is at `version`: play bots or score it if that is due."""
+    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        """Game `game_id` now is at `version`: play bots or score it if that is due.
+        `moved`: a commit just made that version (not a re-kick of a version seen)."""
+
+    def resend(self, game_id: str, version: int) -> None:
+        """Send the turn at `version` again even if it was sent before (the sweep found
+        the game stalled: its task was lost)."""
 
 
 class WebhookSender(Protocol):
@@ -42,6 +50,7 @@ class WebhookPolicy:
     backoff_seconds: float = 1.0
     backoff_max: float = 20.0
     timeout: float = 10.0
+    allow_private: bool = False
 
 
 async def deliver_with_retries(
@@ -57,7 +66,13 @@ async def deliver_with_retries(
     webhook = Webhook(event_id, event_type, url, payload)
     for retry in range(policy.max_retries + 1):
         try:
-            await asyncio.to_thread(deliver, webhook, policy.secret, timeout=policy.timeout)
+            await asyncio.to_thread(
+                deliver,
+                webhook,
+                policy.secret,
+                timeout=policy.timeout,
+                allow_private=policy.allow_private,
+            )
             return True
         except DeliveryFailed as error:
             log.warning("webhook_failed", event_id=event_id, retry=retry, error=str(error))
@@ -78,12 +93,15 @@ class InProcessDispatcher:
         self._webhooks = webhooks
         self._deliveries: set[asyncio.Task[Any]] = set()
 
-    def after_commit(self, game_id: str, version: int) -> None:
+    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         key = (game_id, version)
         if key in self._running:
             return
         task = asyncio.get_running_loop().create_task(self._run(key), name=f"advance-{key}")
         self._running[key] = task
+
+    def resend(self, game_id: str, version: int) -> None:
+        self.after_commit(game_id, version)
 
     async def _run(self, key: tuple[str, int]) -> None:
         try:
@@ -125,10 +143,12 @@ class CeleryDispatcher:
 
     Only a producer: the API does not import the workers' code. A (game, version) is sent
     once per `claim_seconds` (a Redis SET NX claim), so clients polling a game whose bot
-    is thinking do not queue the same turn again and again. A task taken by a worker that
-    died is redelivered by the broker; if the game is still at that version once the claim
-    has expired (the app sets 3 visibility timeouts), the task was lost rather than slow,
-    and the next read of the game sends it again.
+    is thinking do not queue the same turn again and again.
+
+    With the claim, every commit notes the game in the pending index
+    (`services.store.progress`) before its task is sent. Progress so rests on the stored
+    state: if the task is lost (a worker killed, the broker down), the game stays in the
+    index and the workers' sweep sends its turn again (`resend`, past the claim).
     """
 
     def __init__(
@@ -153,12 +173,32 @@ class CeleryDispatcher:
         self._prefix = prefix
         self._claim_seconds = claim_seconds
 
-    def after_commit(self, game_id: str, version: int) -> None:
+    def _claim_key(self, game_id: str, version: int) -> str:
+        return f"{self._prefix}:{{{game_id}}}:sent:{version}"
+
+    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         if self._claims is not None:
-            key = f"{self._prefix}:{{{game_id}}}:sent:{version}"
-            if not self._claims.set(key, "1", nx=True, ex=self._claim_seconds):
+            with self._claims.pipeline(transaction=False) as pipe:
+                note_moved(pipe, self._prefix, game_id, _now_ms(), moved=moved)
+                pipe.set(self._claim_key(game_id, version), "1", nx=True, ex=self._claim_seconds)
+                _, claimed = pipe.execute()
+            if not claimed:
                 return
-        self._celery.send_task(ADVANCE_TASK, args=[game_id, version], queue=self._queue)
+        self._send(game_id, version)
+
+    def resend(self, game_id: str, version: int) -> None:
+        if self._claims is not None:
+            self._claims.set(self._claim_key(game_id, version), "1", ex=self._claim_seconds)
+        self._send(game_id, version)
+
+    def _send(self, game_id: str, version: int) -> None:
+        try:
+            self._celery.send_task(ADVANCE_TASK, args=[game_id, version], queue=self._queue)
+        except Exception as error:
+            # The game is in the pending index: the sweep sends this turn once the broker
+            # is back. The commit stands, so whoever committed is not told it failed.
+            log.warning("advance_not_sent", game_id=game_id, version=version, error=repr(error))
+            return
         log.debug("advance_sent", game_id=game_id, version=version)
 
     def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
@@ -170,3 +210,7 @@ class CeleryDispatcher:
         if self._claims is not None:
             self._claims.close()
         self._celery.close()
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)

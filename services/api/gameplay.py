@@ -53,6 +53,7 @@ from .payloads import (
     LegalMovesDocument,
     LogEntryDocument,
     MoveAccepted,
+    OpponentInfo,
     SeatInfo,
     StandingInfo,
 )
@@ -67,6 +68,7 @@ from .problems import (
     version_conflict,
 )
 from .visibility import Viewer, entry_for, event_views, prompts_for, seat_infos
+from .webhook_targets import check_webhook_url
 
 log = structlog.get_logger(__name__)
 
@@ -143,6 +145,8 @@ class GameService(BetweenRequests):
     webhooks: WebhookSender | None = None
     key_webhooks: Mapping[str, str] = field(default_factory=dict)
     """Callback URL per API key scope (`Credentials.scope`): every game it creates."""
+    webhook_allow_private: bool = False
+    """Whether a game's webhook URL may name a private or cluster-internal host."""
     _catalog: Catalog | None = field(default=None, init=False)
 
     # --- creating ------------------------------------------------------------------
@@ -156,6 +160,8 @@ class GameService(BetweenRequests):
         if not who.platform and not self.anonymous_create:
             raise unauthorized("api_key_required", "Creating games needs a platform API key.")
         game = self._game_type(request.game)
+        if request.webhook_url is not None:
+            await check_webhook_url(request.webhook_url, allow_private=self.webhook_allow_private)
         levels = levels_for(game)
         for seat in request.seats:
             if seat.bot is not None and seat.bot not in levels:
@@ -627,6 +633,10 @@ class GameService(BetweenRequests):
                 )
                 for standing in result.standings
             ],
+            opponent=OpponentInfo.model_validate(result.opponent, from_attributes=True)
+            if result.opponent
+            else None,
+            summary=result.summary,
         )
 
     async def _load(self, game_id: str) -> GameRecord:

@@ -13,9 +13,13 @@ from starlette.responses import Response
 
 from .auth import Credentials, check_idempotency_key, credentials_from
 from .gameplay import GameService
-from .problems import Problem, bad_request, unprocessable
+from .payloads import input_code
+from .problems import Problem, bad_request, not_found, unprocessable
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+MAX_GAME_ID_CHARS = 64
+"""Game ids are 24 characters; anything much longer is refused before any other work."""
 
 _JSON_TYPES = re.compile(r"^application/(?:[\w.+-]+\+)?json\s*(?:;.*)?$", re.IGNORECASE)
 
@@ -34,7 +38,10 @@ def idempotency_key(request: Request) -> str | None:
 
 
 def game_id(request: Request) -> str:
-    return request.path_params["game_id"]
+    value: str = request.path_params["game_id"]
+    if len(value) > MAX_GAME_ID_CHARS:
+        raise not_found(value)
+    return value
 
 
 async def json_body(request: Request, model: type[ModelT], *, optional: bool = False) -> ModelT:
@@ -54,7 +61,7 @@ async def json_body(request: Request, model: type[ModelT], *, optional: bool = F
         return model.model_validate(data)
     except ValidationError as error:
         raise unprocessable(
-            "invalid_request", "The body does not match the schema.", errors=_errors(error)
+            input_code(error), "The body does not match the schema.", errors=_errors(error)
         ) from None
 
 

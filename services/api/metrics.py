@@ -51,6 +51,10 @@ TASKS_GIVEN_UP = Counter(
     "Worker tasks dropped after too many deliveries of the same game version.",
     ["task"],
 )
+TURNS_RESENT = Counter(
+    "skyport_turns_resent_total",
+    "Bot turns or scorings sent again by the sweep because the game had stalled.",
+)
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -125,7 +125,8 @@ def _json(schema_name: str, description: str) -> dict[str, Any]:
     }
 
 
-def _problems(*statuses: int) -> dict[str, Any]:
+def _problems(*statuses: int, store: bool = True) -> dict[str, Any]:
+    """Problem answers of a route: `statuses`, 429, and 503 where it reads the store."""
     texts = {
         400: "Malformed request (bad JSON, query or header)",
         401: "Missing or unknown token",
@@ -136,8 +137,9 @@ def _problems(*statuses: int) -> dict[str, Any]:
         415: "Body is not JSON",
         422: "Invalid body, or a move that breaks a rule",
         429: "Rate limit exceeded",
+        503: "The game store cannot be reached (store_unavailable); retry after Retry-After",
     }
-    statuses = tuple(sorted({*statuses, 429}))
+    statuses = tuple(sorted({*statuses, 429, *((503,) if store else ())}))
     return {
         str(status): {
             "description": texts[status],
@@ -319,7 +321,7 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "operationId": "catalog",
                 "summary": "Games, their options and component data.",
-                "responses": {"200": _json("Catalog", "The catalog"), **_problems()},
+                "responses": {"200": _json("Catalog", "The catalog"), **_problems(store=False)},
             }
         },
     }

@@ -6,9 +6,19 @@ gameplay service returns to both REST and GraphQL.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    ValidationError,
+)
+from pydantic_core import PydanticCustomError
 
 from services.store import GameStatus
 
@@ -19,6 +29,54 @@ WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
 WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
 WebhookEvent = Literal["game.finished", "move"]
 
+MAX_SEAT_NAME = 64
+SEAT_NAME_ERROR = "invalid_seat_name"
+INPUT_CODES = frozenset({SEAT_NAME_ERROR})
+"""Validation errors with a code of their own (else a request is just `invalid_request`)."""
+_HIDDEN_CHARACTERS = {
+    "Cc": "a control character (NUL, newline, tab...)",
+    "Cf": "an invisible formatting character (bidi override, zero-width...)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Cs": "a lone surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+}
+"""Unicode categories a name shown to other players may not contain: they hide or
+reorder text, or break the lines it is shown in."""
+
+
+def seat_name(value: str) -> str:
+    """A seat name as shown to others: NFC, trimmed, visible, no hidden characters."""
+    name = unicodedata.normalize("NFC", value)
+    for char in name:
+        hidden = _HIDDEN_CHARACTERS.get(unicodedata.category(char))
+        if hidden is not None:
+            raise PydanticCustomError(
+                SEAT_NAME_ERROR,
+                "A seat name may not contain {hidden}: U+{point} was sent.",
+                {"hidden": hidden, "point": f"{ord(char):04X}"},
+            )
+    name = name.strip()
+    if not name:
+        raise PydanticCustomError(SEAT_NAME_ERROR, "A seat name needs a visible character.")
+    if len(name) > MAX_SEAT_NAME:
+        raise PydanticCustomError(
+            SEAT_NAME_ERROR, "A seat name has at most {limit} characters.", {"limit": MAX_SEAT_NAME}
+        )
+    return name
+
+
+SeatName = Annotated[str, AfterValidator(seat_name)]
+
+
+def input_code(error: ValidationError) -> str:
+    """The stable code of a refused input: a named one if every error has it."""
+    codes = {item["type"] for item in error.errors(include_url=False)}
+    if len(codes) == 1 and codes <= INPUT_CODES:
+        return codes.pop()
+    return "invalid_request"
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -28,7 +86,12 @@ class Strict(BaseModel):
 
 
 class SeatRequest(Strict):
-    name: str = Field(min_length=1, max_length=64, description="Shown to the other players.")
+    name: SeatName = Field(
+        min_length=1,
+        max_length=4 * MAX_SEAT_NAME,
+        description="Shown to the other players: 1-64 visible characters, stored in NFC; "
+        "control, bidi-override and zero-width characters are refused.",
+    )
     bot: str | None = Field(
         default=None,
         description="Bot level to let the service play this seat (see the catalog); "
@@ -138,18 +201,41 @@ class PromptInfo(BaseModel):
 class StandingInfo(BaseModel):
     seat: int
     name: str
-    rank: int
+    rank: int = Field(
+        description="1 for the winner(s); tied seats share a rank. A virtual opponent is "
+        "ranked among the seats, so a solo player who lost to it is 2nd."
+    )
     score: int
     breakdown: dict[str, int]
     resigned: bool = False
+
+
+class OpponentInfo(BaseModel):
+    """The virtual opponent of a solo game (an automa, a ghost) or a scenario's target:
+    scored and ranked beside the seats, never a seat itself."""
+
+    name: str
+    rank: int
+    score: int
+    breakdown: dict[str, int]
 
 
 class GameResult(BaseModel):
     id: str
     game: str
     version: int
-    winners: list[int]
+    winners: list[int] = Field(
+        description="Seats that won; empty when nobody did (a solo player who lost)."
+    )
     standings: list[StandingInfo]
+    opponent: OpponentInfo | None = Field(
+        default=None,
+        description="A solo game's virtual opponent, with its score breakdown next to the "
+        "player's; null in games between seats only.",
+    )
+    summary: str | None = Field(
+        default=None, description="Why the game ended as it did, when the game says."
+    )
 
 
 class ClockInfo(BaseModel):

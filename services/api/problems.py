@@ -10,6 +10,7 @@ from http import HTTPStatus
 from typing import Any
 
 import orjson
+import redis.exceptions
 import structlog
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -18,6 +19,12 @@ from starlette.responses import Response
 from services.engine import GameError, IllegalMove, InvalidConfig, UnknownGame
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+MAX_INSTANCE_CHARS = 128
+"""Longer request paths are cut in `instance`: an answer never echoes a huge id back."""
+STORE_RETRY_AFTER_SECONDS = 5
+STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+"""What the Redis client raises while the store cannot be reached (refused, reset, busy
+loading, timed out, no pooled connection free)."""
 
 log = structlog.get_logger(__name__)
 
@@ -52,7 +59,7 @@ class Problem(Exception):
             "code": self.code,
         }
         if instance:
-            body["instance"] = instance
+            body["instance"] = _shortened(instance)
         body.update(self.extra)
         return body
 
@@ -68,8 +75,32 @@ class Problem(Exception):
 # --- the problems the API names ---------------------------------------------------------
 
 
+def _shortened(text: str, limit: int = MAX_INSTANCE_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 1]}\u2026"
+
+
 def not_found(game_id: str) -> Problem:
-    return Problem(404, "game_not_found", f"There is no game {game_id!r} (or it has expired).")
+    return Problem(
+        404, "game_not_found", f"There is no game {_shortened(game_id, 64)!r} (or it has expired)."
+    )
+
+
+def store_unavailable() -> Problem:
+    return Problem(
+        503,
+        "store_unavailable",
+        "The game store cannot be reached right now; try again shortly.",
+        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+        retry_after=STORE_RETRY_AFTER_SECONDS,
+    )
+
+
+def as_store_problem(error: BaseException | None) -> Problem | None:
+    """The 503 for a Redis connection failure (logged once, without a traceback)."""
+    if not isinstance(error, STORE_ERRORS):
+        return None
+    log.warning("store_unavailable", error=type(error).__name__)
+    return store_unavailable()
 
 
 def version_conflict(current: int, expected: int | None = None) -> Problem:
@@ -132,6 +163,12 @@ async def handle_http_exception(request: Request, error: Exception) -> Response:
     return problem.response(request.url.path)
 
 
+async def handle_store_error(request: Request, error: Exception) -> Response:
+    problem = as_store_problem(error)
+    assert problem is not None
+    return problem.response(request.url.path)
+
+
 async def handle_unexpected(request: Request, error: Exception) -> Response:
     log.error("unhandled_error", path=request.url.path, error=type(error).__name__, exc_info=error)
     problem = Problem(500, "internal_error", "Something went wrong on our side.")
@@ -142,5 +179,6 @@ EXCEPTION_HANDLERS = {
     Problem: handle_problem,
     GameError: handle_game_error,
     HTTPException: handle_http_exception,
+    **dict.fromkeys(STORE_ERRORS, handle_store_error),
     Exception: handle_unexpected,
 }

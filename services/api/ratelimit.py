@@ -5,12 +5,18 @@ answer under /v1 and /graphql carries `RateLimit-Limit`, `RateLimit-Remaining`,
 `RateLimit-Reset` (seconds) and `RateLimit-Policy` for the tighter of the two limits; a
 request over a limit gets `429` with `Retry-After`. If Redis cannot be reached the
 limiter lets requests through (and logs it) rather than failing them twice.
+
+Every GraphQL operation sent over a WebSocket counts as one request too (see
+`services.api.graphql_ws`), and each replica caps the WebSockets one client IP holds
+open at once (`ConnectionsPerClient`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import structlog
@@ -87,7 +93,7 @@ def tightest(quotas: list[Quota]) -> Quota | None:
     return min(pool, key=lambda quota: quota.remaining) if pool else None
 
 
-def bearer_of(headers: Headers) -> str | None:
+def bearer_of(headers: Mapping[str, str]) -> str | None:
     value = headers.get("authorization", "")
     if value[:7].lower() != "bearer ":
         return None
@@ -104,28 +110,13 @@ class RateLimitMiddleware:
         if kind not in ("http", "websocket") or limiter is None or not _limited(scope["path"]):
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
-        client = scope.get("client")
-        try:
-            quotas = await limiter.check(client[0] if client else "unknown", bearer_of(headers))
-        except Exception as error:  # Redis trouble: do not refuse on top of it
-            log.warning("rate_limit_unavailable", error=type(error).__name__)
-            await self.app(scope, receive, send)
-            return
-        quota = tightest(quotas)
+        quota = await count_request(limiter, client_ip(scope), bearer_of(Headers(scope=scope)))
         if quota is None:
             await self.app(scope, receive, send)
             return
         limit_headers = _headers(quota, limiter.window)
         if quota.exceeded:
-            metrics.RATE_LIMITED.labels(limit=quota.name).inc()
-            problem = Problem(
-                429,
-                "rate_limited",
-                f"Too many requests for this {quota.name}; try again in {quota.reset} s.",
-                headers={**limit_headers, "Retry-After": str(quota.reset)},
-            )
-            await refuse(problem, scope, receive, send)
+            await refuse(rate_limited(quota, limit_headers), scope, receive, send)
             return
         if kind == "websocket":  # a handshake: counted; its answer carries no such headers
             await self.app(scope, receive, send)
@@ -137,6 +128,55 @@ class RateLimitMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def count_request(limiter: RateLimiter, client: str, bearer: str | None) -> Quota | None:
+    """Counts one request of `client` (and of its bearer token); the tightest quota after
+    it, or None when no limit applies or Redis cannot be reached."""
+    try:
+        quotas = await limiter.check(client, bearer)
+    except Exception as error:  # Redis trouble: do not refuse on top of it
+        log.warning("rate_limit_unavailable", error=type(error).__name__)
+        return None
+    quota = tightest(quotas)
+    if quota is not None and quota.exceeded:
+        metrics.RATE_LIMITED.labels(limit=quota.name).inc()
+    return quota
+
+
+def rate_limited(quota: Quota, limit_headers: dict[str, str] | None = None) -> Problem:
+    return Problem(
+        429,
+        "rate_limited",
+        f"Too many requests for this {quota.name}; try again in {quota.reset} s.",
+        headers={**(limit_headers or {}), "Retry-After": str(quota.reset)},
+    )
+
+
+def client_ip(scope: Scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class ConnectionsPerClient:
+    """How many WebSockets each client IP holds open on this replica, up to `limit`
+    (0: no limit)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: Counter[str] = Counter()
+
+    def open(self, client: str) -> bool:
+        """Counts a new connection of `client`; False (and not counted) if over the limit."""
+        if self.limit and self._open[client] >= self.limit:
+            return False
+        self._open[client] += 1
+        return True
+
+    def close(self, client: str) -> None:
+        self._open[client] -= 1
+        if self._open[client] <= 0:
+            del self._open[client]
 
 
 async def refuse(problem: Problem, scope: Scope, receive: Receive, send: Send) -> None:

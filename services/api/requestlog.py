@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 REQUEST_ID_HEADER = "x-request-id"
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
+MAX_LOGGED_ID = 64
 
 
 def request_id_from(scope: Scope) -> str:
@@ -32,7 +33,7 @@ def request_id_from(scope: Scope) -> str:
 
 def game_id_from(path: str) -> str | None:
     match = _GAME_PATH.match(path)
-    return match.group(1) if match else None
+    return match.group(1)[:MAX_LOGGED_ID] if match else None
 
 
 class RequestLogMiddleware:

@@ -40,8 +40,7 @@ def run(host: str = "127.0.0.1", port: int = 8000) -> None:
         app,
         host=host,
         port=port,
-        proxy_headers=True,
-        forwarded_allow_ips=settings.forwarded_allow_ips,
+        proxy_headers=False,  # the app reads X-Forwarded-For itself (client_ip.py)
         access_log=False,
         log_config=None,
         log_level=settings.log_level,

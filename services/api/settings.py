@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .client_ip import TrustedProxies
+
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 
@@ -77,6 +79,12 @@ class Settings(BaseSettings):
         '"https://platform.example/hooks"}: events of every game that key creates are POSTed '
         "there too.",
     )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description="Let webhooks go to loopback, private, link-local and cluster-internal "
+        "hosts (e.g. http://127.0.0.1:9000/hook). For local development only: otherwise "
+        "anyone who creates a game could make the service POST to its own neighbours.",
+    )
     webhook_max_retries: int = Field(
         default=8, ge=0, description="Retries of a failed webhook delivery before giving up."
     )
@@ -96,8 +104,11 @@ class Settings(BaseSettings):
     )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
-        description="Proxies whose X-Forwarded-For is trusted for the client IP "
-        "(comma-separated, '*' for any).",
+        description="Proxies whose X-Forwarded-For gives the client IP: comma-separated "
+        "addresses or CIDR networks (e.g. the ingress controller's pod network). The "
+        "client is the right-most X-Forwarded-For entry that is not one of them; entries "
+        "a client wrote further left are ignored. '*' trusts any peer to append one entry "
+        "(the right-most is the client); empty trusts none.",
     )
 
     # --- background work: bots, scoring -------------------------------------------
@@ -134,13 +145,28 @@ class Settings(BaseSettings):
     task_max_deliveries: int = Field(
         default=5,
         ge=1,
-        description="Deliveries of one task (same game and version) before it is given up.",
+        description="Deliveries of one task (same game and version) that may die unfinished "
+        "(their worker killed) before the game is aborted rather than tried forever.",
     )
     clock_sweep_seconds: float = Field(
         default=1.0,
         gt=0,
         description="How often game clocks are checked for time-outs (in-process, or by the "
         "worker started with --beat).",
+    )
+    # --- keeping games going when workers die or Redis restarts -----------------
+    task_stall_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        description="A game whose bot turn or scoring is due and that has not moved for "
+        "this long gets its turn sent again by the sweep (`skyport worker --beat`). Kept at "
+        "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
+    )
+    task_retry_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="How long a task retries in place, with back-off, while Redis or the "
+        "broker is unreachable, before it hands its message back to the queue.",
     )
     bot_mcts_seconds: float = Field(
         default=2.0,
@@ -169,6 +195,28 @@ class Settings(BaseSettings):
     graphql_cache_size: int = Field(
         default=1024, gt=0, description="Entries in the GraphQL parser and validation caches."
     )
+    graphql_max_length: int = Field(
+        default=32_768,
+        gt=0,
+        description="Longest GraphQL document, in characters; longer ones are refused "
+        "before parsing.",
+    )
+    graphql_max_tokens: int = Field(
+        default=10_000,
+        gt=0,
+        description="Most tokens in a GraphQL document; more are refused before parsing.",
+    )
+    graphql_ws_max_subscriptions: int = Field(
+        default=20,
+        gt=0,
+        description="Operations one GraphQL WebSocket may run at once (subscriptions, and "
+        "queries or mutations not yet answered).",
+    )
+    graphql_ws_max_connections_per_ip: int = Field(
+        default=50,
+        ge=0,
+        description="GraphQL WebSockets one client IP may hold open on one replica; 0 is no limit.",
+    )
 
     # --- logging ------------------------------------------------------------------
     log_level: str = Field(default="info", description="debug, info, warning or error.")
@@ -195,6 +243,12 @@ class Settings(BaseSettings):
         for url in value.values():
             if not re.match(r"^https?://\S+$", url):
                 raise ValueError(f"not an http(s) URL: {url!r}")
+        return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxy_networks(cls, value: str) -> str:
+        TrustedProxies(value)  # raises ValueError naming a bad entry
         return value
 
     @field_validator("task_queue")

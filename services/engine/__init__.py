@@ -2,10 +2,10 @@
 
 from .errors import GameError, IllegalMove, InvalidConfig, UnknownGame
 from .game import Game, GameState, describe_validation_error
-from .registry import all_games, get_game, register
+from .registry import RegistrationError, all_games, get_game, register
 from .rng import Rng
 from .state import copy_state, dump_state, load_state, state_to_python
-from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat, Standing
+from .types import Event, Move, Opponent, Outcome, Prompt, Resigned, Result, Seat, Standing
 
 __all__ = [
     "Event",
@@ -15,8 +15,10 @@ __all__ = [
     "IllegalMove",
     "InvalidConfig",
     "Move",
+    "Opponent",
     "Outcome",
     "Prompt",
+    "RegistrationError",
     "Resigned",
     "Result",
     "Rng",

@@ -123,7 +123,9 @@ class GameRecord:
         return len(self.seats)
 
 
-SUMMARY_FIELDS = ("version", "status", "meta", "updated_at")
+SUMMARY_FIELDS = ("version", "status", "meta", "updated_at", "resigned")
+"""What a listing reads of each game. `resigned` (the seats that resigned, space-separated)
+is written by the commit that resigns a seat; the immutable `meta` cannot know it."""
 
 
 @dataclass(frozen=True)

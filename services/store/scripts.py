@@ -23,7 +23,8 @@ COMMIT = """
 -- KEYS[1] game record, KEYS[2] log stream, KEYS[3] idempotency record
 -- ARGV[1] expected version, ARGV[2] new state, ARGV[3] new status, ARGV[4] log entry,
 -- ARGV[5] updated_at, ARGV[6] ttl ms, ARGV[7] idempotency record ('' for none),
--- ARGV[8] idempotency ttl ms, ARGV[9] channel, ARGV[10] clocks ('' for an untimed game)
+-- ARGV[8] idempotency ttl ms, ARGV[9] channel, ARGV[10] clocks ('' for an untimed game),
+-- ARGV[11] the seat that resigns with this commit ('' for none)
 if ARGV[7] ~= '' then
   local first = redis.call('GET', KEYS[3])
   if first then return {'replayed', first} end
@@ -37,6 +38,10 @@ local version = tostring(tonumber(current) + 1)
 redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'status', ARGV[3],
            'updated_at', ARGV[5])
 if ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[10]) end
+if ARGV[11] ~= '' then
+  local resigned = redis.call('HGET', KEYS[1], 'resigned')
+  redis.call('HSET', KEYS[1], 'resigned', (resigned and resigned .. ' ' or '') .. ARGV[11])
+end
 redis.call('XADD', KEYS[2], version .. '-0', 'entry', ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 redis.call('PEXPIRE', KEYS[2], ARGV[6])

@@ -167,6 +167,7 @@ class GameStore:
                 self.lifetimes.idempotency * 1000,
                 keys.channel,
                 commit.clock or "",
+                str(commit.entry.seat) if commit.entry.action == "resign" else "",
             ],
         )
         verdict = CommitVerdict(verdict)
@@ -270,12 +271,16 @@ class GameStore:
 def _summary(row: list[Any]) -> GameSummary:
     fields = dict(zip(SUMMARY_FIELDS, row, strict=True))
     meta = orjson.loads(fields["meta"])
+    resigned = {int(seat) for seat in (fields["resigned"] or "").split()}
     return GameSummary(
         id=meta["id"],
         game=meta["game"],
         version=int(fields["version"]),
         status=GameStatus(fields["status"]),
-        seats=[{"name": s["name"], "bot": s["bot"]} for s in meta["seats"]],
+        seats=[
+            {"name": s["name"], "bot": s["bot"], "resigned": index in resigned}
+            for index, s in enumerate(meta["seats"])
+        ],
         tags=meta["tags"],
         created_at=meta["created_at"],
         updated_at=fields["updated_at"],

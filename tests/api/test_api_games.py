@@ -315,3 +315,23 @@ def test_a_platform_cannot_move_for_a_seat(api):
 def test_an_unknown_game_is_404(api):
     response = api.client.get("/v1/games/aaaaaaaaaaaaaaaaaaaaaaaa")
     assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+
+
+LISTED_SEATS = """
+query($tag: String) { games(tag: $tag) { games { id seats { seat resigned } } } }
+"""
+
+
+def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
+    created = api.create(seats=3, tags=["resign-listing"])
+    tokens = tokens_of(created)
+    response = api.client.post(f"/v1/games/{created['id']}/resign", headers=api.auth(tokens[1]))
+    assert response.status_code == 200
+    assert [s["resigned"] for s in api.game(created["id"])["seats"]] == [False, True, False]
+    listed = api.client.get(
+        "/v1/games", params={"tag": "resign-listing"}, headers=api.auth(api.platform_key)
+    ).json()["games"]
+    assert [game["id"] for game in listed] == [created["id"]]
+    assert [s["resigned"] for s in listed[0]["seats"]] == [False, True, False]
+    page = gql.data(LISTED_SEATS, {"tag": "resign-listing"}, token=api.platform_key)["games"]
+    assert [s["resigned"] for s in page["games"][0]["seats"]] == [False, True, False]

@@ -265,3 +265,25 @@ def test_an_oversized_body_without_a_length_is_413(api, started):
     )
     assert_problem(response, 413, "body_too_large")
     assert api.game(game_id, token) == before
+
+
+HUGE_ID = "q" * 10_000
+
+
+@pytest.mark.parametrize(
+    "method, suffix", [("GET", ""), ("GET", "/legal-moves"), ("POST", "/moves"), ("GET", "/events")]
+)
+def test_a_huge_unknown_game_id_is_a_short_404(api, method, suffix):
+    response = api.client.request(
+        method, f"/v1/games/{HUGE_ID}{suffix}", json={"move": {}} if method == "POST" else None
+    )
+    assert response.status_code == 404
+    assert response.json()["code"] == "game_not_found"
+    assert len(response.content) < 1000, "the id is not echoed back in full"
+    assert "q" * 128 not in response.text
+
+
+def test_a_huge_unknown_game_id_is_a_short_graphql_error(gql):
+    answer = gql("query($id: ID!) { game(id: $id) { id } }", {"id": HUGE_ID})
+    assert answer["errors"][0]["extensions"]["code"] == "game_not_found"
+    assert "q" * 100 not in str(answer)

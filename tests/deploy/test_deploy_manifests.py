@@ -31,6 +31,8 @@ from skyport_deploy import (
     selects,
 )
 
+from services.api.client_ip import TrustedProxies
+
 ALL_YAML = sorted(K8S.rglob("*.yaml"))
 WORKLOAD_KINDS = ("Deployment", "StatefulSet")
 
@@ -293,17 +295,31 @@ def test_env_sources_exist(rendered: tuple[str, list[Doc]]) -> None:
                     assert ("Secret", ref["name"]) in available, ref
 
 
-def test_network_policies_let_only_api_and_worker_reach_redis() -> None:
-    objects = render(BASE)
-    policies = by_kind(objects, "NetworkPolicy").values()
-    pods = {
-        w["metadata"]["name"]: w["spec"]["template"]["metadata"]["labels"]
-        for w in objects
-        if w["kind"] in WORKLOAD_KINDS
-    }
-    assert set(pods) == {"skyport-api", "skyport-worker", "redis"}
+SKYPORT_NAMESPACE = {"kubernetes.io/metadata.name": "skyport"}
+INGRESS_NAMESPACE = {"kubernetes.io/metadata.name": "ingress-nginx"}
 
-    def allowed(source: dict[str, str], target: dict[str, str], port: int) -> bool:
+
+def admits(peer: Doc, source: dict[str, str], namespace: dict[str, str]) -> bool:
+    """Whether a NetworkPolicy `from` peer admits a pod with these labels in a namespace
+    with these labels (the policy's own namespace is skyport's)."""
+    if "ipBlock" in peer:
+        return True  # an address range: any pod could be in it
+    namespaces = peer.get("namespaceSelector")
+    in_namespace = (
+        selects(namespaces, namespace) if namespaces is not None else namespace == SKYPORT_NAMESPACE
+    )
+    return in_namespace and selects(peer.get("podSelector", {}), source)
+
+
+def network_policy_check(objects: list[Doc]):
+    policies = by_kind(objects, "NetworkPolicy").values()
+
+    def allowed(
+        source: dict[str, str],
+        target: dict[str, str],
+        port: int,
+        namespace: dict[str, str] = SKYPORT_NAMESPACE,
+    ) -> bool:
         selecting = [p for p in policies if selects(p["spec"]["podSelector"], target)]
         assert selecting, "every pod is under a default-deny policy"
         for policy in selecting:
@@ -311,23 +327,61 @@ def test_network_policies_let_only_api_and_worker_reach_redis() -> None:
                 ports = {p["port"] for p in rule.get("ports", [])}
                 peers = rule.get("from")
                 if (not ports or port in ports) and (
-                    peers is None
-                    or any(
-                        "podSelector" in peer and selects(peer["podSelector"], source)
-                        for peer in peers
-                    )
+                    peers is None or any(admits(peer, source, namespace) for peer in peers)
                 ):
                     return True
         return False
 
+    return allowed
+
+
+def workload_labels(objects: list[Doc]) -> dict[str, dict[str, str]]:
+    return {
+        w["metadata"]["name"]: w["spec"]["template"]["metadata"]["labels"]
+        for w in objects
+        if w["kind"] in WORKLOAD_KINDS
+    }
+
+
+def test_network_policies_let_only_api_and_worker_reach_redis() -> None:
+    objects = render(BASE)
+    pods = workload_labels(objects)
+    assert set(pods) == {"skyport-api", "skyport-worker", "redis"}
+    allowed = network_policy_check(objects)
     stranger = {"app.kubernetes.io/name": "something-else"}
     assert allowed(pods["skyport-api"], pods["redis"], 6379)
     assert allowed(pods["skyport-worker"], pods["redis"], 6379)
     assert not allowed(stranger, pods["redis"], 6379)
     assert not allowed(pods["redis"], pods["redis"], 6379)
     assert not allowed(pods["skyport-api"], pods["redis"], 6380)
-    assert allowed(stranger, pods["skyport-api"], 8000)
+    assert not allowed(pods["skyport-api"], pods["redis"], 6379, INGRESS_NAMESPACE)
     assert not allowed(stranger, pods["skyport-worker"], 8000)
+
+
+@pytest.mark.parametrize("name", sorted(KUSTOMIZATIONS))
+def test_only_the_ingress_controller_reaches_the_api(name: str) -> None:
+    """Any other pod could send the API an X-Forwarded-For of its choosing."""
+    objects = render(KUSTOMIZATIONS[name])
+    pods = workload_labels(objects)
+    allowed = network_policy_check(objects)
+    controller = {"app.kubernetes.io/name": "ingress-nginx"}
+    assert allowed(controller, pods["skyport-api"], 8000, INGRESS_NAMESPACE)
+    assert not allowed(controller, pods["skyport-api"], 8001, INGRESS_NAMESPACE)
+    stranger = {"app.kubernetes.io/name": "something-else"}
+    assert not allowed(stranger, pods["skyport-api"], 8000)
+    assert not allowed(pods["skyport-worker"], pods["skyport-api"], 8000)
+    assert not allowed(stranger, pods["skyport-api"], 8000, {"kubernetes.io/metadata.name": "x"})
+    ingress = next(iter(by_kind(objects, "Ingress").values()))
+    assert ingress["spec"]["ingressClassName"] == "nginx", "the namespace above is ingress-nginx's"
+
+
+@pytest.mark.parametrize("name", sorted(KUSTOMIZATIONS))
+def test_forwarded_for_is_trusted_only_from_proxy_networks(name: str) -> None:
+    config = by_kind(render(KUSTOMIZATIONS[name]), "ConfigMap")["skyport-config"]["data"]
+    trusted = config["SKYPORT_FORWARDED_ALLOW_IPS"]
+    proxies = TrustedProxies(trusted)
+    assert not proxies.any_peer and proxies.networks, "a list of networks, not '*'"
+    assert proxies.client("10.244.1.5", ["6.6.6.6, 203.0.113.7"]) == "203.0.113.7"
 
 
 def test_base_redis_is_a_statefulset_with_aof_on_a_persistent_volume() -> None:

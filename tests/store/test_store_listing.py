@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from services.store import GameRecord, GameStatus, GameStore, Lifetimes, SeatRecord, open_redis
+from services.store import (
+    Commit,
+    EventViews,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    Lifetimes,
+    LogEntry,
+    SeatRecord,
+    open_redis,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -65,3 +76,27 @@ async def test_expired_games_drop_out_of_the_list(store: GameStore):
     await store.redis.delete(store.keys("g02").record)
     assert [g.id for g in (await store.list_games()).games] == ["g01"]
     assert await store.redis.zcard(store.index.all) == 1
+
+
+def resign_commit(game_id: str, version: int, seat: int) -> Commit:
+    entry = LogEntry(
+        version=version + 1,
+        seat=seat,
+        action="resign",
+        move=None,
+        events=EventViews(full=[], spectator=[]),
+        status=GameStatus.ACTIVE,
+        at="2030-01-01T00:00:09+00:00",
+    )
+    return Commit(game_id, version, "{}", GameStatus.ACTIVE, entry)
+
+
+async def test_listed_seats_show_who_resigned(store: GameStore):
+    game = replace(record(1), seats=[SeatRecord("Ann"), SeatRecord("Bo"), SeatRecord("Cy")])
+    await store.create(game)
+    assert [s["resigned"] for s in (await store.list_games()).games[0].seats] == [False] * 3
+    await store.commit(resign_commit(game.id, 0, 2))
+    await store.commit(resign_commit(game.id, 1, 0))
+    listed = (await store.list_games()).games[0]
+    assert listed.version == 2
+    assert [s["resigned"] for s in listed.seats] == [True, False, True]

@@ -9,9 +9,17 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis as sync_redis
+from private_redis import PrivateRedis
 from worker_harness import BROKER_DB, PLATFORM_KEY, WorkerSetup, kill_hard
 
 from services.api.settings import Settings
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "chaos: workers SIGKILLed and Redis restarted under running games"
+    )
 
 
 @pytest.fixture
@@ -20,6 +28,31 @@ def worker_setup(
 ) -> Iterator[Callable[..., WorkerSetup]]:
     """make(**settings) -> a WorkerSetup with a key prefix and queue of its own; its
     workers are killed and its queue deleted afterwards."""
+    yield from _worker_setups(redis_url, run_prefix, tmp_path)
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of this test's own (append-only), which it may restart."""
+    workdir = tmp_path / "redis"
+    workdir.mkdir()
+    server = PrivateRedis(workdir)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def private_worker_setup(
+    private_redis: PrivateRedis, run_prefix: str, tmp_path: Path
+) -> Iterator[Callable[..., WorkerSetup]]:
+    """As `worker_setup`, over the test's own Redis (`private_redis`)."""
+    yield from _worker_setups(private_redis.url(), run_prefix, tmp_path)
+
+
+def _worker_setups(
+    redis_url: str, run_prefix: str, tmp_path: Path
+) -> Iterator[Callable[..., WorkerSetup]]:
     made: list[WorkerSetup] = []
     broker_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{BROKER_DB}"))
 
@@ -41,7 +74,7 @@ def worker_setup(
             "log_level": "warning",
             **overrides,
         }
-        logs = tmp_path / f"logs-{len(made)}"
+        logs = tmp_path / f"logs-{prefix}"
         logs.mkdir()
         setup = WorkerSetup(Settings(**values), logs)
         made.append(setup)
@@ -52,11 +85,14 @@ def worker_setup(
         for process in setup.workers:
             if process.poll() is None:
                 kill_hard(process)
+    for setup in made:
         broker = setup.broker()
         try:
             queue = setup.settings.task_queue
             keys = list(broker.scan_iter(match=f"*{queue}*", count=1000))
             if keys:
                 broker.delete(*keys)
+        except sync_redis.ConnectionError:
+            pass  # a test's own Redis that it stopped: nothing to clean
         finally:
             broker.close()

@@ -270,29 +270,6 @@ def test_stale_and_duplicate_tasks_change_nothing(worker_setup) -> None:
         assert log_versions(client, live["id"]) == []
 
 
-def test_a_task_delivered_too_often_is_given_up(worker_setup) -> None:
-    setup = worker_setup(task_max_deliveries=2)
-    with api(setup) as client:
-        created = create(
-            client,
-            "sky-islands",
-            [{"name": "Ada"}, {"name": "Bot", "bot": "random"}],
-            options={"starting_player": 1},
-        )
-        game_id = created["id"]
-        store = setup.store()
-        try:
-            store.set(delivery_key(setup.settings, ADVANCE_TASK, game_id, 0), 2)
-        finally:
-            store.close()
-        worker = setup.start_worker()
-        wait_for(lambda: deliveries(setup, game_id, 0) == 3, 20, "the third delivery")
-        wait_for(lambda: b"task_given_up" in worker.log.read_bytes(), 10, "the give-up log")
-        time.sleep(0.3)
-        doc = game_doc(client, game_id)
-        assert doc["version"] == 0 and doc["turn"] == [1], "the bot's turn was not played"
-
-
 # --- a worker killed in the middle of a task ---------------------------------------------
 
 

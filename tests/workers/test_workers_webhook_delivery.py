@@ -18,6 +18,8 @@ pytestmark = pytest.mark.timeout(120)
 
 SECRET = "webhook-secret-for-tests"
 FAST_RETRIES = {"webhook_backoff_seconds": 0.1, "webhook_backoff_max": 0.5}
+LOCAL_RECEIVERS = {"webhook_allow_private": True}
+"""The receivers listen on 127.0.0.1, which only this setting lets webhooks reach."""
 
 
 def create(client: TestClient, **body: object) -> dict:
@@ -51,8 +53,8 @@ def check_finished_hook(receiver: WebhookReceiver, client: TestClient, doc: dict
 
 
 def test_a_worker_posts_signed_moves_and_the_finish_retrying_after_a_500(worker_setup) -> None:
-    setup = worker_setup(webhook_secret=SECRET, **FAST_RETRIES)
-    setup.start_worker()
+    setup = worker_setup(webhook_secret=SECRET, **FAST_RETRIES, **LOCAL_RECEIVERS)
+    setup.start_worker(**LOCAL_RECEIVERS)
     with (
         WebhookReceiver(fail_first=1) as receiver,
         TestClient(create_app(setup.settings)) as client,
@@ -89,6 +91,7 @@ def test_embedded_mode_delivers_in_process_to_the_game_and_its_api_key(redis_url
             rate_limit_per_token=0,
             log_level="warning",
             **FAST_RETRIES,
+            **LOCAL_RECEIVERS,
         )
         assert settings.task_mode == "inprocess"
         with TestClient(create_app(settings)) as client:
@@ -115,6 +118,7 @@ def test_a_webhook_is_given_up_after_its_retries() -> None:
             rate_limit_per_token=0,
             log_level="warning",
             **FAST_RETRIES,
+            **LOCAL_RECEIVERS,
         )
         with TestClient(create_app(settings)) as client:
             created = create(client, webhook_url=receiver.url)

@@ -50,6 +50,8 @@ class WorkerSetup:
             "bot_mcts_iterations": self.settings.bot_mcts_iterations,
             "worker_concurrency": self.settings.worker_concurrency,
             "clock_sweep_seconds": self.settings.clock_sweep_seconds,
+            "task_stall_seconds": self.settings.task_stall_seconds,
+            "task_retry_seconds": self.settings.task_retry_seconds,
             "webhook_secret": secret.get_secret_value()
             if (secret := self.settings.webhook_secret)
             else None,
@@ -69,8 +71,9 @@ class WorkerSetup:
         )
         return env
 
-    def start_worker(self, *args: str, **overrides: Any) -> subprocess.Popen:
-        """A `skyport worker [args]` in a process group of its own, ready to take tasks."""
+    def start_worker(self, *args: str, wait: bool = True, **overrides: Any) -> subprocess.Popen:
+        """A `skyport worker [args]` in a process group of its own, ready to take tasks
+        (or only started, with `wait=False`)."""
         log = self.logs / f"worker-{len(self.workers)}.log"
         with log.open("wb") as sink:
             process = subprocess.Popen(
@@ -82,6 +85,8 @@ class WorkerSetup:
             )
         process.log = log  # type: ignore[attr-defined]
         self.workers.append(process)
+        if not wait:
+            return process
         deadline = time.monotonic() + 60
         while b" ready." not in log.read_bytes():
             if process.poll() is not None or time.monotonic() > deadline:
@@ -182,3 +187,42 @@ class WebhookReceiver:
                 if status < 300:
                     out.setdefault(headers.get("skyport-event-id", ""), (headers, body))
             return out
+
+
+# --- the processes of a supervised worker -----------------------------------------------
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def celery_main(process: subprocess.Popen) -> int | None:
+    """The Celery worker that `skyport worker` (the supervisor, `process`) runs now."""
+    found = children(process.pid)
+    return found[0] if found else None
+
+
+def pool_processes(setup: WorkerSetup, node: str) -> list[int]:
+    """The pids of the pool of worker `node` (asked over the broker; [] if no answer)."""
+    from workers.celery_app import make_celery
+
+    celery = make_celery(setup.settings)
+    try:
+        stats = celery.control.inspect(destination=[node], timeout=1.0).stats() or {}
+    except Exception:  # the broker is down or the worker restarting: no answer
+        return []
+    finally:
+        celery.close()
+    return list(stats.get(node, {}).get("pool", {}).get("processes", []))

@@ -1,0 +1,162 @@
+"""GraphQL over WebSocket (graphql-transport-ws), held to the same rules as HTTP.
+
+- Every `subscribe` (a subscription, or a query or mutation sent over the socket) counts
+  as one request against the per-IP and per-token rate limits. Over a limit, that
+  operation is answered with an `error` message whose extension `code` is
+  `rate_limited` (with `retry_after` seconds); the connection and its other operations
+  go on.
+- At most `SKYPORT_GRAPHQL_WS_MAX_SUBSCRIPTIONS` operations run at once on one
+  connection (`too_many_subscriptions`); its variables and document are checked as over
+  HTTP (`malformed_json`, `query_too_large`).
+- A message that breaks the protocol (not a JSON object, no string `type`, a `subscribe`
+  without an id or a query) closes the socket with 4400; a message over the request body
+  limit closes it with 1009. Nothing a client sends logs a traceback, and a client that
+  goes away is not an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import orjson
+import structlog
+from graphql import GraphQLSyntaxError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+from strawberry.asgi import ASGIWebSocketAdapter
+from strawberry.http.exceptions import (
+    NonJsonMessageReceived,
+    NonTextMessageReceived,
+    WebSocketDisconnected,
+)
+from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
+    BaseGraphQLTransportWSHandler,
+)
+from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
+    CompleteMessage,
+    Message,
+    SubscribeMessage,
+)
+
+from schema.context import GraphQLContext
+
+from .graphql_requests import Operation, document_refusal, operation_from, problem_error
+from .problems import Problem
+from .ratelimit import bearer_of, count_request, rate_limited
+
+log = structlog.get_logger(__name__)
+
+MESSAGE_TOO_BIG = 1009
+
+
+class SkyportWebSocketAdapter(ASGIWebSocketAdapter):
+    """Reads messages with REST's JSON parser, refusing any over the body size limit."""
+
+    async def iter_json(self, *, ignore_parsing_errors: bool = False) -> AsyncGenerator[object]:
+        limit = self.view.max_message_bytes  # type: ignore[attr-defined]
+        try:
+            while self.ws.application_state != WebSocketState.DISCONNECTED:
+                text = await self.ws.receive_text()
+                if len(text) > limit:
+                    await self.close(MESSAGE_TOO_BIG, f"Messages are at most {limit} bytes.")
+                    return
+                try:
+                    yield orjson.loads(text)
+                except orjson.JSONDecodeError:
+                    if not ignore_parsing_errors:
+                        raise NonJsonMessageReceived from None
+        except KeyError:
+            raise NonTextMessageReceived from None
+        except WebSocketDisconnect:
+            return
+
+    async def send_json(self, message: Any) -> None:
+        if self.ws.application_state == WebSocketState.DISCONNECTED:
+            raise WebSocketDisconnected  # closed by an operation: the handler ends quietly
+        await super().send_json(message)
+
+
+class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
+    async def handle_message(self, message: Message) -> None:
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.handle_invalid_message("A message is a JSON object with a string type.")
+            return
+        await super().handle_message(message)
+
+    async def handle_complete(self, message: CompleteMessage) -> None:
+        if not isinstance(message.get("id"), str):
+            await self.handle_invalid_message("A complete message needs a string id.")
+            return
+        await super().handle_complete(message)
+
+    async def handle_subscribe(self, message: SubscribeMessage) -> None:
+        if not self.connection_acknowledged:
+            await super().handle_subscribe(message)  # closes with 4401
+            return
+        operation_id = message.get("id")
+        if not isinstance(operation_id, str) or not operation_id:
+            await self.handle_invalid_message("A subscribe message needs a string id.")
+            return
+        if operation_id in self.operations:
+            await super().handle_subscribe(message)  # closes with 4409
+            return
+        payload = message.get("payload")
+        if not isinstance(payload, dict) or not isinstance(payload.get("query"), str):
+            await self.handle_invalid_message("A subscribe payload needs a string query.")
+            return
+        if not payload["query"].strip():
+            refusal: dict[str, Any] | None = problem_error(
+                Problem(400, "missing_query", "Send a GraphQL document as `query`.")
+            )
+        else:
+            refusal = await self._refusal(payload)
+        if refusal is not None:
+            await self.send_message({"id": operation_id, "type": "error", "payload": [refusal]})
+            return
+        await super().handle_subscribe(message)
+
+    async def _refusal(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Why this operation is refused (as a GraphQL error), if it is."""
+        context = self.context
+        limiter = getattr(context.request.app.state, "limiter", None)
+        if limiter is not None:
+            bearer = bearer_of(context.authorization())
+            quota = await count_request(limiter, context.client_ip, bearer)
+            if quota is not None and quota.exceeded:
+                problem = rate_limited(quota)
+                return _with(problem_error(problem), retry_after=quota.reset)
+        limit = self.max_subscriptions_per_connection
+        if limit is not None and len(self.operations) >= limit:
+            return problem_error(
+                Problem(
+                    429,
+                    "too_many_subscriptions",
+                    f"This connection already runs {limit} operations; complete one first.",
+                )
+            )
+        try:
+            operation: Operation = operation_from(payload)
+        except Problem as problem:
+            return problem_error(problem)
+        refusal = document_refusal(operation.query, self.view.limits)  # type: ignore[attr-defined]
+        return refusal.formatted if refusal is not None else None
+
+    def forget_id(self, id: str) -> None:
+        # An operation that ends just as the client completes it (or leaves) is already
+        # forgotten; Strawberry's `del` would raise KeyError in the operation's task.
+        self.operations.pop(id, None)
+
+    async def handle_task_exception(self, error: Exception) -> None:
+        if isinstance(error, WebSocketDisconnected):
+            log.debug("graphql_ws_client_gone")  # the client closed mid-operation
+            return
+        if isinstance(error, GraphQLSyntaxError):
+            # Raised (rather than returned) for some unlexable documents: the client's
+            # error, closed as Strawberry closes any other syntax error.
+            await self.websocket.close(code=4400, reason=error.message[:120])
+            return
+        await super().handle_task_exception(error)
+
+
+def _with(error: dict[str, Any], **extensions: Any) -> dict[str, Any]:
+    return {**error, "extensions": {**error["extensions"], **extensions}}

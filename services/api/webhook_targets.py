@@ -1,0 +1,186 @@
+"""Where a webhook may be POSTed: public http(s) hosts only, never this cluster.
+
+A client chooses a game's webhook URL, and the workers POST signed events to it, so an
+unchecked URL lets anyone make the service call its own neighbours (Redis, the cloud
+metadata endpoint, other pods). A URL is refused when it is not http(s), names a
+cluster-internal host (a single label such as `redis`, `localhost`, `*.svc`,
+`*.cluster.local`, `*.internal`), or its host is or resolves to an address that is not
+globally routable (loopback, private, link-local, unspecified, multicast, reserved...).
+
+The check runs at creation (`check_webhook_url`, DNS in a thread with a time limit) and
+again at delivery (`pinned_addresses`), where the caller connects to the very address
+that was checked, so a second DNS answer (rebinding) cannot point elsewhere.
+`SKYPORT_WEBHOOK_ALLOW_PRIVATE=true` turns the address and name checks off, for local
+development only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from .problems import Problem, unprocessable
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+REFUSED_CODE = "webhook_url_not_allowed"
+RESOLVE_SECONDS = 2.0
+"""How long a creation waits for DNS before refusing the URL."""
+MAX_ADDRESSES = 16
+
+INTERNAL_NAMES = ("localhost",)
+INTERNAL_SUFFIXES = (
+    ".localhost",
+    ".local",
+    ".localdomain",
+    ".internal",
+    ".svc",
+    ".cluster.local",
+    ".home.arpa",
+)
+
+_resolver_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+"""DNS lookups of creations: a pool of their own, so slow lookups cannot starve the
+event loop's default executor."""
+
+
+class TargetRefused(ValueError):
+    """The URL may not receive webhooks; the message says why."""
+
+
+@dataclass(frozen=True)
+class Target:
+    scheme: str
+    host: str
+    """Lower-case, without brackets or a trailing dot; IDNA-encoded."""
+    port: int
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """The host's addresses from the system resolver (blocking; tests replace it)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+def parse_target(url: str) -> Target:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise TargetRefused(f"it is not a valid URL ({error})") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise TargetRefused("only http and https URLs can receive webhooks")
+    host = (parts.hostname or "").rstrip(".")
+    if not host:
+        raise TargetRefused("it has no host")
+    try:
+        host = host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        raise TargetRefused("its host name is not valid") from None
+    return Target(scheme, host, port or (443 if scheme == "https" else 80))
+
+
+def literal_address(host: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def name_refusal(host: str) -> str | None:
+    """Why a host name (not an address) is internal to the cluster, or None."""
+    if host in INTERNAL_NAMES or host.endswith(INTERNAL_SUFFIXES):
+        return f"{_short(host)} is a local or cluster-internal name"
+    if "." not in host:
+        return f"{_short(host)} is a single-label (cluster-internal) name"
+    return None
+
+
+def address_refusal(address: Address) -> str | None:
+    """Why an address may not receive webhooks, or None for a public one."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    for kind, test in (
+        ("an unspecified", address.is_unspecified),
+        ("a loopback", address.is_loopback),
+        ("a link-local", address.is_link_local),
+        ("a multicast", address.is_multicast),
+        ("a private", address.is_private),
+        ("a reserved", address.is_reserved),
+    ):
+        if test:
+            return f"{address} is {kind} address"
+    if not address.is_global:
+        return f"{address} is not a public address"
+    return None
+
+
+def checked_target(url: str, allow_private: bool) -> tuple[Target, Address | None]:
+    """The parsed URL and its host as an address if it is one; refuses what can be
+    refused without DNS."""
+    target = parse_target(url)
+    address = literal_address(target.host)
+    if not allow_private:
+        reason = address_refusal(address) if address else name_refusal(target.host)
+        if reason:
+            raise TargetRefused(reason)
+    return target, address
+
+
+def public_addresses(target: Target, found: list[str], allow_private: bool) -> list[Address]:
+    """The resolved addresses, all of them public (else the URL is refused: one private
+    answer is enough for a rebinding attacker)."""
+    addresses = [address for text in found if (address := literal_address(text))]
+    if not addresses:
+        raise TargetRefused(f"{_short(target.host)} has no address")
+    if not allow_private:
+        for address in addresses:
+            reason = address_refusal(address)
+            if reason:
+                raise TargetRefused(f"{_short(target.host)} resolves to {reason}")
+    return list(dict.fromkeys(addresses))[:MAX_ADDRESSES]
+
+
+def pinned_addresses(url: str, allow_private: bool) -> tuple[Target, list[Address]]:
+    """For a delivery (blocking): the target and the checked addresses to connect to."""
+    target, address = checked_target(url, allow_private)
+    if address is not None:
+        return target, [address]
+    try:
+        found = resolve(target.host, target.port)
+    except OSError as error:
+        raise TargetRefused(f"{_short(target.host)} cannot be resolved ({error})") from None
+    return target, public_addresses(target, found, allow_private)
+
+
+async def check_webhook_url(url: str, *, allow_private: bool) -> None:
+    """At creation: refuse, as a 422 problem, a URL that may not receive webhooks. DNS
+    runs off the event loop and within `RESOLVE_SECONDS`."""
+    try:
+        target, address = checked_target(url, allow_private)
+        if address is None and not allow_private:
+            loop = asyncio.get_running_loop()
+            lookup = loop.run_in_executor(_resolver_pool, resolve, target.host, target.port)
+            try:
+                found = await asyncio.wait_for(lookup, RESOLVE_SECONDS)
+            except (OSError, TimeoutError):
+                raise TargetRefused(f"{_short(target.host)} cannot be resolved") from None
+            public_addresses(target, found, allow_private)
+    except TargetRefused as refused:
+        raise refused_problem(refused) from None
+
+
+def _short(host: str) -> str:
+    return host if len(host) <= 80 else f"{host[:79]}\u2026"
+
+
+def refused_problem(refused: TargetRefused) -> Problem:
+    return unprocessable(
+        REFUSED_CODE,
+        f"This webhook URL is not allowed: {refused}. Webhooks go to public http(s) hosts.",
+    )

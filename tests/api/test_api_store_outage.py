@@ -1,0 +1,137 @@
+"""While Redis cannot be reached the API says so: 503 with Retry-After and a
+`store_unavailable` problem (REST) or error code (GraphQL), and /readyz fails — never a
+500 with a ConnectionError. Uses a redis-server of its own, stopped mid-test."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from services.api.app import create_app
+from services.api.settings import Settings
+
+pytestmark = pytest.mark.timeout(120)
+
+PLATFORM_KEY = "platform-key-for-outage-tests"
+AUTH = {"Authorization": f"Bearer {PLATFORM_KEY}"}
+
+
+class OwnRedis:
+    """A redis-server on a free loopback port that a test may stop."""
+
+    def __init__(self, workdir: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.skip("no redis-server on PATH")
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--dir", str(workdir)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while not self._answers():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                pytest.fail("redis-server did not start")
+            time.sleep(0.05)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.3):
+                return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis() -> Iterator[OwnRedis]:
+    with tempfile.TemporaryDirectory(prefix="skyport-outage-") as workdir:
+        server = OwnRedis(Path(workdir))
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def outage_client(own_redis: OwnRedis, games) -> Iterator[TestClient]:
+    settings = Settings(
+        redis_url=own_redis.url,
+        key_prefix="skyport-outage",
+        api_keys=PLATFORM_KEY,
+        redis_pool_timeout=1.0,
+        log_level="warning",
+        tasks="inprocess",
+    )
+    with TestClient(create_app(settings, games), raise_server_exceptions=False) as client:
+        yield client
+
+
+def assert_store_unavailable(response) -> None:
+    assert response.status_code == 503, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert int(response.headers["retry-after"]) > 0
+    body = response.json()
+    assert body["code"] == "store_unavailable"
+    assert "ConnectionError" not in response.text
+
+
+def test_rest_answers_503_with_retry_after_while_redis_is_down(
+    own_redis: OwnRedis, outage_client: TestClient
+) -> None:
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+    created = outage_client.post("/v1/games", json=body, headers=AUTH)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    assert outage_client.get("/readyz").status_code == 200
+
+    own_redis.stop()
+
+    assert_store_unavailable(outage_client.get(f"/v1/games/{game_id}"))
+    assert_store_unavailable(outage_client.post("/v1/games", json=body, headers=AUTH))
+    assert_store_unavailable(outage_client.get("/v1/games", headers=AUTH))
+    assert_store_unavailable(outage_client.get(f"/v1/games/{game_id}/events"))
+    ready = outage_client.get("/readyz")
+    assert ready.status_code == 503
+    assert ready.json()["status"] == "unavailable"
+    assert outage_client.get("/healthz").status_code == 200, "the process itself is alive"
+    documented = outage_client.get("/openapi.json").json()["paths"]["/v1/games/{game_id}"]
+    assert "503" in documented["get"]["responses"]
+
+
+def test_graphql_gives_the_store_unavailable_code_while_redis_is_down(
+    own_redis: OwnRedis, outage_client: TestClient
+) -> None:
+    own_redis.stop()
+    query = '{ game(id: "abcdefghijklmnopqrstuvwx") { id } }'
+    response = outage_client.post("/graphql", json={"query": query})
+    assert response.status_code in (200, 503), response.text
+    errors = response.json()["errors"]
+    assert [error["extensions"]["code"] for error in errors] == ["store_unavailable"]
+    assert errors[0]["extensions"]["status"] == 503
+    mutation = (
+        'mutation { createGame(input: {game: "hidden-numbers", seats: [{name: "A"}, {name: "B"}]})'
+        " { __typename } }"
+    )
+    answer = outage_client.post("/graphql", json={"query": mutation}, headers=AUTH).json()
+    assert [error["extensions"]["code"] for error in answer["errors"]] == ["store_unavailable"]

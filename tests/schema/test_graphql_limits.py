@@ -1,0 +1,182 @@
+"""Query cost, depth and size limits: measured in time linear in the document (each
+fragment once), refused before parsing when too long, and never blocking the server."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+
+import httpx
+import pytest
+from graphql import build_schema, parse, validate
+
+from schema.cost import MAX_FRAGMENT_NESTING, limits_rule
+from services.api.app import create_app
+
+
+def doubling(levels: int, on: str = "CatalogGame", field: str = "catalog") -> str:
+    """Each fragment spreads the one before it twice: 2**levels copies of `id`."""
+    fragments = [f"fragment F0 on {on} {{ id }}"]
+    fragments += [
+        f"fragment F{n} on {on} {{ ...F{n - 1} ...F{n - 1} }}" for n in range(1, levels + 1)
+    ]
+    return f"query {{ {field} {{ ...F{levels} }} }}\n" + "\n".join(fragments)
+
+
+# --- the rule itself, on a schema with a recursive type --------------------------------
+
+TREE = build_schema(
+    """
+    type Query { node: Node, nodes(limit: Int): [Node] }
+    type Node { id: ID, parent: Node, children(limit: Int): [Node] }
+    """
+)
+
+
+def errors(query: str, max_cost: int = 20_000, max_depth: int = 12) -> list[dict]:
+    rule = limits_rule(max_cost, max_depth, max_aliases=30)
+    return [error.formatted for error in validate(TREE, parse(query), [rule])]
+
+
+def nested(depth: int) -> str:
+    return "{ node { " + "parent { " * (depth - 1) + "id" + " }" * depth + " }"
+
+
+def test_depth_counts_fields_with_selections_and_stops_at_the_limit():
+    assert errors(nested(12)) == []
+    [error] = errors(nested(13))
+    assert error["extensions"] == {"code": "query_too_deep", "limit": 12}
+
+
+def test_fragments_add_no_depth_of_their_own_but_their_fields_count():
+    fragment = "fragment P on Node { parent { parent { id } } }"
+    deep = "{ node { " + "parent { " * 9 + "...P" + " }" * 9 + " } }" + fragment
+    assert errors(deep) == []  # 1 + 9 + 2 = 12 levels
+    deeper = "{ node { " + "parent { " * 10 + "...P" + " }" * 10 + " } }" + fragment
+    assert errors(deeper)[0]["extensions"]["code"] == "query_too_deep"
+
+
+def test_a_doubling_fragment_is_costed_exactly_without_expanding_it():
+    # 2**30 copies of `id` under a list of 10: expanding them would never finish.
+    query = doubling(30, on="Node", field="nodes")
+    [error] = errors(query)
+    assert error["extensions"]["code"] == "query_too_costly"
+    assert error["extensions"]["cost"] == 10 * (1 + 2**30)
+
+
+def test_a_fragment_costs_the_same_wherever_it_is_spread():
+    query = """{ a: nodes(limit: 3) { ...C } b: node { ...C } }
+    fragment C on Node { children(limit: 5) { id } }"""
+    assert errors(query, max_cost=1) == [
+        {
+            "message": "This query costs 44, over the limit of 1; "
+            "ask for fewer fields or smaller lists.",
+            "locations": [{"line": 1, "column": 1}],
+            "extensions": {"code": "query_too_costly", "cost": 44, "limit": 1},
+        }
+    ]  # C = 5 * (1 + 1) = 10; a = 3 * (1 + C) = 33; b = 1 * (1 + C) = 11
+
+
+def test_fragments_nested_too_deep_are_refused_without_recursing_through_them():
+    chain = "".join(
+        f"fragment F{n} on Node {{ id ...F{n + 1} }}" for n in range(MAX_FRAGMENT_NESTING + 5)
+    )
+    query = "{ node { ...F0 } }" + chain + f"fragment F{MAX_FRAGMENT_NESTING + 5} on Node {{ id }}"
+    codes = [error["extensions"].get("code") for error in errors(query)]
+    assert "query_too_deep" in codes
+
+
+def test_aliases_are_counted_through_fragments_once_per_spread():
+    fragment = "fragment A on Node { a: id b: id c: id d: id e: id f: id g: id h: id }"
+    assert errors("{ node { ...A ...A ...A } }" + fragment) == []  # 3 spreads x 8
+    many = "{ node { ...B } } fragment B on Node { ...A x: parent { ...A } y: parent { ...A } "
+    many += "z: parent { ...A } }" + fragment
+    [error] = errors(many)
+    assert error["extensions"] == {"code": "too_many_aliases", "limit": 30}
+    assert "35 aliased fields" in error["message"]
+
+
+def test_a_huge_limit_literal_is_refused_not_crashed_on():
+    [error] = errors("{ nodes(limit: " + "9" * 5000 + ") { id } }")
+    assert error["extensions"]["code"] == "query_too_costly"
+
+
+# --- over HTTP ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(settings, games, serve):
+    with serve(create_app(settings, games)) as running:
+        yield running
+
+
+async def health_latencies(http: httpx.AsyncClient, count: int = 10) -> list[float]:
+    latencies = []
+    for _ in range(count):
+        started = time.perf_counter()
+        health = await http.get("/healthz")  # times out (fails) if blocked for 2 s
+        latencies.append(time.perf_counter() - started)
+        assert health.status_code == 200
+        await asyncio.sleep(0.02)
+    return latencies
+
+
+@pytest.mark.anyio
+async def test_health_answers_within_100_ms_while_fragment_doubling_queries_arrive(server):
+    """The bound is over the same probe's latency without the attack, measured just
+    before: the machine running the tests may be busy with other work."""
+    attack = {"query": doubling(20)}
+    async with (
+        httpx.AsyncClient(base_url=server.url, timeout=30) as attacker,
+        httpx.AsyncClient(base_url=server.url, timeout=2) as prober,
+    ):
+        quiet = await health_latencies(prober)
+        answers: list[httpx.Response] = []
+
+        async def keep_attacking() -> None:
+            while True:
+                answers.append(await attacker.post("/graphql", json=attack))
+
+        attackers = [asyncio.create_task(keep_attacking())]
+        try:
+            await asyncio.sleep(0.1)
+            attacked = await health_latencies(prober)
+        finally:
+            for task in attackers:
+                task.cancel()
+            await asyncio.gather(*attackers, return_exceptions=True)
+    assert len(answers) >= 3, "the attack queries were not answered meanwhile"
+    assert all(a.json()["errors"][0]["extensions"]["code"] == "query_too_costly" for a in answers)
+    slower = statistics.median(attacked) - statistics.median(quiet)
+    assert slower < 0.1, (quiet, attacked)
+
+
+@pytest.mark.anyio
+async def test_a_25_level_doubling_query_is_refused_fast_with_a_code(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+        started = time.perf_counter()
+        answer = await http.post("/graphql", json={"query": doubling(25)})
+        elapsed = time.perf_counter() - started
+    assert answer.status_code == 200
+    [error] = answer.json()["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
+    assert error["extensions"]["cost"] == 10 * (1 + 2**25)
+    assert elapsed < 2.0
+
+
+def test_a_document_over_the_length_limit_is_refused_before_parsing(gql):
+    # Unparseable too: the length alone decides, before any parser sees it.
+    answer = gql("{ catalog { id " + " " * 40_000 + "(")
+    [error] = answer["errors"]
+    assert error["extensions"] == {"code": "query_too_large", "limit": 32_768}
+    assert "characters" in error["message"]
+
+
+def test_a_document_over_the_token_limit_is_refused_before_parsing(gql):
+    answer = gql("{ catalog { " + "id " * 10_001 + "} }")
+    [error] = answer["errors"]
+    assert error["extensions"] == {"code": "query_too_large", "limit": 10_000}
+    assert "tokens" in error["message"]
+    fine = gql("{ catalog { id } }" + "#" * 30_000)  # long, but comments are not tokens
+    assert fine.get("errors") is None

@@ -1,0 +1,112 @@
+"""GraphQL over HTTP refuses what is not a GraphQL request with a problem document and a
+stable code, as REST does; bad variable values are the client's error, logged as such."""
+
+from __future__ import annotations
+
+import logging
+import urllib.parse
+
+import pytest
+
+CATALOG = "{ catalog { id } }"
+MOVE = "mutation($id: ID!, $m: JSON!) { makeMove(gameId: $id, move: $m) { __typename } }"
+
+
+def problem(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    body = response.json()
+    assert body["code"] == code and body["status"] == status and body["detail"]
+    return body
+
+
+def deep_array(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+@pytest.mark.parametrize("levels", [100, 1000, 2000])
+def test_deeply_nested_variables_are_malformed_json_like_rest(client, levels):
+    body = f'{{"query": "{MOVE}", "variables": {{"id": "x", "m": {deep_array(levels)}}}}}'
+    answer = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+    problem(answer, 400, "malformed_json")
+
+
+def test_deeply_nested_variables_in_a_get_are_malformed_json(client):
+    query = urllib.parse.urlencode({"query": CATALOG, "variables": f'{{"a": {deep_array(1000)}}}'})
+    problem(client.get(f"/graphql?{query}"), 400, "malformed_json")
+
+
+def test_variables_nested_a_little_are_fine(client):
+    body = {"query": MOVE, "variables": {"id": "aaaaaaaaaaaaaaaaaaaaaaaa", "m": [[[[1]]]]}}
+    answer = client.post("/graphql", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["data"]["makeMove"]["__typename"] == "Rejected"
+
+
+@pytest.mark.parametrize(
+    ("content", "content_type", "status", "code"),
+    [
+        ("not json", "application/json", 400, "malformed_json"),
+        ("", "application/json", 400, "empty_body"),
+        ('{"query": 5}', "application/json", 422, "invalid_request"),
+        ('{"query": "{ catalog { id } }", "variables": [1]}', "application/json", 422,
+         "invalid_request"),
+        ("5", "application/json", 422, "invalid_request"),
+        ('[{"query": "{ catalog { id } }"}]', "application/json", 400, "batching_not_supported"),
+        ("{ catalog { id } }", "text/plain", 415, "unsupported_media_type"),
+        ('{"variables": {}}', "application/json", 400, "missing_query"),
+        ('{"query": "query A { catalog { id } }", "operationName": "B"}',
+         "application/json", 400, "unknown_operation"),
+        ('{"query": "subscription { gameEvents(gameId: \\"x\\") { __typename } }"}',
+         "application/json", 400, "subscription_over_http"),
+    ],
+)  # fmt: skip
+def test_transport_errors_are_problem_documents_with_a_code(
+    client, content, content_type, status, code
+):
+    answer = client.post("/graphql", content=content, headers={"content-type": content_type})
+    problem(answer, status, code)
+
+
+def test_a_mutation_sent_with_get_is_405(client):
+    query = urllib.parse.urlencode({"query": 'mutation { resign(gameId: "x") { __typename } }'})
+    answer = client.get(f"/graphql?{query}")
+    problem(answer, 405, "method_not_allowed")
+    assert answer.headers["allow"] == "POST"
+
+
+class Captured(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def errors(self) -> list[str]:
+        return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.fixture
+def logs(client):
+    """Log records of the app (attached after it configured logging)."""
+    handler = Captured()
+    logging.getLogger().addHandler(handler)
+    yield handler
+    logging.getLogger().removeHandler(handler)
+
+
+@pytest.mark.parametrize(
+    ("query", "variables"),
+    [
+        ("query($id: ID!) { game(id: $id) { id } }", {"id": {"a": 1}}),
+        ("query($s: GameStatus) { games(status: $s) { nextCursor } }", {"s": "nope"}),
+        ('query($n: Int!) { events(gameId: "x", sinceVersion: $n) { version } }', {"n": 2**40}),
+    ],
+)
+def test_a_bad_variable_is_a_client_error_not_an_unexpected_one(client, logs, query, variables):
+    answer = client.post("/graphql", json={"query": query, "variables": variables}).json()
+    [error] = answer["errors"]
+    assert error["extensions"] == {"code": "invalid_variables", "status": 400}
+    assert error["message"].startswith("Variable '$")
+    assert logs.errors() == []

@@ -1,0 +1,225 @@
+"""GraphQL over WebSocket is held to HTTP's rules: every operation counts against the
+rate limits, operations per connection and connections per IP are capped, deep
+variables are malformed JSON, and frames that break the protocol close with 4400 (with
+a close frame, and no traceback in the log)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+import pytest
+from starlette.testclient import WebSocketDenialResponse
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from services.api.app import create_app
+
+PROTOCOL = ["graphql-transport-ws"]
+CREATE = """mutation { createGame(input: {game: "hidden-numbers",
+  seats: [{name: "A"}, {name: "B"}]}) { __typename } }"""
+FOLLOW = "subscription($id: ID!) { gameEvents(gameId: $id) { __typename } }"
+
+
+@pytest.fixture
+def app_with(settings, games):
+    from starlette.testclient import TestClient
+
+    def make(**changes):
+        return TestClient(create_app(settings.model_copy(update=changes), games))
+
+    return make
+
+
+@contextlib.contextmanager
+def socket(client, token: str | None = None):
+    with client.websocket_connect("/graphql", subprotocols=PROTOCOL) as ws:
+        payload = {"Authorization": f"Bearer {token}"} if token else {}
+        ws.send_json({"type": "connection_init", "payload": payload})
+        assert ws.receive_json()["type"] == "connection_ack"
+        yield ws
+
+
+def run(ws, op_id: str, query: str, variables: dict | None = None) -> dict:
+    """Sends one operation; its first answer (`next` or `error`)."""
+    ws.send_json(
+        {"id": op_id, "type": "subscribe", "payload": {"query": query, "variables": variables}}
+    )
+    message = ws.receive_json()
+    if message["type"] == "next":
+        assert ws.receive_json() == {"id": op_id, "type": "complete"}
+    return message
+
+
+def code_of(message: dict) -> str:
+    assert message["type"] == "error", message
+    return message["payload"][0]["extensions"]["code"]
+
+
+def test_every_operation_over_a_websocket_counts_against_the_ip_limit(app_with):
+    with app_with(rate_limit_per_ip=5, rate_limit_per_token=0) as client, socket(client) as ws:
+        # the handshake was request 1
+        answers = [run(ws, str(n), "{ catalog { id } }") for n in range(4)]
+        assert [a["type"] for a in answers] == ["next"] * 4
+        refused = run(ws, "5", CREATE)
+        assert code_of(refused) == "rate_limited"
+        assert 1 <= refused["payload"][0]["extensions"]["retry_after"] <= 60
+        assert code_of(run(ws, "6", "{ catalog { id } }")) == "rate_limited"
+        assert client.get("/v1/catalog").status_code == 429  # one window for both
+
+
+def test_operations_over_a_websocket_count_against_the_token_limit(app_with):
+    with app_with(rate_limit_per_ip=1000, rate_limit_per_token=3) as client:
+        created = client.post(
+            "/v1/games", json={"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+        ).json()
+        token = created["seats"][0]["token"]
+        with socket(client, token) as ws:
+            query = "query($id: ID!) { legalMoves(gameId: $id) { version } }"
+            answers = [run(ws, str(n), query, {"id": created["id"]}) for n in range(4)]
+        with socket(client, created["seats"][1]["token"]) as other:
+            assert run(other, "1", query, {"id": created["id"]})["type"] == "next"
+    assert [a["type"] for a in answers[:3]] == ["next"] * 3
+    assert code_of(answers[3]) == "rate_limited"
+
+
+def test_operations_per_connection_are_capped(app_with):
+    with app_with(graphql_ws_max_subscriptions=2) as client:
+        created = client.post(
+            "/v1/games", json={"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+        ).json()
+        with socket(client) as ws:
+            for op_id in ("a", "b"):
+                ws.send_json(
+                    {
+                        "id": op_id,
+                        "type": "subscribe",
+                        "payload": {"query": FOLLOW, "variables": {"id": created["id"]}},
+                    }
+                )
+            third = run(ws, "c", "{ catalog { id } }")
+            assert code_of(third) == "too_many_subscriptions"
+            ws.send_json({"id": "a", "type": "complete"})
+            assert run(ws, "d", "{ catalog { id } }")["type"] == "next"
+
+
+def test_websockets_per_client_ip_are_capped(app_with):
+    with app_with(graphql_ws_max_connections_per_ip=2) as client:
+        with (
+            socket(client),
+            socket(client),
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect("/graphql", subprotocols=PROTOCOL),
+        ):
+            pytest.fail("a third connection was accepted")
+        with socket(client) as again:  # closing them frees their places
+            assert run(again, "1", "{ catalog { id } }")["type"] == "next"
+    assert denied.value.status_code == 429
+    assert denied.value.json()["code"] == "too_many_connections"
+
+
+def test_deep_variables_over_a_websocket_are_malformed_json(client):
+    deep = "[" * 1000 + "]" * 1000
+    query = json.dumps("query($v: JSON) { catalog { id } }")
+    with socket(client) as ws:
+        ws.send_text(
+            f'{{"id": "1", "type": "subscribe", "payload": {{"query": {query}, '
+            f'"variables": {{"v": {deep}}}}}}}'
+        )
+        assert code_of(ws.receive_json()) == "malformed_json"
+        assert run(ws, "2", "{ catalog { id } }")["type"] == "next"  # still open
+
+
+def test_a_document_too_large_over_a_websocket_is_refused(client):
+    with socket(client) as ws:
+        refused = run(ws, "1", "{ catalog { " + "id " * 10_001 + "} }")
+        assert code_of(refused) == "query_too_large"
+
+
+# --- on a real server: close frames and logs --------------------------------------------
+
+
+class Captured(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def errors(self) -> list[str]:
+        return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+@pytest.fixture
+def server(settings, games, serve):
+    app = create_app(settings, games)
+    handler = Captured()
+    logging.getLogger().addHandler(handler)  # after the app configured logging
+    try:
+        with serve(app) as running:
+            running.logs = handler
+            yield running
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+async def opened(server):
+    url = server.url.replace("http://", "ws://") + "/graphql"
+    ws = await connect(url, subprotocols=PROTOCOL)
+    await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+    assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "connection_ack"
+    return ws
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "[1, 2, 3]",
+        "5",
+        "null",
+        '"subscribe"',
+        "[" * 2000 + "]" * 2000,
+        '{"type": 5}',
+        '{"type": "subscribe", "id": ["x"], "payload": {"query": "{ catalog { id } }"}}',
+        '{"type": "subscribe", "id": "1", "payload": [1]}',
+        '{"type": "subscribe", "id": "1", "payload": {"query": 5}}',
+        '{"type": "complete", "id": {}}',
+    ],
+)
+async def test_frames_that_break_the_protocol_close_with_4400_and_log_nothing(server, frame):
+    ws = await opened(server)
+    await ws.send(frame)
+    with pytest.raises(ConnectionClosed) as closed:
+        await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None, "closed without a close frame"
+    assert closed.value.rcvd.code == 4400
+    await asyncio.sleep(0.1)
+    assert server.logs.errors() == []
+
+
+@pytest.mark.anyio
+async def test_a_client_closing_mid_operation_logs_no_error(server):
+    import httpx
+
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        created = (
+            await http.post(
+                "/v1/games",
+                json={"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]},
+            )
+        ).json()
+    for _ in range(3):
+        ws = await opened(server)
+        for n in range(3):
+            payload = {"query": FOLLOW, "variables": {"id": created["id"]}}
+            await ws.send(json.dumps({"id": str(n), "type": "subscribe", "payload": payload}))
+        await ws.send(
+            json.dumps({"id": "q", "type": "subscribe", "payload": {"query": "{ catalog { id } }"}})
+        )
+        await ws.close()
+    await asyncio.sleep(1.0)  # past a keep-alive, when the feeds write to the gone socket
+    assert server.logs.errors() == []
