@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.engine import Result, Standing
+from services.engine import Result
 
 from . import solo
 from .components import PLAYER_BOARDS
@@ -94,10 +94,16 @@ def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], di
 
 
 def solo_result(state: SkyLanternsState) -> Result:
-    """The solo player ranks 1st and wins, or 2nd (behind the opponent) and does not."""
-    won, _, mine, _ = solo_outcome(state)
-    standing = Standing(seat=0, score=sum(mine.values()), breakdown=mine, rank=1 if won else 2)
-    return Result(standings=[standing], winners=[0] if won else [])
+    """Whether the player won and why, with the opponent's breakdown beside theirs."""
+    assert state.rival is not None
+    won, why, mine, theirs = solo_outcome(state)
+    return Result.solo(
+        mine,
+        won=won,
+        summary=why,
+        opponent=solo.OPPONENTS[state.rival.scenario],
+        opponent_breakdown=theirs,
+    )
 
 
 def final_result(state: SkyLanternsState) -> Result:

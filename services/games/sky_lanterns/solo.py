@@ -20,6 +20,8 @@ CAP = 10
 LANTERNS_AT_SCORING = 4
 """"the virtual opponent is considered to have 4 lanterns of each of the three colors"."""
 NAMES = {"dead-mine": "the ghost", "burning-hut": "the Raiders"}
+OPPONENTS = {"dead-mine": "The ghost of the Dead Mine", "burning-hut": "The Raiders"}
+"""The opponent's name in the result."""
 BASICS = ("indigo", "tea", "yam", "coal")
 NAMED = {"indigo": "Indigo", "tea": "Tea", "yam": "Dyeing Yams", "coal": "Coal"}
 """The order that breaks ties for "the player's most plentiful basic resource"."""

@@ -426,10 +426,9 @@ def test_a_raiders_resource_at_10_loses_the_game_and_says_why():
     give(state, 0, tea=2)
     state = rival_turn_with(state, "SM2", {"red-1": 2})
     assert state.over and game.prompts(state) == []
-    assert solo_outcome(state)[:2] == (
-        False,
-        "You lost: the Raiders' Tea reached 10 in round 4.",
-    )
+    result = game.result(state)
+    assert result.winners == [] and result.opponent.name == "The Raiders"
+    assert result.summary == "You lost: the Raiders' Tea reached 10 in round 4."
 
 
 def test_the_raiders_score_all_their_resources_at_income_and_at_the_end():
@@ -453,10 +452,15 @@ def test_the_result_says_whether_the_solo_player_won():
     lost = game.result(state)
     assert lost.winners == [] and lost.standings[0].rank == 2
     assert lost.standings[0].score == theirs
+    assert lost.summary == f"You lost: the ghost scored {theirs} VP to your {theirs}."
+    assert lost.opponent.name == "The ghost of the Dead Mine" and lost.opponent.rank == 1
+    assert lost.opponent.breakdown == solo_outcome(state)[3]
     state.seats[0].vp += 1
     won = game.result(state)
     assert won.winners == [0] and won.standings[0].rank == 1
     assert won.standings[0].breakdown == breakdowns(state)[0]
+    assert won.opponent.rank == 2 and won.opponent.score == theirs
+    assert won.summary == f"You won, {theirs + 1} VP to the ghost's {theirs}."
 
 
 def test_a_solo_game_is_set_up_and_played_through_the_contract():

@@ -38,6 +38,8 @@ def test_every_bot_level_plays_a_solo_game_through_the_api(api, level):
     result = final["result"]
     assert [s["seat"] for s in result["standings"]] == [0]
     assert result["winners"] in ([], [0])
+    assert result["opponent"]["name"] == "The Raiders"
+    assert result["summary"].startswith("You won" if result["winners"] else "You lost")
     steps = opponent_steps(api, created["id"])
     assert any(step.startswith("the Raiders reveal SM") for step in steps)
 
