@@ -59,6 +59,24 @@ def parse_bots(bots: str, players: int) -> list[str]:
     return levels
 
 
+def parse_options(pairs: list[str]) -> dict[str, object]:
+    """`key=value` pairs into a game config; a value is JSON when it parses as JSON
+    (true, 3, "x", [1]) and a plain string otherwise (dead-mine)."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise typer.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        if key in options:
+            raise typer.BadParameter(f"{key!r} is given twice", param_hint="--option")
+        try:
+            options[key] = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
 @app.command()
 def play(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="a game id from `skyport games`")],
@@ -69,6 +87,15 @@ def play(
     as_json: Annotated[
         bool, typer.Option("--json", help="one JSON line per finished game")
     ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            metavar="KEY=VALUE",
+            help="a game option (see `skyport games`), repeatable; the value may be JSON",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES whole games between bots through the game contract."""
     try:
@@ -76,6 +103,11 @@ def play(
     except GameError as error:
         raise typer.BadParameter(error.message) from None
     levels = parse_bots(bots, players)
+    config = parse_options(option or [])
+    try:
+        game.setup(config, players, seed)  # refuse bad options once, before any game
+    except GameError as error:
+        raise typer.BadParameter(error.message) from None
     wins = [0.0] * players
     rounds = range(seed, seed + games)
     for game_seed in track(
@@ -83,7 +115,7 @@ def play(
     ):
         try:
             seated = [make_bot(level, game_seed * 101 + i) for i, level in enumerate(levels)]
-            record = play_match(game, seated, game_seed)
+            record = play_match(game, seated, game_seed, config)
         except GameError as error:
             console.print(f"[red]{error.message}[/red]")
             raise typer.Exit(2) from None

@@ -133,6 +133,38 @@ class DominionSecrets:
         return set()
 
 
+class SkyLanternsSecrets:
+    """Starting (S..), Teapot (T..) cards and Upgrade Tiles (U..) by id: the deck, the
+    Starting cards left out unseen, other seats' hands and drafting packets and picks,
+    and every face-down Upgrade Tile (even its owner's, and the solo opponent's) unless
+    the arrangement variant laid them face up."""
+
+    game_id = "sky-lanterns"
+    options: dict = {"starting_card_draft": True, "teapot_market": True}
+    _component = re.compile(r'"([STU]\d\d)"')
+
+    def secrets(self, game: Game, state: Any, viewer: int | None, revealed: set) -> set:
+        hidden = set(state.deck) | set(state.unused_starting)
+        for seat, player in enumerate(state.seats):
+            if seat != viewer:
+                hidden |= set(player.hand)
+                if state.draft_packets:
+                    hidden |= set(state.draft_packets[seat])
+                if state.draft_picks and state.draft_picks[seat] is not None:
+                    hidden.add(state.draft_picks[seat])
+            if not state.tiles_face_up:
+                hidden |= {tile for tile in player.upgrades if tile is not None}
+        if state.rival is not None:  # solo: the virtual opponent's face-down tiles
+            hidden |= {tile for tile in state.rival.upgrades if tile is not None}
+        return hidden - revealed
+
+    def references(self, document: Document) -> set:
+        return set(self._component.findall(orjson.dumps(document).decode()))
+
+    def revealed_by(self, full_events: list[dict]) -> set:
+        return set()
+
+
 # --- the game being played, and what was secret when --------------------------------------
 
 
@@ -385,6 +417,26 @@ def test_dominion_hands_decks_and_draws_never_leak_through_any_door(api, redis_u
     assert table.checked > 500
 
 
+@pytest.mark.parametrize("players,seed", [(1, 2), (2, 6), (3, 4), (4, 9)])
+def test_sky_lanterns_hands_deck_and_face_down_tiles_never_leak_through_any_door(
+    api, redis_url, settings, players, seed
+):
+    rules = SkyLanternsSecrets()
+    each_version, at_the_end = graphql_doors(rules)
+    table = play_and_check(
+        api,
+        rules,
+        redis_url,
+        settings.key_prefix,
+        players,
+        seed,
+        each_version,
+        at_the_end,
+        every=25,
+    )
+    assert table.checked > 300
+
+
 def test_the_checker_would_see_a_leak(hidden_numbers):
     """The search is not vacuous: a seat's own view names cards a spectator must not see."""
     rules = HiddenNumbersSecrets()
@@ -403,3 +455,12 @@ def test_the_checker_would_see_a_leak(hidden_numbers):
     assert rules_dominion.references(seat_view) & rules_dominion.secrets(
         dominion, dominion_state, 1, set()
     )
+    lanterns = get_game("sky-lanterns")
+    lanterns_state = lanterns.setup({"starting_card_draft": True}, 3, 1)
+    rules_lanterns = SkyLanternsSecrets()
+    drafting = lanterns.view(lanterns_state, 0).model_dump(mode="json")
+    assert rules_lanterns.references(drafting) & rules_lanterns.secrets(
+        lanterns, lanterns_state, 1, set()
+    )
+    face_down = rules_lanterns.secrets(lanterns, lanterns_state, 0, set())
+    assert {t for t in face_down if t.startswith("U")}, "its own face-down tiles are secret"

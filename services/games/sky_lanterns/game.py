@@ -1,0 +1,243 @@
+"""Valley of Sky Lanterns, wired into the Skyport game contract."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
+
+from . import moves as mv
+from .answers import carry_out
+from .asking import asked, setup_seats
+from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
+from .evaluation import share
+from .offers import offered_moves
+from .options import SkyLanternsOptions
+from .scoring import final_result
+from .setup import set_up
+from .state import SETUP_STEPS, SkyLanternsState
+from .view import SkyLanternsView, build_view
+
+
+class MoveMade(Event):
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
+    kind: str = "move_made"
+    text: str
+    card: str | None = None
+    """Only for the drafting seat: the Starting card it kept."""
+
+
+class RoundBegan(Event):
+    kind: str = "round_began"
+    round: int
+    dice: dict[str, int]
+
+
+class OpponentActed(Event):
+    """Solo: a step of the virtual opponent's turn."""
+
+    kind: str = "opponent_acted"
+    text: str
+
+
+class GameEnded(Event):
+    kind: str = "game_ended"
+
+
+QUESTIONS: dict[str, str] = {
+    "contract": "Step 1: resolve one contract (a hand card, the Era card or your board's "
+    "exclusive one) or decline.",
+    "take": "Step 2: take a die from the Main Board and gain its space's reward (or forfeit it).",
+    "place": "Step 3: place your die in a Core Slot (values equal or increasing left to "
+    "right) or a Compensation Slot; Camphor changes it by 1 first.",
+    "develop": "Choose a card from your hand and a zone to develop it in, or decline.",
+    "convert": "Choose how many times to pay for this conversion (0 declines).",
+    "one_of": "Choose which resource to gain.",
+    "change_die": "Change your die by -1 or +1, or leave it.",
+    "any_space": "Choose a red, blue or green dice space to resolve.",
+    "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
+    "draw": "Draw one of the market's cards or the deck's top card.",
+    "draft": "Keep one of the Starting cards offered to you; the rest pass to your left.",
+    "arrange": "Arrange your 4 face-up Upgrade Tiles on the spaces of your board.",
+    "rival_choice": "The ghost demands: pay it (2 Camphor, or 2 Coal) or let it gain.",
+    "donor": "The supply ran out: choose which of the players tied for the most gives the "
+    "token (they score 1 VP for it).",
+}
+
+
+class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
+    id = "sky-lanterns"
+    title = "Valley of Sky Lanterns"
+    min_players = 1
+    max_players = 4
+    config_model = SkyLanternsOptions
+    state_model = SkyLanternsState
+    move_model = mv.SkyLanternsMove
+    view_model = SkyLanternsView
+
+    def new_state(self, config: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsState:
+        return set_up(config, players, seed)
+
+    def prompts(self, state: SkyLanternsState) -> list[Prompt]:
+        if state.step in SETUP_STEPS:
+            return [
+                Prompt(
+                    seat=s, kind=state.step, text=QUESTIONS[state.step], min_picks=1, max_picks=1
+                )
+                for s in setup_seats(state)
+            ]
+        question = asked(state)
+        if question is None:
+            return []
+        seat, kind, _ = question
+        return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind], min_picks=1, max_picks=1)]
+
+    def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
+        return offered_moves(state, seat)
+
+    def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
+        round_before = state.round
+        carry_out(state, seat, move)
+        if isinstance(move, mv.DraftCard):  # drafting reveals nothing early
+            made = MoveMade(seat=seat, text="Keep a Starting card", card=move.card)
+            made.private_to.append(seat)
+        else:
+            made = MoveMade(seat=seat, text=self.describe(move))
+        events: list[Event] = [made]
+        if state.rival is not None:
+            events += [OpponentActed(text=text) for text in state.rival.log]
+            state.rival.log = []
+        if state.over:
+            events.append(GameEnded())
+        elif state.round != round_before:
+            dice = {s: v for s, v in state.spaces.items() if v is not None}
+            events.append(RoundBegan(round=state.round, dice=dice))
+        return events
+
+    def view(self, state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
+        return build_view(state, seat)
+
+    def result(self, state: SkyLanternsState) -> Result | None:
+        return final_result(state) if state.over else None
+
+    def describe(self, move: Move) -> str:
+        return describe(move)
+
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "main_board": BOARD.model_dump(mode="json"),
+            "upgrade_tiles": [t.model_dump(mode="json") for t in TILES.values()],
+            "player_boards": [b.model_dump(mode="json") for b in PLAYER_BOARDS.values()],
+            "cards": [c.model_dump(mode="json") for c in CARDS.values()],
+            "eras": [e.model_dump(mode="json") for e in ERAS.values()],
+            "projects": [p.model_dump(mode="json") for p in PROJECTS.values()],
+        }
+
+    # --- for searching bots ------------------------------------------------------------
+
+    def determinize(self, state: SkyLanternsState, seat: Seat, rng: Rng) -> SkyLanternsState:
+        """Other hands (and drafting packets and picks), the deck's order, the unused
+        Starting cards and every face-down Upgrade Tile (the seat's own too: nobody sees
+        them) are dealt anew from what `seat` has not seen; the RNG is replaced. (While
+        drafting, the bot forgets which cards it passed on.)"""
+        dealt = copy_state(state)
+        others = [s for s in range(state.players) if s != seat]
+        teapots = list(state.deck)
+        startings = list(state.unused_starting)
+        for other in others:
+            hidden = [*state.seats[other].hand, *self._draft_of(state, other)]
+            for card in hidden:
+                (startings if CARDS[card].starting else teapots).append(card)
+        rng.shuffle(teapots)
+        rng.shuffle(startings)
+        for other in others:
+            hand = dealt.seats[other].hand
+            for i, card in enumerate(hand):
+                hand[i] = startings.pop() if CARDS[card].starting else teapots.pop()
+            if state.draft_packets:
+                packet = dealt.draft_packets[other]
+                packet[:] = [startings.pop() for _ in packet]
+                if state.draft_picks[other] is not None:
+                    dealt.draft_picks[other] = startings.pop()
+        dealt.deck = teapots
+        dealt.unused_starting = sorted(startings)
+        if not state.tiles_face_up:
+            tiles = [t for p in state.seats for t in p.upgrades if t is not None]
+            rng.shuffle(tiles)
+            for player in dealt.seats:
+                for i, tile in enumerate(player.upgrades):
+                    if tile is not None:
+                        player.upgrades[i] = tiles.pop()
+        if state.rival is not None and dealt.rival is not None:
+            # Its action deck is face down (the Raiders' top card face up), and its tiles.
+            seen = 1 if state.rival.scenario == "burning-hut" else 0
+            unseen = dealt.rival.deck[seen:]
+            rng.shuffle(unseen)
+            dealt.rival.deck[seen:] = unseen
+            holders = [dealt.rival.upgrades]
+            if not state.tiles_face_up:
+                holders += [p.upgrades for p in dealt.seats]
+            tiles = [t for holder in holders for t in holder if t is not None]
+            rng.shuffle(tiles)
+            for holder in holders:
+                for i, tile in enumerate(holder):
+                    if tile is not None:
+                        holder[i] = tiles.pop()
+        dealt.rng = Rng.from_seed(rng.next64())
+        return dealt
+
+    @staticmethod
+    def _draft_of(state: SkyLanternsState, seat: int) -> list[str]:
+        if not state.draft_packets:
+            return []
+        pick = state.draft_picks[seat]
+        return [*state.draft_packets[seat], *([pick] if pick is not None else [])]
+
+    def evaluate(self, state: SkyLanternsState, seat: Seat) -> float:
+        """The seat's projected score (now, plus what its tableau should still pay)
+        against the best other projected score (see `evaluation.py`)."""
+        return share(state, seat)
+
+
+def describe(move: Move) -> str:
+    if isinstance(move, mv.PlayContractCard):
+        return f"Play {move.card} as a contract"
+    if isinstance(move, mv.EraContract):
+        return f"Resolve the Era card's contract {move.option + 1}"
+    if isinstance(move, mv.ExclusiveContract):
+        return f"Resolve the exclusive contract {move.option + 1}"
+    if isinstance(move, mv.InfluenceContract):
+        return "Push the influence dice: " + ", then ".join(move.tracks)
+    if isinstance(move, mv.TakeDie):
+        return f"Take the die on {move.space}" + (" and forfeit its reward" if move.forfeit else "")
+    if isinstance(move, mv.CamphorTrade):
+        return f"Pay 1 Camphor to change the die by {move.delta:+d}"
+    if isinstance(move, mv.CoalTrade):
+        return "Trade 2 Coal for $2" if move.into == "coins" else f"Trade 1 Coal for 1 {move.into}"
+    if isinstance(move, mv.PlaceCore):
+        return f"Place the die in Core Slot {move.slot + 1}"
+    if isinstance(move, mv.PlaceCompensation):
+        return f"Place the die in Compensation Slot {move.slot + 1}"
+    if isinstance(move, mv.ReturnDie):
+        return "Return the die to the bag: no slot can take it"
+    if isinstance(move, mv.Develop):
+        return f"Develop {move.card} in zone {move.zone + 1}"
+    if isinstance(move, mv.Convert):
+        return f"Convert {move.times} time{'s' if move.times != 1 else ''}"
+    if isinstance(move, mv.ChooseResource):
+        return f"Gain {move.resource}"
+    if isinstance(move, mv.ChangeDie):
+        return f"Change the die by {move.delta:+d}" if move.delta else "Leave the die as it is"
+    if isinstance(move, mv.ChooseSpace):
+        return f"Resolve the dice space {move.space}"
+    if isinstance(move, mv.Upgrade):
+        return f"Flip the Upgrade Tile on space {move.position + 1}"
+    if isinstance(move, mv.DraftCard):
+        return f"Keep {move.card}"
+    if isinstance(move, mv.ArrangeTiles):
+        return "Arrange the Upgrade Tiles " + ", ".join(move.tiles)
+    if isinstance(move, mv.DrawCard):
+        return f"Draw {move.card} from the market" if move.card else "Draw the deck's top card"
+    if isinstance(move, mv.ChooseDonor):
+        return f"Take the token from seat {move.seat}"
+    return "Decline"
