@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .copying import Immutable
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
 
 Cell = tuple[int, int]
@@ -20,7 +19,8 @@ OFFSETS: tuple[Cell, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 OPPOSITE = (2, 3, 0, 1)
 
 
-class PlacedTile(Immutable):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlacedTile:
     tile: int
     x: int
     y: int

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
+
 from services.engine import Event, IllegalMove, Move, Seat
 
 from .board import IslandMap, Node, cell_key, connected_islands
@@ -21,7 +23,7 @@ def _pay(state: SkyIslandsState, seat: Seat) -> None:
         raise IllegalMove(
             "cannot_afford",
             "Every building costs 1 red, 1 white and 1 blue resource, and you lack some.",
-            {"cubes": state.merchants[seat].cubes.model_dump()},
+            {"cubes": asdict(state.merchants[seat].cubes)},
         )
     for colour in COLOURS:
         state.merchants[seat].cubes.add(colour, -1)
@@ -148,7 +150,7 @@ def build_tower(state: SkyIslandsState, seat: Seat, move: BuildTower) -> list[Ev
         )
     _pay(state, seat)
     state.towers_left -= 1
-    state.replace_house(house, house.model_copy(update={"tower": True}))
+    state.replace_house(house, replace(house, tower=True))
     # "count the trading house pieces of all players on the connected island"
     vp = sum(1 for h in state.trading_houses if islands.of[h.node] == target)
     state.merchants[seat].vp.towers += vp
@@ -163,7 +165,7 @@ def build_harbour(state: SkyIslandsState, seat: Seat, move: BuildHarbour) -> lis
         raise IllegalMove("no_harbours_left", "There are no harbour pieces left in the supply.")
     _pay(state, seat)
     state.harbours_left -= 1
-    state.replace_house(house, house.model_copy(update={"harbour": True}))
+    state.replace_house(house, replace(house, harbour=True))
     return [Built(seat=seat, building="harbour", x=move.x, y=move.y, island=move.island)]
 
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.engine import Event, Game, IllegalMove, InvalidConfig, Move, Prompt, Result, Rng, Seat
+from services.engine import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidConfig,
+    Move,
+    Prompt,
+    Result,
+    Rng,
+    Seat,
+    copy_state,
+)
 
 from . import building, disposal, placing
 from .moves import (
@@ -140,7 +151,7 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
     def determinize(self, state: SkyIslandsState, seat: Seat, rng: Rng) -> SkyIslandsState:
         """Other hands, the draw pile and the tiles returned unseen at setup are dealt anew
         from the tiles `seat` has not seen; the RNG is replaced."""
-        dealt = state.model_copy(deep=True)
+        dealt = copy_state(state)
         others = [s for s in range(state.players) if s != seat]
         unseen = [t for s in others for t in state.merchants[s].hand] + state.pile + state.returned
         rng.shuffle(unseen)

@@ -20,6 +20,7 @@ from services.games.sky_islands.moves import (
     BuildTradingHouse,
     PlaceTile,
 )
+from services.games.sky_islands.state import Cubes
 
 
 def building(cubes=(3, 3, 3), players=3):
@@ -40,8 +41,8 @@ def house_at(state, x, y, island=0):
 def test_building_costs_one_red_one_white_one_blue_paid_to_the_supply():
     state = building()
     state, events = play(state, BuildTradingHouse(x=0, y=0))
-    assert state.merchants[0].cubes.model_dump() == {"red": 2, "white": 2, "blue": 2}
-    assert state.supply.model_dump() == {"red": 18, "white": 18, "blue": 18}
+    assert state.merchants[0].cubes == Cubes(red=2, white=2, blue=2)
+    assert state.supply == Cubes(red=18, white=18, blue=18)
     assert state.merchants[0].trading_houses_left == 11
     assert events[0].kind == "built" and events[0].building == "trading_house"
     check_conserved(state)
