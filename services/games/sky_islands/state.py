@@ -17,7 +17,11 @@ Phase = Literal["place", "build", "dispose", "refill", "over"]
 TURNS_PER_PLAYER = 10
 TILES_PER_PLAYER = 10
 STARTING_HAND = 2
-TRADING_HOUSES_PER_PLAYER = 12
+PIECES_PER_COLOUR = 12
+"""Trading house pieces of each colour in the box."""
+TRADING_HOUSES_PER_PLAYER = PIECES_PER_COLOUR - 1
+"""In hand after setup D: "Place one of those trading house pieces on the 0 space of the
+score board"; that piece marks the score and is never built."""
 TOWERS = 12
 HARBOURS = 12
 CUBES_PER_COLOUR = 20

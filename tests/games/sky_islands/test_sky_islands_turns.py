@@ -49,7 +49,7 @@ def test_setup_supply_and_pieces():
     state = new_game(4)
     assert state.supply == Cubes(red=20, white=20, blue=20)
     assert (state.towers_left, state.harbours_left) == (12, 12)
-    assert all(m.trading_houses_left == 12 and m.vp.total == 0 for m in state.merchants)
+    assert all(m.trading_houses_left == 11 and m.vp.total == 0 for m in state.merchants)
     assert all(m.cubes.total == 0 for m in state.merchants)
 
 
