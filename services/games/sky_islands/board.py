@@ -71,42 +71,68 @@ def requirement(board: Board, x: int, y: int) -> tuple[int, int]:
     return faced, island
 
 
+Needs = list[tuple[Cell, tuple[int, int]]]
+
+_last_open: tuple[Board | None, int, Needs] = (None, 0, [])
+"""The last board asked about, its size then, and its open cells. Prompts and legal moves
+of one state ask in turn; tiles are only ever added to a board, so the size tells a
+board changed in place."""
+
+
 def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
     """Every empty cell touching the board by an edge — the only places a tile can go —
     with its requirement (as `requirement` gives it), in one pass over the board."""
+    return dict(_open_cells(board))
+
+
+def _open_cells(board: Board) -> Needs:
+    global _last_open
+    last_board, last_size, last_needs = _last_open
+    if board is last_board and len(board) == last_size:
+        return last_needs
     occupied = {(t.x, t.y) for t in board.values()}
     needs: dict[Cell, tuple[int, int]] = {}
     for tile in board.values():
-        mask = tile.orientation.mask
+        mask = ORIENTATIONS[(tile.tile, tile.rotation)].mask
+        x, y = tile.x, tile.y
         for side, (dx, dy) in enumerate(OFFSETS):
-            cell = (tile.x + dx, tile.y + dy)
+            cell = (x + dx, y + dy)
             if cell in occupied:
                 continue
             faced, island = needs.get(cell, (0, 0))
             facing = 1 << OPPOSITE[side]  # the side of the new tile that faces this one
             needs[cell] = (faced | facing, island | (facing if mask >> side & 1 else 0))
-    return dict(sorted(needs.items()))
+    result = sorted(needs.items())
+    _last_open = (board, len(board), result)
+    return result
 
 
-def placements(board: Board, tiles: Iterable[int]) -> Iterator[tuple[int, int, int, Rotation]]:
+MASKS: dict[int, tuple[tuple[Rotation, int], ...]] = {
+    tile: tuple((rotation, ORIENTATIONS[(tile, rotation)].mask) for rotation in ROTATIONS)
+    for tile in TILES
+}
+"""Per tile, (rotation, island-sides mask) for each way it can lie."""
+
+
+def placements(board: Board, tiles: Iterable[int]) -> list[tuple[int, int, int, Rotation]]:
     """Every (tile, x, y, rotation) that the placement rules allow."""
-    needs = open_cells(board).items()
-    for tile in tiles:
-        for rotation in ROTATIONS:
-            mask = ORIENTATIONS[(tile, rotation)].mask
-            for (x, y), (faced, island) in needs:
-                if mask & faced == island:
-                    yield tile, x, y, rotation
+    needs = _open_cells(board)
+    return [
+        (tile, x, y, rotation)
+        for tile in tiles
+        for rotation, mask in MASKS[tile]
+        for (x, y), (faced, island) in needs
+        if mask & faced == island
+    ]
 
 
 def placeable(board: Board, tiles: Iterable[int]) -> list[int]:
     """The tiles among `tiles` that fit somewhere."""
-    needs = set(open_cells(board).values())
-    return [t for t in tiles if any(_fits_one(t, needs, r) for r in ROTATIONS)]
+    needs = {need for _, need in _open_cells(board)}
+    return [t for t in tiles if any(_fits_one(mask, needs) for _, mask in MASKS[t])]
 
 
-def _fits_one(tile: int, needs: set[tuple[int, int]], rotation: Rotation) -> bool:
-    mask = ORIENTATIONS[(tile, rotation)].mask
+def _fits_one(mask: int, needs: set[tuple[int, int]]) -> bool:
     return any(mask & faced == island for faced, island in needs)
 
 

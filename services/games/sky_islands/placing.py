@@ -4,6 +4,7 @@ gaining resources from the flying ships."""
 from __future__ import annotations
 
 from services.engine import Event, IllegalMove, Move, Seat
+from services.engine.state import trusted
 
 from .board import (
     PlacedTile,
@@ -32,10 +33,10 @@ def placeable_tiles(state: SkyIslandsState) -> list[int]:
 
 def placing_moves(state: SkyIslandsState) -> list[Move]:
     moves: list[Move] = [
-        PlaceTile(tile=t, x=x, y=y, rotation=r)
+        trusted(PlaceTile, tile=t, x=x, y=y, rotation=r)
         for t, x, y, r in placements(state.board, state.active.hand)
     ]
-    return moves or [DiscardTile(tile=t) for t in state.active.hand]
+    return moves or [trusted(DiscardTile, tile=t) for t in state.active.hand]
 
 
 def _check_in_hand(state: SkyIslandsState, tile: int) -> None:
