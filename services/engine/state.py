@@ -165,21 +165,29 @@ _set_attribute = object.__setattr__
 
 
 @functools.cache
-def _defaults(cls: type[BaseModel]) -> dict[str, Any]:
-    return {
-        name: info.get_default(call_default_factory=False)
-        for name, info in cls.model_fields.items()
-        if not info.is_required() and info.default_factory is None
-    }
+def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """A model's plain defaults, and its fields made by a default factory."""
+    plain, factories = {}, []
+    for name, info in cls.model_fields.items():
+        if info.default_factory is not None:
+            factories.append((name, info.default_factory))
+        elif not info.is_required():
+            plain[name] = info.default
+    return plain, tuple(factories)
 
 
 def trusted(cls: type[M], /, **fields: Any) -> M:
     """An instance of pydantic model `cls` (a move, event or prompt the engine made itself)
     without validation: what `model_construct` does, at a fraction of its cost. Only for
-    values built by game code from already valid data; fields with a default factory
-    must be given. Anything from outside goes through `model_validate`."""
+    values built by game code from already valid data; anything from outside goes
+    through `model_validate`."""
+    plain, factories = _defaults(cls)
+    values = {**plain, **fields}
+    for name, factory in factories:
+        if name not in fields:
+            values[name] = factory()
     instance = _new_object(cls)
-    _set_attribute(instance, "__dict__", {**_defaults(cls), **fields})
+    _set_attribute(instance, "__dict__", values)
     _set_attribute(instance, "__pydantic_fields_set__", set(fields))
     _set_attribute(instance, "__pydantic_extra__", None)
     _set_attribute(instance, "__pydantic_private__", None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
 
@@ -85,6 +86,11 @@ def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
     return dict(_open_cells(board))
 
 
+def open_needs(board: Board) -> Needs:
+    """`open_cells` as a sorted list, shared: the caller must not change it."""
+    return _open_cells(board)
+
+
 def _open_cells(board: Board) -> Needs:
     global _last_open
     last_board, last_size, last_needs = _last_open
@@ -114,15 +120,21 @@ MASKS: dict[int, tuple[tuple[Rotation, int], ...]] = {
 """Per tile, (rotation, island-sides mask) for each way it can lie."""
 
 
+@cache
+def fitting_rotations(tile: int, faced: int, island: int) -> tuple[Rotation, ...]:
+    """The ways `tile` may lie in a cell whose touching sides are `faced`, of which
+    `island` must show island."""
+    return tuple(rotation for rotation, mask in MASKS[tile] if mask & faced == island)
+
+
 def placements(board: Board, tiles: Iterable[int]) -> list[tuple[int, int, int, Rotation]]:
-    """Every (tile, x, y, rotation) that the placement rules allow."""
+    """Every (tile, x, y, rotation) that the placement rules allow, by tile, then cell."""
     needs = _open_cells(board)
     return [
         (tile, x, y, rotation)
         for tile in tiles
-        for rotation, mask in MASKS[tile]
         for (x, y), (faced, island) in needs
-        if mask & faced == island
+        for rotation in fitting_rotations(tile, faced, island)
     ]
 
 

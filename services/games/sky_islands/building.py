@@ -8,7 +8,7 @@ from services.engine import Event, IllegalMove, Move, Seat
 
 from .board import IslandMap, Node, cell_key, connected_islands
 from .events import Built
-from .moves import BuildHarbour, BuildMove, BuildTower, BuildTradingHouse
+from .moves import BuildHarbour, BuildMove, BuildTower, BuildTradingHouse, build_move
 from .state import COLOURS, Merchant, SkyIslandsState, TradingHouse
 from .tiles import TILES
 
@@ -67,11 +67,11 @@ def building_moves(state: SkyIslandsState) -> list[Move]:
         return []
     moves: list[Move] = []
     if merchant.trading_houses_left:
-        moves += [BuildTradingHouse(x=x, y=y, island=i) for x, y, i in trading_house_spots(state)]
+        moves += [build_move(BuildTradingHouse, *node) for node in trading_house_spots(state)]
     if state.towers_left:
-        moves += [BuildTower(x=x, y=y, island=i) for x, y, i in tower_spots(state, seat)]
+        moves += [build_move(BuildTower, *node) for node in tower_spots(state, seat)]
     if state.harbours_left:
-        moves += [BuildHarbour(x=x, y=y, island=i) for x, y, i in harbour_spots(state, seat)]
+        moves += [build_move(BuildHarbour, *node) for node in harbour_spots(state, seat)]
     return moves
 
 

@@ -20,12 +20,12 @@ from services.engine import (
 
 from . import building, disposal, placing, playout
 from .moves import (
+    FINISH_BUILDING,
     BuildHarbour,
     BuildTower,
     BuildTradingHouse,
     DiscardTile,
     Exchange,
-    FinishBuilding,
     Keep,
     PlaceTile,
     SkyIslandsMove,
@@ -103,7 +103,7 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
         if state.phase == "place":
             return placing.placing_moves(state)
         if state.phase == "build":
-            return [*building.building_moves(state), FinishBuilding()]
+            return [*building.building_moves(state), FINISH_BUILDING]
         if state.phase == "dispose":
             return disposal.disposal_moves(state)
         return []

@@ -10,13 +10,14 @@ from .board import (
     PlacedTile,
     can_place,
     cell_key,
+    fitting_rotations,
     neighbours,
+    open_needs,
     placeable,
     placement_problem,
-    placements,
 )
 from .events import HandRevealed, ResourcesGained, TileDiscarded, TilePlaced
-from .moves import DiscardTile, PlaceTile
+from .moves import DiscardTile, PlaceTile, place_moves
 from .ships import sail_in, ship_of
 from .state import SkyIslandsState
 from .tiles import TILES
@@ -32,10 +33,13 @@ def placeable_tiles(state: SkyIslandsState) -> list[int]:
 
 
 def placing_moves(state: SkyIslandsState) -> list[Move]:
-    moves: list[Move] = [
-        trusted(PlaceTile, tile=t, x=x, y=y, rotation=r)
-        for t, x, y, r in placements(state.board, state.active.hand)
-    ]
+    moves: list[Move] = []
+    needs = open_needs(state.board)
+    for tile in state.active.hand:
+        for (x, y), (faced, island) in needs:
+            rotations = fitting_rotations(tile, faced, island)
+            if rotations:
+                moves += place_moves(tile, x, y, rotations)
     return moves or [trusted(DiscardTile, tile=t) for t in state.active.hand]
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from services.engine import Move, Rng, Seat
 from services.engine.state import trusted
 
-from .board import MASKS, _open_cells
+from .board import MASKS, open_needs
 from .building import building_moves
 from .disposal import exchange_moves, must_return
-from .moves import DiscardTile, EndTurn, FinishBuilding, Keep, PlaceTile
+from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, PlaceTile
 from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
 
 
@@ -23,20 +23,20 @@ def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
         return _placement(state, rng)
     if state.phase == "build":
         builds = building_moves(state)
-        return rng.choice(builds) if builds else trusted(FinishBuilding)
+        return rng.choice(builds) if builds else FINISH_BUILDING
     if must_return(state):
         return _keep(state)
     exchanges = exchange_moves(state)
     if exchanges and rng.below(2):
         return rng.choice(exchanges)
-    return trusted(EndTurn)
+    return END_TURN
 
 
 def _placement(state: SkyIslandsState, rng: Rng) -> Move:
     """A placement touching as many tiles as any can (each touching tile's ship pays)."""
     best: list[tuple[int, int, int, int]] = []
     most = 0
-    needs = _open_cells(state.board)
+    needs = open_needs(state.board)
     for tile in state.active.hand:
         for rotation, mask in MASKS[tile]:
             for (x, y), (faced, island) in needs:
