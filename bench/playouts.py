@@ -1,13 +1,14 @@
 """Random-playout speed and MCTS search speed of every registered game, on one core.
 
-    python bench/playouts.py [--seconds 10] [--baseline 6251f99] [--chunks 6] [--only sky-islands]
+    python bench/playouts.py [--seconds 10] [--baseline REF] [--chunks 6] [--only sky-islands]
 
 Prints the machine, then for each game and player count the games and moves per CPU
 second of random bots playing whole games through the contract (setup, prompts,
 legal_moves, apply, result), then MCTS iterations per CPU second from a few early
 positions of each game.
 
-With --baseline REF (a commit of this repository), Sky Islands random playouts are also
+With --baseline REF (a commit of this repository; by default the commit before the
+engine-core work), Sky Islands random playouts are also
 run on that commit's code, in a subprocess, interleaved with the current code in
 alternating chunks of the same seeds, so that machine noise hits both; the ratio of
 games per CPU second is printed. Numbers are printed, never asserted.
@@ -32,6 +33,9 @@ import typer  # noqa: E402
 from services.ai import RandomBot, play_match  # noqa: E402
 from services.ai.mcts import MctsBot  # noqa: E402
 from services.engine import Game, all_games  # noqa: E402
+
+BEFORE_ENGINE_CORE = "6251f99"
+"""The last commit before the engine-core work (issue 9): "today's" speed."""
 
 CHUNK = """
 import sys, time
@@ -123,7 +127,11 @@ def compare(ref: str, chunks: int, games_per_chunk: int, players: int = 2) -> No
     game_id = "sky-islands"
     print(f"\n{game_id}, {players} players: this code vs {ref}, {chunks} interleaved chunks")
     with tempfile.TemporaryDirectory() as tmp:
-        before = export(ref, Path(tmp))
+        try:
+            before = export(ref, Path(tmp))
+        except (subprocess.CalledProcessError, OSError) as error:
+            print(f"  baseline {ref} is not available here ({error}); skipped")
+            return
         totals = {"before": [0.0, 0, 0], "now": [0.0, 0, 0]}
         for chunk in range(chunks):
             first = chunk * games_per_chunk
@@ -142,7 +150,9 @@ def compare(ref: str, chunks: int, games_per_chunk: int, players: int = 2) -> No
 
 def main(
     seconds: float = typer.Option(10.0, help="CPU seconds spent on each game and player count"),
-    baseline: str = typer.Option("", help="a commit to compare Sky Islands playouts with"),
+    baseline: str = typer.Option(
+        BEFORE_ENGINE_CORE, help="a commit to compare Sky Islands playouts with ('' for none)"
+    ),
     chunks: int = typer.Option(6, help="interleaved chunks of the baseline comparison"),
     chunk_games: int = typer.Option(40, help="games per chunk of the baseline comparison"),
     only: str = typer.Option("", help="comma-separated game ids (default: all)"),

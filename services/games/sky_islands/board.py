@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
 
@@ -215,9 +215,9 @@ class _UnionFind:
         self.parent[self.find(a)] = self.find(b)
 
 
-def _join_across_edges(board: Board, sets: _UnionFind) -> set[Node]:
+def _join_across_edges(tiles: tuple[PlacedTile, ...], sets: _UnionFind) -> set[Node]:
     """Union nodes across island edges; return the nodes with an edge facing the sky void."""
-    by_cell = {(t.x, t.y): t.orientation.island_at for t in board.values()}
+    by_cell = {(t.x, t.y): t.orientation.island_at for t in tiles}
     open_nodes: set[Node] = set()
     for (x, y), island_at in by_cell.items():
         for side, (dx, dy) in enumerate(OFFSETS):
@@ -232,12 +232,20 @@ def _join_across_edges(board: Board, sets: _UnionFind) -> set[Node]:
 
 
 def connected_islands(board: Board) -> IslandMap:
-    """Every connected island of the board, in a stable order (by their first node)."""
+    """Every connected island of the board, in a stable order (by their first node).
+    Shared between boards with the same tiles: the caller must not change it."""
+    return _connected_islands(tuple(board.values()))
+
+
+@lru_cache(maxsize=256)
+def _connected_islands(tiles: tuple[PlacedTile, ...]) -> IslandMap:
+    # Keyed by the placed tiles: a state's copies share them, and during one turn the
+    # build step asks again and again about the same board.
     sets = _UnionFind()
-    for tile in board.values():
+    for tile in tiles:
         for index in range(len(TILES[tile.tile].islands)):
             sets.add((tile.x, tile.y, index))
-    open_nodes = _join_across_edges(board, sets)
+    open_nodes = _join_across_edges(tiles, sets)
     groups: dict[Node, list[Node]] = {}
     for node in sets.parent:
         groups.setdefault(sets.find(node), []).append(node)

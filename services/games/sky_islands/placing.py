@@ -68,8 +68,10 @@ def place_tile(state: SkyIslandsState, seat: Seat, move: PlaceTile) -> list[Even
     state.phase = "build"
     ships = [ship_of(placed)] + [ship_of(t) for _, t in neighbours(state.board, *placed.cell)]
     gains = sail_in(state, seat, ships, "ships")
-    placed_event = TilePlaced(seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation)
-    return [placed_event, ResourcesGained(seat=seat, source="placement", **gains)]
+    placed_event = trusted(
+        TilePlaced, seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation
+    )
+    return [placed_event, trusted(ResourcesGained, seat=seat, source="placement", **gains)]
 
 
 def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[Event]:
@@ -80,11 +82,11 @@ def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[
             "You may discard a tile only when no tile in your hand can be placed; "
             f"tile {placeable_tiles(state)[0]} fits somewhere.",
         )
-    revealed = HandRevealed(seat=seat, tiles=list(state.active.hand))
+    revealed = trusted(HandRevealed, seat=seat, tiles=list(state.active.hand))
     state.active.hand.remove(move.tile)
     state.discarded.append(move.tile)
     state.phase = "build"
     # "they gain only 1 resource (or victory point) from the flying ship on the discarded tile"
     gains = sail_in(state, seat, [TILES[move.tile].ship], "ships")
-    discarded = TileDiscarded(seat=seat, tile=move.tile)
-    return [revealed, discarded, ResourcesGained(seat=seat, source="discard", **gains)]
+    discarded = trusted(TileDiscarded, seat=seat, tile=move.tile)
+    return [revealed, discarded, trusted(ResourcesGained, seat=seat, source="discard", **gains)]
