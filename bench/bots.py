@@ -5,6 +5,8 @@ the bot's answer being visible to the client (REST, in-process app, embedded sto
 
     python bench/bots.py                          # every game, random/greedy/mcts
     python bench/bots.py --games 20 --only sky-islands --mcts-seconds 0.2
+    python bench/bots.py --games 20 --only sky-islands --levels mcts,greedy \
+        --mcts-seconds 1 --mcts-iterations 1000000 --mcts-cpu   # 1 CPU-second per move
     python bench/bots.py --service --service-moves 40
 
 Seats alternate between games, so neither level keeps the first-player advantage; a
@@ -62,7 +64,10 @@ class TimedBot:
 
 def bot_of(level: str, seed: int, args: argparse.Namespace) -> Bot:
     if level == "mcts":
-        return MctsBot(seed, iterations=args.mcts_iterations, seconds=args.mcts_seconds)
+        clock = time.thread_time if args.mcts_cpu else time.perf_counter
+        return MctsBot(
+            seed, iterations=args.mcts_iterations, seconds=args.mcts_seconds, clock=clock
+        )
     return make_bot(level, seed)
 
 
@@ -169,6 +174,11 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated game ids (default: all)")
     parser.add_argument("--mcts-iterations", type=int, default=40)
     parser.add_argument("--mcts-seconds", type=float, default=0.05)
+    parser.add_argument(
+        "--mcts-cpu",
+        action="store_true",
+        help="budget mcts in CPU seconds of its thread, not wall time (fair under load)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--service", action="store_true", help="also time the service")
     parser.add_argument("--service-moves", type=int, default=30)

@@ -1,15 +1,22 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
 Every iteration deals the hidden information anew from the bot's own seat
-(`game.determinize`), walks one shared tree over the moves legal in that deal, plays
-randomly to a depth limit and scores the end with the game's `evaluate` (or the real
-result if the game ended). So the bot searches what it could know, never the true state.
+(`game.determinize`), walks one shared tree over the moves legal in that deal, plays on
+to a depth limit (with the game's `playout_move` policy if it has one, else randomly)
+and scores the end with the game's `evaluate` (or the real result if the game ended).
+So the bot searches what it could know, never the true state.
+
+The root's children start with a few virtual visits at their one-move-on evaluation:
+with dozens of moves (a Sky Islands placement has ~70) a budget of a few hundred
+iterations would otherwise hardly tell them apart, and play below the greedy bot.
+Short playouts scored by the evaluation beat long random ones for the same reason.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import orjson
@@ -17,6 +24,7 @@ import orjson
 from services.engine import Game, GameState, Move, Rng, Seat
 
 EXPLORATION = 0.7
+PRIOR_VISITS = 3
 
 
 @dataclass
@@ -27,46 +35,82 @@ class Node:
     reward: float = 0.0
     available: int = 0
     move: Move | None = None
-    children: dict[bytes, Node] = field(default_factory=dict)
-    """Keyed by the move's canonical JSON: moves may hold lists, so they need not hash."""
+    children: dict[object, Node] = field(default_factory=dict)
+    """Keyed by `key_of(move)`."""
 
     def ucb(self) -> float:
         mean = self.reward / self.visits
         return mean + EXPLORATION * math.sqrt(math.log(max(self.available, 1)) / self.visits)
 
 
-def key_of(move: Move) -> bytes:
-    return orjson.dumps(move.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+def key_of(move: Move) -> object:
+    """The move itself when it hashes (frozen moves of atoms do, by value); else its
+    canonical JSON, for moves that hold lists."""
+    try:
+        hash(move)
+    except TypeError:
+        return orjson.dumps(move.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+    return move
 
 
 class MctsBot:
     def __init__(
-        self, seed: int, *, iterations: int = 200, seconds: float | None = None, depth: int = 30
+        self,
+        seed: int,
+        *,
+        iterations: int = 200,
+        seconds: float | None = None,
+        depth: int = 10,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
+        """At most `iterations` per move, and at most `seconds` of `clock` (wall time by
+        default: a latency budget; `time.thread_time` gives a CPU budget that other
+        load on the machine does not shrink, for fair measurements)."""
         self.rng = Rng.from_seed(seed)
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
+        self.clock = clock
 
     def choose(self, game: Game, state: GameState, seat: Seat) -> Move:
         moves = game.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
-        root = Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        root = self.seeded_root(game, state, seat, moves)
         for done in range(self.iterations):
-            if deadline is not None and done > 0 and time.perf_counter() > deadline:
+            if deadline is not None and done > 0 and self.clock() > deadline:
                 break
-            self.iterate(game, game.determinize(state, seat, self.rng), root)
+            self.iterate(game, game.determinize(state, seat, self.rng), root, seat)
         best = max(root.children.values(), key=lambda child: child.visits)
         assert best.move is not None
         return best.move
 
-    def iterate(self, game: Game, world: GameState, root: Node) -> None:
+    def seeded_root(self, game: Game, state: GameState, seat: Seat, moves: list[Move]) -> Node:
+        """A root whose children start with `PRIOR_VISITS` visits at the value of the
+        position one move on (the greedy bot's judgement, in one dealt world), so that
+        search begins from the best-looking moves instead of spreading a few playouts
+        over dozens of placements."""
+        world = game.determinize(state, seat, self.rng)
+        root = Node(visits=PRIOR_VISITS * len(moves))
+        for move in moves:
+            after = game.apply(world, seat, move).state
+            value = self.rewards(game, after, seat)[seat]
+            root.children[key_of(move)] = Node(
+                seat=seat,
+                visits=PRIOR_VISITS,
+                reward=PRIOR_VISITS * value,
+                available=PRIOR_VISITS,
+                move=move,
+            )
+        return root
+
+    def iterate(self, game: Game, world: GameState, root: Node, seat: Seat) -> None:
         path = [root]
         node = root
         while not world.over:
-            mover = game.prompts(world)[0].seat
+            # At the root the bot moves for its own seat, even when others are prompted too.
+            mover = seat if node is root else game.prompts(world)[0].seat
             legal = {key_of(m): m for m in game.legal_moves(world, mover)}
             for key in legal.keys() & node.children.keys():
                 node.children[key].available += 1
@@ -87,16 +131,30 @@ class MctsBot:
                 visited.reward += rewards[visited.seat]
 
     def rollout(self, game: Game, world: GameState) -> list[float]:
+        """Play on from `world` for at most `depth` moves: with the game's own playout
+        policy if it has one (`playout_move(state, seat, rng)`, a legal move chosen
+        cheaply), else uniformly at random."""
+        policy = getattr(game, "playout_move", None)
         for _ in range(self.depth):
             if world.over:
                 break
             mover = game.prompts(world)[0].seat
-            world = game.apply(world, mover, self.rng.choice(game.legal_moves(world, mover))).state
+            if policy is not None:
+                move = policy(world, mover, self.rng)
+            else:
+                move = self.rng.choice(game.legal_moves(world, mover))
+            world = game.apply(world, mover, move).state
         return self.rewards(game, world)
 
     @staticmethod
-    def rewards(game: Game, world: GameState) -> list[float]:
+    def rewards(game: Game, world: GameState, only: Seat | None = None) -> list[float]:
+        """Per seat, the returns of a finished game (Result.returns), else the evaluation
+        (computed for `only` when given; the other seats then get 0)."""
         if world.over:
             standings = game.standings(world)
             return standings.returns() if standings else [0.0] * world.players
-        return [game.evaluate(world, s) for s in range(world.players)]
+        seats = range(world.players) if only is None else [only]
+        values = [0.0] * world.players
+        for s in seats:
+            values[s] = game.evaluate(world, s)
+        return values

@@ -74,45 +74,19 @@ def failure_at(game: Game, bot: Bot, state: Any, seat: int) -> str | None:
     return None
 
 
-def known_failure(game: Game, level: str, state: Any, seat: int) -> str | None:
-    """Why a failure here is a known bug being fixed elsewhere, or None."""
-    prompts = game.prompts(state)
-    if (game.id, level) in {("dominion", "greedy"), ("dominion", "mcts")} and any(
-        p.seat == seat and "discard down to 3" in p.text for p in prompts
-    ):
-        return (
-            "Dominion's searching bots crash on Ninja's discard down to 3 in a determinized "
-            "world (fix due in the Dominion package)"
-        )
-    if level == "mcts" and prompts[0].seat != seat:
-        return (
-            "MCTS searches the moves of the first prompted seat, not its own, when several "
-            "seats are prompted at once (services/ai/mcts.py)"
-        )
-    return None
-
-
 @pytest.mark.parametrize(
     ("game", "level"), CASES, ids=[f"{game.id}-{level}" for game, level in CASES]
 )
 def test_a_bot_always_returns_a_legal_move(game: Game, level: str):
     failures: list[str] = []
-    known: dict[str, str] = {}
     salt = sum(map(ord, game.id + level))
     for number, (label, state) in enumerate(random_positions(game, POSITIONS, salt)):
         for seat in sorted({p.seat for p in game.prompts(state)}):
             problem = failure_at(game, bot_of(level, number), state, seat)
             if problem is None:
                 continue
-            line = f"{label}, seat {seat}: {problem}"
-            reason = known_failure(game, level, state, seat)
-            if reason is None:
-                failures.append(line)
-            else:
-                known.setdefault(reason, line)
+            failures.append(f"{label}, seat {seat}: {problem}")
     assert not failures, f"{len(failures)} failures, first ones:\n" + "\n".join(failures[:10])
-    if known:
-        pytest.xfail("; ".join(f"{reason}, e.g. {line}" for reason, line in known.items()))
 
 
 class Cheat:
@@ -138,12 +112,6 @@ def test_the_check_catches_illegal_moves_and_crashes():
     assert failure_at(blind_bid, RandomBot(1), state, 0) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MctsBot.iterate takes the first prompted seat as the mover at the root, so a "
-    "bot asked for another simultaneously prompted seat returns that seat's move; in the "
-    "service this aborts a Dominion game whose bot seats discard to the same attack",
-)
 @pytest.mark.parametrize(
     "game", [blind_bid, next(g for g in GAMES if g.id == "dominion")], ids=lambda g: g.id
 )

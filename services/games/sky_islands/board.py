@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
-from .copying import Immutable
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
 
 Cell = tuple[int, int]
@@ -20,7 +20,8 @@ OFFSETS: tuple[Cell, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 OPPOSITE = (2, 3, 0, 1)
 
 
-class PlacedTile(Immutable):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlacedTile:
     tile: int
     x: int
     y: int
@@ -71,42 +72,79 @@ def requirement(board: Board, x: int, y: int) -> tuple[int, int]:
     return faced, island
 
 
+Needs = list[tuple[Cell, tuple[int, int]]]
+
+_last_open: tuple[Board | None, int, Needs] = (None, 0, [])
+"""The last board asked about, its size then, and its open cells. Prompts and legal moves
+of one state ask in turn; tiles are only ever added to a board, so the size tells a
+board changed in place."""
+
+
 def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
     """Every empty cell touching the board by an edge — the only places a tile can go —
     with its requirement (as `requirement` gives it), in one pass over the board."""
+    return dict(_open_cells(board))
+
+
+def open_needs(board: Board) -> Needs:
+    """`open_cells` as a sorted list, shared: the caller must not change it."""
+    return _open_cells(board)
+
+
+def _open_cells(board: Board) -> Needs:
+    global _last_open
+    last_board, last_size, last_needs = _last_open
+    if board is last_board and len(board) == last_size:
+        return last_needs
     occupied = {(t.x, t.y) for t in board.values()}
     needs: dict[Cell, tuple[int, int]] = {}
     for tile in board.values():
-        mask = tile.orientation.mask
+        mask = ORIENTATIONS[(tile.tile, tile.rotation)].mask
+        x, y = tile.x, tile.y
         for side, (dx, dy) in enumerate(OFFSETS):
-            cell = (tile.x + dx, tile.y + dy)
+            cell = (x + dx, y + dy)
             if cell in occupied:
                 continue
             faced, island = needs.get(cell, (0, 0))
             facing = 1 << OPPOSITE[side]  # the side of the new tile that faces this one
             needs[cell] = (faced | facing, island | (facing if mask >> side & 1 else 0))
-    return dict(sorted(needs.items()))
+    result = sorted(needs.items())
+    _last_open = (board, len(board), result)
+    return result
 
 
-def placements(board: Board, tiles: Iterable[int]) -> Iterator[tuple[int, int, int, Rotation]]:
-    """Every (tile, x, y, rotation) that the placement rules allow."""
-    needs = open_cells(board).items()
-    for tile in tiles:
-        for rotation in ROTATIONS:
-            mask = ORIENTATIONS[(tile, rotation)].mask
-            for (x, y), (faced, island) in needs:
-                if mask & faced == island:
-                    yield tile, x, y, rotation
+MASKS: dict[int, tuple[tuple[Rotation, int], ...]] = {
+    tile: tuple((rotation, ORIENTATIONS[(tile, rotation)].mask) for rotation in ROTATIONS)
+    for tile in TILES
+}
+"""Per tile, (rotation, island-sides mask) for each way it can lie."""
+
+
+@cache
+def fitting_rotations(tile: int, faced: int, island: int) -> tuple[Rotation, ...]:
+    """The ways `tile` may lie in a cell whose touching sides are `faced`, of which
+    `island` must show island."""
+    return tuple(rotation for rotation, mask in MASKS[tile] if mask & faced == island)
+
+
+def placements(board: Board, tiles: Iterable[int]) -> list[tuple[int, int, int, Rotation]]:
+    """Every (tile, x, y, rotation) that the placement rules allow, by tile, then cell."""
+    needs = _open_cells(board)
+    return [
+        (tile, x, y, rotation)
+        for tile in tiles
+        for (x, y), (faced, island) in needs
+        for rotation in fitting_rotations(tile, faced, island)
+    ]
 
 
 def placeable(board: Board, tiles: Iterable[int]) -> list[int]:
     """The tiles among `tiles` that fit somewhere."""
-    needs = set(open_cells(board).values())
-    return [t for t in tiles if any(_fits_one(t, needs, r) for r in ROTATIONS)]
+    needs = {need for _, need in _open_cells(board)}
+    return [t for t in tiles if any(_fits_one(mask, needs) for _, mask in MASKS[t])]
 
 
-def _fits_one(tile: int, needs: set[tuple[int, int]], rotation: Rotation) -> bool:
-    mask = ORIENTATIONS[(tile, rotation)].mask
+def _fits_one(mask: int, needs: set[tuple[int, int]]) -> bool:
     return any(mask & faced == island for faced, island in needs)
 
 
@@ -177,9 +215,9 @@ class _UnionFind:
         self.parent[self.find(a)] = self.find(b)
 
 
-def _join_across_edges(board: Board, sets: _UnionFind) -> set[Node]:
+def _join_across_edges(tiles: tuple[PlacedTile, ...], sets: _UnionFind) -> set[Node]:
     """Union nodes across island edges; return the nodes with an edge facing the sky void."""
-    by_cell = {(t.x, t.y): t.orientation.island_at for t in board.values()}
+    by_cell = {(t.x, t.y): t.orientation.island_at for t in tiles}
     open_nodes: set[Node] = set()
     for (x, y), island_at in by_cell.items():
         for side, (dx, dy) in enumerate(OFFSETS):
@@ -194,12 +232,20 @@ def _join_across_edges(board: Board, sets: _UnionFind) -> set[Node]:
 
 
 def connected_islands(board: Board) -> IslandMap:
-    """Every connected island of the board, in a stable order (by their first node)."""
+    """Every connected island of the board, in a stable order (by their first node).
+    Shared between boards with the same tiles: the caller must not change it."""
+    return _connected_islands(tuple(board.values()))
+
+
+@lru_cache(maxsize=256)
+def _connected_islands(tiles: tuple[PlacedTile, ...]) -> IslandMap:
+    # Keyed by the placed tiles: a state's copies share them, and during one turn the
+    # build step asks again and again about the same board.
     sets = _UnionFind()
-    for tile in board.values():
+    for tile in tiles:
         for index in range(len(TILES[tile.tile].islands)):
             sets.add((tile.x, tile.y, index))
-    open_nodes = _join_across_edges(board, sets)
+    open_nodes = _join_across_edges(tiles, sets)
     groups: dict[Node, list[Node]] = {}
     for node in sets.parent:
         groups.setdefault(sets.find(node), []).append(node)

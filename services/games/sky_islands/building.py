@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, replace
+
 from services.engine import Event, IllegalMove, Move, Seat
+from services.engine.state import trusted
 
 from .board import IslandMap, Node, cell_key, connected_islands
 from .events import Built
-from .moves import BuildHarbour, BuildMove, BuildTower, BuildTradingHouse
+from .moves import BuildHarbour, BuildMove, BuildTower, BuildTradingHouse, build_move
 from .state import COLOURS, Merchant, SkyIslandsState, TradingHouse
 from .tiles import TILES
 
@@ -21,7 +24,7 @@ def _pay(state: SkyIslandsState, seat: Seat) -> None:
         raise IllegalMove(
             "cannot_afford",
             "Every building costs 1 red, 1 white and 1 blue resource, and you lack some.",
-            {"cubes": state.merchants[seat].cubes.model_dump()},
+            {"cubes": asdict(state.merchants[seat].cubes)},
         )
     for colour in COLOURS:
         state.merchants[seat].cubes.add(colour, -1)
@@ -39,6 +42,17 @@ def trading_house_spots(state: SkyIslandsState) -> list[Node]:
         for i in range(len(TILES[t.tile].islands))
         if (t.x, t.y, i) not in taken
     ]
+
+
+def _has_trading_house_spot(state: SkyIslandsState) -> bool:
+    """Whether `trading_house_spots` is non-empty, without listing them: when more
+    islands are free than the tile placed this turn has, one is free elsewhere."""
+    islands = sum(len(TILES[t.tile].islands) for t in state.board.values())
+    placed = state.placed_this_turn
+    excluded = 0 if placed is None else len(TILES[placed.tile].islands)
+    if islands - len(state.trading_houses) > excluded:
+        return True
+    return bool(trading_house_spots(state))
 
 
 def _towered(state: SkyIslandsState, islands: IslandMap) -> set[int]:
@@ -65,11 +79,11 @@ def building_moves(state: SkyIslandsState) -> list[Move]:
         return []
     moves: list[Move] = []
     if merchant.trading_houses_left:
-        moves += [BuildTradingHouse(x=x, y=y, island=i) for x, y, i in trading_house_spots(state)]
+        moves += [build_move(BuildTradingHouse, *node) for node in trading_house_spots(state)]
     if state.towers_left:
-        moves += [BuildTower(x=x, y=y, island=i) for x, y, i in tower_spots(state, seat)]
+        moves += [build_move(BuildTower, *node) for node in tower_spots(state, seat)]
     if state.harbours_left:
-        moves += [BuildHarbour(x=x, y=y, island=i) for x, y, i in harbour_spots(state, seat)]
+        moves += [build_move(BuildHarbour, *node) for node in harbour_spots(state, seat)]
     return moves
 
 
@@ -78,7 +92,7 @@ def can_build(state: SkyIslandsState) -> bool:
     if not can_afford(merchant):
         return False
     return bool(
-        (merchant.trading_houses_left and trading_house_spots(state))
+        (merchant.trading_houses_left and _has_trading_house_spot(state))
         or (state.harbours_left and harbour_spots(state, seat))
         or (state.towers_left and tower_spots(state, seat))
     )
@@ -116,7 +130,9 @@ def build_trading_house(state: SkyIslandsState, seat: Seat, move: BuildTradingHo
     _pay(state, seat)
     state.merchants[seat].trading_houses_left -= 1
     state.trading_houses.append(TradingHouse(owner=seat, x=move.x, y=move.y, island=move.island))
-    return [Built(seat=seat, building="trading_house", x=move.x, y=move.y, island=move.island)]
+    return [
+        trusted(Built, seat=seat, building="trading_house", x=move.x, y=move.y, island=move.island)
+    ]
 
 
 def _own_house(state: SkyIslandsState, seat: Seat, move: BuildMove, piece: str) -> TradingHouse:
@@ -148,11 +164,13 @@ def build_tower(state: SkyIslandsState, seat: Seat, move: BuildTower) -> list[Ev
         )
     _pay(state, seat)
     state.towers_left -= 1
-    state.replace_house(house, house.model_copy(update={"tower": True}))
+    state.replace_house(house, replace(house, tower=True))
     # "count the trading house pieces of all players on the connected island"
     vp = sum(1 for h in state.trading_houses if islands.of[h.node] == target)
     state.merchants[seat].vp.towers += vp
-    return [Built(seat=seat, building="tower", x=move.x, y=move.y, island=move.island, vp=vp)]
+    return [
+        trusted(Built, seat=seat, building="tower", x=move.x, y=move.y, island=move.island, vp=vp)
+    ]
 
 
 def build_harbour(state: SkyIslandsState, seat: Seat, move: BuildHarbour) -> list[Event]:
@@ -163,8 +181,8 @@ def build_harbour(state: SkyIslandsState, seat: Seat, move: BuildHarbour) -> lis
         raise IllegalMove("no_harbours_left", "There are no harbour pieces left in the supply.")
     _pay(state, seat)
     state.harbours_left -= 1
-    state.replace_house(house, house.model_copy(update={"harbour": True}))
-    return [Built(seat=seat, building="harbour", x=move.x, y=move.y, island=move.island)]
+    state.replace_house(house, replace(house, harbour=True))
+    return [trusted(Built, seat=seat, building="harbour", x=move.x, y=move.y, island=move.island)]
 
 
 def finish_building(state: SkyIslandsState, seat: Seat, move: Move) -> list[Event]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from itertools import product
 
 from services.engine import Event, IllegalMove, Move, Seat
+from services.engine.state import trusted
 
 from .events import Exchanged, ResourcesReturned
-from .moves import EndTurn, Exchange, Keep
-from .state import COLOURS, EXCHANGE_RATE, KEEP_AT_MOST, SkyIslandsState
+from .moves import END_TURN, EndTurn, Exchange, Keep, exchange_move, keep_move
+from .state import COLOURS, EXCHANGE_RATE, KEEP_AT_MOST, Colour, SkyIslandsState
 
 
 def must_return(state: SkyIslandsState) -> bool:
@@ -16,37 +17,42 @@ def must_return(state: SkyIslandsState) -> bool:
     return state.active.cubes.total > KEEP_AT_MOST
 
 
-def _in_supply_after_paying(state: SkyIslandsState, move: Exchange) -> int:
-    paid = EXCHANGE_RATE if move.take == move.give else 0
-    return state.supply.get(move.take) + paid
+def _in_supply(state: SkyIslandsState, give: Colour, take: Colour) -> int:
+    """Cubes of `take` in the supply once 3 `give` are paid for them."""
+    return state.supply.get(take) + (EXCHANGE_RATE if take == give else 0)
 
 
 def exchange_moves(state: SkyIslandsState) -> list[Move]:
     cubes = state.active.cubes
-    offers = [
-        Exchange(give=give, take=take)
+    return [
+        exchange_move(give, take)
         for give in COLOURS
         if cubes.get(give) >= EXCHANGE_RATE
         for take in COLOURS
+        if _in_supply(state, give, take) > 0
     ]
-    return [m for m in offers if _in_supply_after_paying(state, m) > 0]
 
 
 def keep_moves(state: SkyIslandsState) -> list[Move]:
     cubes = state.active.cubes
     ranges = [range(min(cubes.get(c), KEEP_AT_MOST) + 1) for c in COLOURS]
-    return [
-        Keep(red=r, white=w, blue=b) for r, w, b in product(*ranges) if r + w + b <= KEEP_AT_MOST
-    ]
+    return [keep_move(r, w, b) for r, w, b in product(*ranges) if r + w + b <= KEEP_AT_MOST]
 
 
 def disposal_moves(state: SkyIslandsState) -> list[Move]:
-    closing = keep_moves(state) if must_return(state) else [EndTurn()]
+    closing = keep_moves(state) if must_return(state) else [END_TURN]
     return exchange_moves(state) + closing
 
 
 def has_choice(state: SkyIslandsState) -> bool:
-    return must_return(state) or bool(exchange_moves(state))
+    if must_return(state):
+        return True
+    cubes = state.active.cubes
+    return any(
+        cubes.get(give) >= EXCHANGE_RATE and _in_supply(state, give, take) > 0
+        for give in COLOURS
+        for take in COLOURS
+    )
 
 
 def exchange(state: SkyIslandsState, seat: Seat, move: Exchange) -> list[Event]:
@@ -58,7 +64,7 @@ def exchange(state: SkyIslandsState, seat: Seat, move: Exchange) -> list[Event]:
         )
     # "pay 3 resources of the same colour ... to the supply, to take 1 resource of any
     # colour from the supply. (They may not exchange for a colour that is not in the supply)"
-    if _in_supply_after_paying(state, move) == 0:
+    if _in_supply(state, move.give, move.take) == 0:
         raise IllegalMove(
             "supply_empty", f"The supply has no {move.take} resource to exchange for."
         )
@@ -66,7 +72,7 @@ def exchange(state: SkyIslandsState, seat: Seat, move: Exchange) -> list[Event]:
     state.supply.add(move.give, EXCHANGE_RATE)
     state.supply.add(move.take, -1)
     cubes.add(move.take, 1)
-    return [Exchanged(seat=seat, give=move.give, take=move.take)]
+    return [trusted(Exchanged, seat=seat, give=move.give, take=move.take)]
 
 
 def keep(state: SkyIslandsState, seat: Seat, move: Keep) -> list[Event]:
@@ -92,7 +98,7 @@ def keep(state: SkyIslandsState, seat: Seat, move: Keep) -> list[Event]:
         cubes.add(colour, -count)
         state.supply.add(colour, count)
     state.phase = "refill"
-    return [ResourcesReturned(seat=seat, **returned)]
+    return [trusted(ResourcesReturned, seat=seat, **returned)]
 
 
 def end_turn(state: SkyIslandsState, seat: Seat, move: EndTurn) -> list[Event]:

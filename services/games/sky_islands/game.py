@@ -5,16 +5,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.engine import Event, Game, IllegalMove, InvalidConfig, Move, Prompt, Result, Rng, Seat
+from services.engine import (
+    Event,
+    Game,
+    IllegalMove,
+    InvalidConfig,
+    Move,
+    Prompt,
+    Result,
+    Rng,
+    Seat,
+    copy_state,
+)
+from services.engine.state import trusted
 
-from . import building, disposal, placing
+from . import building, disposal, placing, playout
 from .moves import (
+    FINISH_BUILDING,
     BuildHarbour,
     BuildTower,
     BuildTradingHouse,
     DiscardTile,
     Exchange,
-    FinishBuilding,
     Keep,
     PlaceTile,
     SkyIslandsMove,
@@ -92,7 +104,7 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
         if state.phase == "place":
             return placing.placing_moves(state)
         if state.phase == "build":
-            return [*building.building_moves(state), FinishBuilding()]
+            return [*building.building_moves(state), FINISH_BUILDING]
         if state.phase == "dispose":
             return disposal.disposal_moves(state)
         return []
@@ -140,7 +152,7 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
     def determinize(self, state: SkyIslandsState, seat: Seat, rng: Rng) -> SkyIslandsState:
         """Other hands, the draw pile and the tiles returned unseen at setup are dealt anew
         from the tiles `seat` has not seen; the RNG is replaced."""
-        dealt = state.model_copy(deep=True)
+        dealt = copy_state(state)
         others = [s for s in range(state.players) if s != seat]
         unseen = [t for s in others for t in state.merchants[s].hand] + state.pile + state.returned
         rng.shuffle(unseen)
@@ -150,6 +162,10 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
         dealt.pile, dealt.returned = unseen[: len(state.pile)], unseen[len(state.pile) :]
         dealt.rng = Rng.from_seed(rng.next64())
         return dealt
+
+    def playout_move(self, state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
+        """A legal move for searching bots' playouts, cheaper and better than random."""
+        return playout.playout_move(state, seat, rng)
 
     def evaluate(self, state: SkyIslandsState, seat: Seat) -> float:
         """Share of the lead: the seat's score if the game ended now, against the best
@@ -169,7 +185,8 @@ def _prompt(state: SkyIslandsState) -> Prompt:
     if state.phase == "place":
         return _placing_prompt(state)
     if state.phase == "build":
-        return Prompt(
+        return trusted(
+            Prompt,
             seat=seat,
             kind="build",
             text="Build a trading house, tower or harbour (1 red + 1 white + 1 blue each), "
@@ -181,14 +198,15 @@ def _prompt(state: SkyIslandsState) -> Prompt:
         text += "then choose at most 3 to keep."
     else:
         text = "Exchange 3 resources of one colour for 1 if you wish, then end your turn."
-    return Prompt(seat=seat, kind="dispose", text=text)
+    return trusted(Prompt, seat=seat, kind="dispose", text=text)
 
 
 def _placing_prompt(state: SkyIslandsState) -> Prompt:
     seat = state.current
     fitting = placing.placeable_tiles(state)
     if fitting:
-        return Prompt(
+        return trusted(
+            Prompt,
             seat=seat,
             kind="place_tile",
             text="Place a tile from your hand so that it touches the sky islands; on every "
@@ -197,7 +215,8 @@ def _placing_prompt(state: SkyIslandsState) -> Prompt:
             min_picks=1,
             max_picks=1,
         )
-    return Prompt(
+    return trusted(
+        Prompt,
         seat=seat,
         kind="discard_tile",
         text="No tile in your hand can be placed: your hand is shown to all; discard one.",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from services.engine import Move
+from services.engine.state import trusted
 
 from .state import Colour
 from .tiles import Rotation
@@ -101,3 +103,38 @@ SkyIslandsMove = Annotated[
     | EndTurn,
     Field(discriminator="kind"),
 ]
+
+
+# --- the engine's own moves, made once each ------------------------------------------
+# Moves are frozen values, so the legal moves the engine lists can share them: each is
+# built once, without validation, and looked up after (a placement turn lists ~70).
+
+MADE = 1 << 16
+"""At most this many distinct moves of a kind are kept (a real game uses a few hundred)."""
+
+
+@lru_cache(maxsize=MADE)
+def place_moves(
+    tile: int, x: int, y: int, rotations: tuple[Rotation, ...]
+) -> tuple[PlaceTile, ...]:
+    """`tile` put in cell (x, y), turned each of these ways."""
+    return tuple(trusted(PlaceTile, tile=tile, x=x, y=y, rotation=r) for r in rotations)
+
+
+@lru_cache(maxsize=MADE)
+def build_move(kind: type[BuildMove], x: int, y: int, island: int) -> BuildMove:
+    return trusted(kind, x=x, y=y, island=island)
+
+
+@lru_cache(maxsize=MADE)
+def keep_move(red: int, white: int, blue: int) -> Keep:
+    return trusted(Keep, red=red, white=white, blue=blue)
+
+
+@lru_cache(maxsize=MADE)
+def exchange_move(give: Colour, take: Colour) -> Exchange:
+    return trusted(Exchange, give=give, take=take)
+
+
+FINISH_BUILDING = trusted(FinishBuilding)
+END_TURN = trusted(EndTurn)

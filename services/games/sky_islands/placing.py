@@ -4,18 +4,20 @@ gaining resources from the flying ships."""
 from __future__ import annotations
 
 from services.engine import Event, IllegalMove, Move, Seat
+from services.engine.state import trusted
 
 from .board import (
     PlacedTile,
     can_place,
     cell_key,
+    fitting_rotations,
     neighbours,
+    open_needs,
     placeable,
     placement_problem,
-    placements,
 )
 from .events import HandRevealed, ResourcesGained, TileDiscarded, TilePlaced
-from .moves import DiscardTile, PlaceTile
+from .moves import DiscardTile, PlaceTile, place_moves
 from .ships import sail_in, ship_of
 from .state import SkyIslandsState
 from .tiles import TILES
@@ -31,11 +33,14 @@ def placeable_tiles(state: SkyIslandsState) -> list[int]:
 
 
 def placing_moves(state: SkyIslandsState) -> list[Move]:
-    moves: list[Move] = [
-        PlaceTile(tile=t, x=x, y=y, rotation=r)
-        for t, x, y, r in placements(state.board, state.active.hand)
-    ]
-    return moves or [DiscardTile(tile=t) for t in state.active.hand]
+    moves: list[Move] = []
+    needs = open_needs(state.board)
+    for tile in state.active.hand:
+        for (x, y), (faced, island) in needs:
+            rotations = fitting_rotations(tile, faced, island)
+            if rotations:
+                moves += place_moves(tile, x, y, rotations)
+    return moves or [trusted(DiscardTile, tile=t) for t in state.active.hand]
 
 
 def _check_in_hand(state: SkyIslandsState, tile: int) -> None:
@@ -63,8 +68,10 @@ def place_tile(state: SkyIslandsState, seat: Seat, move: PlaceTile) -> list[Even
     state.phase = "build"
     ships = [ship_of(placed)] + [ship_of(t) for _, t in neighbours(state.board, *placed.cell)]
     gains = sail_in(state, seat, ships, "ships")
-    placed_event = TilePlaced(seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation)
-    return [placed_event, ResourcesGained(seat=seat, source="placement", **gains)]
+    placed_event = trusted(
+        TilePlaced, seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation
+    )
+    return [placed_event, trusted(ResourcesGained, seat=seat, source="placement", **gains)]
 
 
 def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[Event]:
@@ -75,11 +82,11 @@ def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[
             "You may discard a tile only when no tile in your hand can be placed; "
             f"tile {placeable_tiles(state)[0]} fits somewhere.",
         )
-    revealed = HandRevealed(seat=seat, tiles=list(state.active.hand))
+    revealed = trusted(HandRevealed, seat=seat, tiles=list(state.active.hand))
     state.active.hand.remove(move.tile)
     state.discarded.append(move.tile)
     state.phase = "build"
     # "they gain only 1 resource (or victory point) from the flying ship on the discarded tile"
     gains = sail_in(state, seat, [TILES[move.tile].ship], "ships")
-    discarded = TileDiscarded(seat=seat, tile=move.tile)
-    return [revealed, discarded, ResourcesGained(seat=seat, source="discard", **gains)]
+    discarded = trusted(TileDiscarded, seat=seat, tile=move.tile)
+    return [revealed, discarded, trusted(ResourcesGained, seat=seat, source="discard", **gains)]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
-
-from pydantic import ConfigDict, Field
 
 from services.engine import GameState, Seat
 
 from .board import Board, PlacedTile
-from .copying import Copyable, Immutable
 
 Colour = Literal["red", "white", "blue"]
 COLOURS: tuple[Colour, ...] = ("red", "white", "blue")
@@ -19,7 +17,11 @@ Phase = Literal["place", "build", "dispose", "refill", "over"]
 TURNS_PER_PLAYER = 10
 TILES_PER_PLAYER = 10
 STARTING_HAND = 2
-TRADING_HOUSES_PER_PLAYER = 12
+PIECES_PER_COLOUR = 12
+"""Trading house pieces of each colour in the box."""
+TRADING_HOUSES_PER_PLAYER = PIECES_PER_COLOUR - 1
+"""In hand after setup D: "Place one of those trading house pieces on the 0 space of the
+score board"; that piece marks the score and is never built."""
 TOWERS = 12
 HARBOURS = 12
 CUBES_PER_COLOUR = 20
@@ -27,10 +29,9 @@ KEEP_AT_MOST = 3
 EXCHANGE_RATE = 3
 
 
-class Cubes(Copyable):
+@dataclass(slots=True, kw_only=True)
+class Cubes:
     """Resource cubes: red = wine, white = canvas, blue = flying stone."""
-
-    model_config = ConfigDict(extra="forbid")
 
     red: int = 0
     white: int = 0
@@ -47,10 +48,9 @@ class Cubes(Copyable):
         return self.red + self.white + self.blue
 
 
-class VictoryPoints(Copyable):
+@dataclass(slots=True, kw_only=True)
+class VictoryPoints:
     """Victory points scored during the game, by where they came from."""
-
-    model_config = ConfigDict(extra="forbid")
 
     income: int = 0
     ships: int = 0
@@ -61,7 +61,8 @@ class VictoryPoints(Copyable):
         return self.income + self.ships + self.towers
 
 
-class TradingHouse(Immutable):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TradingHouse:
     """A trading house on one island of a tile, possibly tower- and harbour-equipped."""
 
     owner: Seat
@@ -76,19 +77,19 @@ class TradingHouse(Immutable):
         return (self.x, self.y, self.island)
 
 
-class Merchant(Copyable):
+@dataclass(slots=True, kw_only=True)
+class Merchant:
     """One player's pieces, hand and score."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    hand: list[int] = Field(default_factory=list)
-    cubes: Cubes = Field(default_factory=Cubes)
-    vp: VictoryPoints = Field(default_factory=VictoryPoints)
+    hand: list[int] = field(default_factory=list)
+    cubes: Cubes = field(default_factory=Cubes)
+    vp: VictoryPoints = field(default_factory=VictoryPoints)
     trading_houses_left: int = TRADING_HOUSES_PER_PLAYER
     turns_taken: int = 0
 
 
-class SkyIslandsState(Copyable, GameState):
+@dataclass(slots=True, kw_only=True)
+class SkyIslandsState(GameState):
     starting_player: Seat
     current: Seat
     phase: Phase = "place"
@@ -96,12 +97,12 @@ class SkyIslandsState(Copyable, GameState):
     """Turns begun in the whole game, counting from 1."""
     placed_this_turn: PlacedTile | None = None
     board: Board
-    trading_houses: list[TradingHouse] = Field(default_factory=list)
+    trading_houses: list[TradingHouse] = field(default_factory=list)
     merchants: list[Merchant]
     pile: list[int]
-    returned: list[int] = Field(default_factory=list)
+    returned: list[int] = field(default_factory=list)
     """Tiles put back in the box unseen at setup."""
-    discarded: list[int] = Field(default_factory=list)
+    discarded: list[int] = field(default_factory=list)
     """Tiles revealed and discarded to the box during play (public)."""
     supply: Cubes
     towers_left: int = TOWERS

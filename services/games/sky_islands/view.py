@@ -14,7 +14,7 @@ from services.engine import Seat
 
 from .board import IslandMap, Node, PlacedTile, connected_islands
 from .scoring import breakdown, influence
-from .state import Cubes, Phase, SkyIslandsState, TradingHouse, VictoryPoints
+from .state import Phase, SkyIslandsState, TradingHouse
 from .tiles import SIDES, TILES, EdgeKind, ShipColour, Side, SkyIslandTile, turned
 
 
@@ -69,6 +69,22 @@ class ConnectedIslandView(BaseModel):
     influence: list[int]
     """Per seat: 1 per trading house, 2 per tower-equipped one."""
     has_tower: bool
+
+
+class Cubes(BaseModel):
+    """Resource cubes: red = wine, white = canvas, blue = flying stone."""
+
+    red: int
+    white: int
+    blue: int
+
+
+class VictoryPoints(BaseModel):
+    """Victory points scored during the game, by where they came from."""
+
+    income: int
+    ships: int
+    towers: int
 
 
 class PlayerView(BaseModel):
@@ -162,11 +178,12 @@ def _board_tile(
 
 def _player(state: SkyIslandsState, seat: Seat) -> PlayerView:
     merchant = state.merchants[seat]
+    cubes, vp = merchant.cubes, merchant.vp
     return PlayerView(
         seat=seat,
-        cubes=merchant.cubes.model_copy(),
-        victory_points=merchant.vp.total,
-        victory_points_by_kind=merchant.vp.model_copy(),
+        cubes=Cubes(red=cubes.red, white=cubes.white, blue=cubes.blue),
+        victory_points=vp.total,
+        victory_points_by_kind=VictoryPoints(income=vp.income, ships=vp.ships, towers=vp.towers),
         trading_houses_left=merchant.trading_houses_left,
         turns_taken=merchant.turns_taken,
         hand_count=len(merchant.hand),
@@ -200,7 +217,11 @@ def build_view(state: SkyIslandsState, seat: Seat | None) -> SkyIslandsView:
         hand=None if own_hand is None else [tile_face(TILES[t]) for t in own_hand],
         players=[_player(state, s) for s in range(state.players)],
         supply=SupplyView(
-            **state.supply.model_dump(), towers=state.towers_left, harbours=state.harbours_left
+            red=state.supply.red,
+            white=state.supply.white,
+            blue=state.supply.blue,
+            towers=state.towers_left,
+            harbours=state.harbours_left,
         ),
         draw_pile=len(state.pile),
         returned_to_box=len(state.returned) + len(state.discarded),

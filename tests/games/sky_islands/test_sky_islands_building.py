@@ -8,18 +8,21 @@ from sky_islands_helpers import (
     new_game,
     play,
     put,
+    put_hole_ring,
     refused,
     set_cubes,
 )
 
 from services.games.sky_islands import game
 from services.games.sky_islands.board import connected_islands
+from services.games.sky_islands.building import trading_house_spots
 from services.games.sky_islands.moves import (
     BuildHarbour,
     BuildTower,
     BuildTradingHouse,
     PlaceTile,
 )
+from services.games.sky_islands.state import Cubes
 
 
 def building(cubes=(3, 3, 3), players=3):
@@ -40,9 +43,9 @@ def house_at(state, x, y, island=0):
 def test_building_costs_one_red_one_white_one_blue_paid_to_the_supply():
     state = building()
     state, events = play(state, BuildTradingHouse(x=0, y=0))
-    assert state.merchants[0].cubes.model_dump() == {"red": 2, "white": 2, "blue": 2}
-    assert state.supply.model_dump() == {"red": 18, "white": 18, "blue": 18}
-    assert state.merchants[0].trading_houses_left == 11
+    assert state.merchants[0].cubes == Cubes(red=2, white=2, blue=2)
+    assert state.supply == Cubes(red=18, white=18, blue=18)
+    assert state.merchants[0].trading_houses_left == 10
     assert events[0].kind == "built" and events[0].building == "trading_house"
     check_conserved(state)
 
@@ -111,6 +114,24 @@ def test_trading_house_on_a_missing_tile_or_island_is_refused():
     assert "no tile at (5, 5)" in error.message
     error = refused(state, BuildTradingHouse(x=0, y=0, island=1), "no_such_island")
     assert "has 1 island(s)" in error.message
+
+
+def test_eleven_trading_houses_to_build_because_the_twelfth_marks_the_score():
+    """Setup D: of the colour's 12 pieces one goes on the score board's 0 space."""
+    state = building(cubes=(12, 12, 12))
+    put_hole_ring(state)
+    assert [m.trading_houses_left for m in state.merchants] == [11, 11, 11]
+    spots = trading_house_spots(state)
+    assert len(spots) >= 12
+    for x, y, island in spots[:11]:
+        state, _ = play(state, BuildTradingHouse(x=x, y=y, island=island))
+    assert len(state.houses_of(0)) == 11 and state.merchants[0].trading_houses_left == 0
+    assert game.view(state, 1).players[0].trading_houses_left == 0
+    x, y, island = spots[11]
+    error = refused(state, BuildTradingHouse(x=x, y=y, island=island), "no_trading_houses_left")
+    assert "no trading house pieces left" in error.message
+    assert not any(m.kind == "build_trading_house" for m in game.legal_moves(state, 0))
+    check_conserved(state)
 
 
 def test_no_trading_house_pieces_left():

@@ -12,6 +12,7 @@ from sky_islands_helpers import (
 
 from services.games.sky_islands import game
 from services.games.sky_islands.moves import EndTurn, Exchange, Keep
+from services.games.sky_islands.state import Cubes
 
 
 def disposing(red=0, white=0, blue=0):
@@ -24,8 +25,8 @@ def disposing(red=0, white=0, blue=0):
 def test_exchange_three_of_one_colour_for_one_of_any_colour_in_the_supply():
     state = disposing(red=3, white=1)
     state, events = play(state, Exchange(give="red", take="blue"))
-    assert state.merchants[0].cubes.model_dump() == {"red": 0, "white": 1, "blue": 1}
-    assert state.supply.model_dump() == {"red": 20, "white": 19, "blue": 19}
+    assert state.merchants[0].cubes == Cubes(red=0, white=1, blue=1)
+    assert state.supply == Cubes(red=20, white=19, blue=19)
     assert events[0].kind == "exchanged"
     assert state.current == 1  # nothing left to decide: the turn ended
     check_conserved(state)
@@ -35,7 +36,7 @@ def test_exchange_may_be_repeated():
     state = disposing(red=6)
     state, _ = play(state, Exchange(give="red", take="white"))
     state, _ = play(state, Exchange(give="red", take="blue"))
-    assert state.merchants[0].cubes.model_dump() == {"red": 0, "white": 1, "blue": 1}
+    assert state.merchants[0].cubes == Cubes(red=0, white=1, blue=1)
 
 
 def test_exchange_needs_three_of_the_same_colour():
@@ -63,7 +64,7 @@ def test_with_four_or_more_keep_at_most_three_and_return_the_rest():
     state = disposing(red=2, white=2, blue=1)
     assert game.prompts(state)[0].text.startswith("You hold 5 resources")
     state, events = play(state, Keep(red=2, blue=1))
-    assert state.merchants[0].cubes.model_dump() == {"red": 2, "white": 0, "blue": 1}
+    assert state.merchants[0].cubes == Cubes(red=2, white=0, blue=1)
     returned = events[0]
     assert (returned.kind, returned.red, returned.white, returned.blue) == (
         "resources_returned",

@@ -22,6 +22,7 @@ from services.engine import InvalidConfig
 from services.games.sky_islands import SkyIslandsOptions, game
 from services.games.sky_islands.events import HandRevealed, IncomeReceived, ResourcesGained
 from services.games.sky_islands.moves import DiscardTile, EndTurn, FinishBuilding, PlaceTile
+from services.games.sky_islands.state import Cubes
 
 
 def hand_over(state):
@@ -46,9 +47,9 @@ def test_setup_uses_ten_tiles_per_player_and_returns_the_rest_unseen(players, us
 
 def test_setup_supply_and_pieces():
     state = new_game(4)
-    assert state.supply.model_dump() == {"red": 20, "white": 20, "blue": 20}
+    assert state.supply == Cubes(red=20, white=20, blue=20)
     assert (state.towers_left, state.harbours_left) == (12, 12)
-    assert all(m.trading_houses_left == 12 and m.vp.total == 0 for m in state.merchants)
+    assert all(m.trading_houses_left == 11 and m.vp.total == 0 for m in state.merchants)
     assert all(m.cubes.total == 0 for m in state.merchants)
 
 
@@ -113,7 +114,7 @@ def test_income_one_cube_per_harbour_equipped_trading_house():
     house(state, 1, 1, 1, harbour=True)  # SE quarter: blue ship
     house(state, 1, 0, 0)  # NW quarter, red ship, but no harbour
     state, events = hand_over(state)
-    assert state.merchants[1].cubes.model_dump() == {"red": 0, "white": 1, "blue": 1}
+    assert state.merchants[1].cubes == Cubes(red=0, white=1, blue=1)
     [income] = income_events(events)
     assert (income.red, income.white, income.blue, income.vp) == (0, 1, 1, 0)
 
@@ -153,7 +154,7 @@ def test_gains_from_placed_tile_and_each_tile_touching_it_by_an_edge():
     put(state, 40, 2, 1)  # islet in open sky, green ship, below the cell we fill
     give_hand(state, 0, [1, 5])
     state, events = play(state, PlaceTile(tile=1, x=2, y=0, rotation=270))  # red, faces NE
-    assert state.merchants[0].cubes.model_dump() == {"red": 1, "white": 1, "blue": 0}
+    assert state.merchants[0].cubes == Cubes(red=1, white=1, blue=0)
     assert state.merchants[0].vp.ships == 1
     gained = gains(events)
     assert (gained.red, gained.white, gained.blue, gained.vp) == (1, 1, 0, 1)
@@ -165,7 +166,7 @@ def test_initial_tile_only_edge_touching_quarters_pay():
     state = new_game(3)
     give_hand(state, 0, [3, 5])
     state, _ = play(state, PlaceTile(tile=3, x=0, y=-1, rotation=180))  # blue; touches NW only
-    assert state.merchants[0].cubes.model_dump() == {"red": 1, "white": 0, "blue": 1}
+    assert state.merchants[0].cubes == Cubes(red=1, white=0, blue=1)
     assert state.merchants[0].vp.total == 0  # the SW quarter's green ship does not touch
 
 
@@ -204,7 +205,7 @@ def test_forced_discard_reveals_hand_and_pays_only_discarded_ship():
     assert revealed.visible_to(None)["tiles"] == [30, 31]  # shown to everyone
     assert kinds(events)[:3] == ["hand_revealed", "tile_discarded", "resources_gained"]
     assert gains(events).source == "discard"
-    assert state.merchants[0].cubes.model_dump() == {"red": 0, "white": 0, "blue": 1}
+    assert state.merchants[0].cubes == Cubes(red=0, white=0, blue=1)
     assert state.discarded == [31]
     assert 31 not in [p.tile for p in state.board.values()]
     check_conserved(state)

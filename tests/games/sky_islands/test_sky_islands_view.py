@@ -91,7 +91,7 @@ def test_view_tells_whose_turn_and_which_step():
         "towers": 12,
         "harbours": 12,
     }
-    assert view.players[0].trading_houses_left == 12 and view.players[0].turns_taken == 0
+    assert view.players[0].trading_houses_left == 11 and view.players[0].turns_taken == 0
 
 
 def test_view_shows_the_tile_placed_this_turn():
@@ -133,7 +133,7 @@ def test_catalog_lists_every_tile_and_the_pieces():
     assert {t["id"] for t in catalog["tiles"]} == set(range(1, 41)) | {101, 102, 103, 104}
     assert catalog["initial_tile"]["NW"] == {"x": 0, "y": 0, "tile": 101}
     assert catalog["pieces"] == {
-        "trading_houses_per_player": 12,
+        "trading_houses_per_player": 11,
         "towers": 12,
         "harbours": 12,
         "cubes_per_colour": 20,

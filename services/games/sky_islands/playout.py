@@ -1,0 +1,65 @@
+"""A cheap, sensible playout policy for searching bots: one move for the seat to act,
+without listing every legal move (a placement turn has about 70).
+
+Searching bots play thousands of these moves per decision, so the policy must cost
+little and play like a merchant rather than at random: place where the most ships
+pay, build while there is something to build, keep a mix of colours.
+"""
+
+from __future__ import annotations
+
+from services.engine import Move, Rng, Seat
+from services.engine.state import trusted
+
+from .board import MASKS, open_needs
+from .building import building_moves
+from .disposal import exchange_moves, must_return
+from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, PlaceTile
+from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
+
+
+def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
+    if state.phase == "place":
+        return _placement(state, rng)
+    if state.phase == "build":
+        builds = building_moves(state)
+        return rng.choice(builds) if builds else FINISH_BUILDING
+    if must_return(state):
+        return _keep(state)
+    exchanges = exchange_moves(state)
+    if exchanges and rng.below(2):
+        return rng.choice(exchanges)
+    return END_TURN
+
+
+def _placement(state: SkyIslandsState, rng: Rng) -> Move:
+    """A placement touching as many tiles as any can (each touching tile's ship pays)."""
+    best: list[tuple[int, int, int, int]] = []
+    most = 0
+    needs = open_needs(state.board)
+    for tile in state.active.hand:
+        for rotation, mask in MASKS[tile]:
+            for (x, y), (faced, island) in needs:
+                if mask & faced == island:
+                    touching = faced.bit_count()
+                    if touching > most:
+                        best, most = [], touching
+                    if touching == most:
+                        best.append((tile, x, y, rotation))
+    if not best:
+        return trusted(DiscardTile, tile=rng.choice(state.active.hand))
+    tile, x, y, rotation = rng.choice(best)
+    return trusted(PlaceTile, tile=tile, x=x, y=y, rotation=rotation)
+
+
+def _keep(state: SkyIslandsState) -> Move:
+    """Keep 3, one colour at a time from the scarcest in hand, so a building stays near."""
+    cubes = state.active.cubes
+    kept = dict.fromkeys(COLOURS, 0)
+    for _ in range(KEEP_AT_MOST):
+        short = [c for c in COLOURS if cubes.get(c) > kept[c]]
+        if not short:
+            break
+        colour = min(short, key=lambda c: kept[c])
+        kept[colour] += 1
+    return trusted(Keep, **kept)
