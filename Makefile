@@ -48,6 +48,7 @@ bench: install
 	$(PY) bench/playouts.py
 	$(PY) bench/dominion_speed.py
 	$(PY) bench/bots.py --service
+	$(PY) bench/sky_lanterns.py
 
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
 bench-service: install
