@@ -119,6 +119,78 @@ def test_dominion_picture_shows_supply_events_prophecy_and_only_your_hand(api):
     assert "Your hand" not in texts(picture(api, created["id"]))
 
 
+CARD_ID = re.compile(r"[STU]\d\d")
+LANTERN_OPTIONS = {"starting_card_draft": True, "teapot_market": True}
+
+
+def lantern_game(api, seed: int, moves: int) -> dict:
+    seats = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}]
+    created = api.create("sky-lanterns", seats, options=LANTERN_OPTIONS, seed=seed)
+    play_some(api, created, moves)
+    return created
+
+
+def drawn_dice(root: ET.Element) -> int:
+    return len(root.findall(f".//{SVG}rect[@class='die']"))
+
+
+def test_sky_lanterns_picture_draws_dice_boards_and_your_own_hand(api):
+    created = lantern_game(api, seed=6, moves=20)
+    token = tokens_of(created)[0]
+    view = api.game(created["id"], token)["view"]
+    root = picture(api, created["id"], token)
+    lines = texts(root)
+    assert "Dice spaces" in lines and "Players" in lines
+    slotted = sum(
+        die is not None
+        for player in view["players"]
+        for die in player["core_slots"] + player["compensation_slots"]
+    )
+    on_spaces = sum(space["die"] is not None for space in view["dice_spaces"])
+    held = view["held_die"] is not None
+    assert slotted and drawn_dice(root) == on_spaces + slotted + held
+    assert len(root.findall(f".//{SVG}rect[@class='train']")) == 3
+    assert len(root.findall(f".//{SVG}circle[@class='lantern']")) == 3 * 3
+    for player in view["players"]:
+        assert f"{player['score_now']} pts" in lines
+        assert f"Train {player['train']}" in lines
+        assert f"Coins ${player['coins']} · Camphor {player['camphor']}" in lines
+        for colour, count in player["lanterns"].items():
+            assert f"{colour} {count}" in lines
+    assert "Your hand" in lines
+    assert hand_chips(root) == view["players"][0]["hand"]
+    spectator = picture(api, created["id"])
+    assert "Your hand" not in texts(spectator) and not hand_chips(spectator)
+    assert drawn_dice(spectator) == drawn_dice(root)
+    assert root.get("width") == "100%" and root.get("viewBox").split()[2] == "480"
+    assert min(float(t.get("font-size")) for t in root.iter(f"{SVG}text")) * 360 / 480 >= 6.7
+
+
+@pytest.mark.parametrize("moves", [0, 12])
+def test_sky_lanterns_picture_never_shows_another_seats_cards(api, moves):
+    """Every card or tile id in a reader's picture is one their own view names, and no
+    other seat's hand (or draft packet) reaches it — for seats and for a spectator."""
+    created = lantern_game(api, seed=9, moves=moves)
+    tokens = tokens_of(created)
+    own = {seat: api.game(created["id"], tokens[seat])["view"]["players"][seat] for seat in tokens}
+    secret = {
+        seat: set(player["hand"]) | set(player["draft_packet"] or [])
+        for seat, player in own.items()
+    }
+    assert all(secret.values())
+    for reader in [*tokens, None]:
+        token = tokens[reader] if reader is not None else None
+        raw = api.client.get(f"/v1/games/{created['id']}/board.svg", headers=api.auth(token)).text
+        document = api.client.get(f"/v1/games/{created['id']}", headers=api.auth(token)).text
+        drawn = set(CARD_ID.findall(raw))
+        assert drawn <= set(CARD_ID.findall(document))
+        for seat, cards in secret.items():
+            if seat != reader:
+                assert not drawn & cards, (reader, seat)
+        if reader is not None:
+            assert secret[reader] <= drawn
+
+
 def test_a_picture_is_a_function_of_the_view_alone(api):
     """Two readers with the same view get the same picture, so nothing hidden from the
     view can reach the drawing: a spectator and a platform key on a live game."""
@@ -187,7 +259,9 @@ def test_errors_are_problems_like_the_game_documents(api, path, headers, status,
 
 
 def test_a_game_without_a_drawing_says_so(api):
-    created = api.create()  # Hidden Numbers, the tests' own game: no drawing module
+    # Every real game has a picture now; Hidden Numbers, the tests' own game, has none.
+    assert all(pictures.has_picture(g) for g in ("sky-islands", "dominion", "sky-lanterns"))
+    created = api.create()
     assert not pictures.has_picture("hidden-numbers")
     response = api.client.get(f"/v1/games/{created['id']}/board.svg")
     assert response.status_code == 404 and response.json()["code"] == "no_picture"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..payloads import GameDocument
-from . import dominion, sky_islands
+from . import dominion, sky_islands, sky_lanterns
 from .scene import Scene, scene_of
 
 Drawer = Callable[[Scene[Any]], str]
@@ -16,6 +16,7 @@ Drawer = Callable[[Scene[Any]], str]
 DRAWERS: dict[str, Drawer] = {
     "sky-islands": sky_islands.draw,
     "dominion": dominion.draw,
+    "sky-lanterns": sky_lanterns.draw,
 }
 
 
