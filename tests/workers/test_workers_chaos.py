@@ -47,7 +47,9 @@ GAMES = int(os.environ.get("SKYPORT_CHAOS_GAMES", "12"))
 KILLS = int(os.environ.get("SKYPORT_CHAOS_KILLS", "10"))
 SEED = int(os.environ.get("SKYPORT_CHAOS_SEED", "20261201"))
 RECOVERY_P95_SECONDS = 15.0
-DOMINION = {"recommended": "Heading East"}
+DOMINION = {"recommended": "Heading East", "turn_limit": 25}
+"""Greedy-vs-greedy Dominion can play for thousands of moves; the turn limit keeps each
+game to a few hundred, so every game can end inside the test's time."""
 HUMAN_MOVES_BEFORE_RESIGNING = 12
 """A human playing random Dominion moves would rarely end the game: it resigns instead."""
 
@@ -98,8 +100,6 @@ class Chaos:
 
     def create(self, index: int) -> None:
         game, seats, options = game_plan(index)
-        # Seeds 1-12: greedy-vs-greedy Dominion games that end by the rules (some seeds
-        # play on for thousands of moves until the game gets a turn limit, issue 10 #15).
         body = {"game": game, "seats": seats, "seed": index % 12 + 1, "options": options}
         headers = {
             "Authorization": f"Bearer {PLATFORM_KEY}",

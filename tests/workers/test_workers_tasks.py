@@ -29,7 +29,11 @@ from workers.tasks import delivery_key
 pytestmark = pytest.mark.timeout(180)
 
 GAMES = sorted(game.id for game in all_games())
-BOT_LEVELS = {"sky-islands": ["mcts", "greedy"], "dominion": ["mcts", "greedy"]}
+BOT_LEVELS = {
+    "sky-islands": ["mcts", "greedy"],
+    "dominion": ["mcts", "greedy"],
+    "sky-lanterns": ["mcts", "greedy"],
+}
 """All-bot line-ups: every level plays every game."""
 
 
