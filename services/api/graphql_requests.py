@@ -41,7 +41,7 @@ class Operation(BaseModel):
 
 
 class _AnyJSON(RootModel[Any]):
-    pass
+    """Any JSON document: `operation_from` checks its shape."""
 
 
 async def from_body(request: Request) -> Operation:
