@@ -112,7 +112,8 @@ def shadow_order_moves(t: Table) -> list[Move]:
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
-    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card]]
+    done = t.s.turn.shadows_ordered
+    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card] and card not in done]
 
 
 # --- carrying out a move --------------------------------------------------------------
@@ -310,8 +311,15 @@ def order_shadows(t: Table, move: OrderShadows) -> None:
             f"{move.bottom} is not a Shadow card in this game's Supply.",
             shadows=shadows_in_game(t),
         )
+    if move.bottom in t.s.turn.shadows_ordered:
+        raise refuse(
+            "shadow_already_ordered",
+            f"You have already put {move.bottom} bottom-most this turn; each kind of Shadow "
+            "can be ordered once a turn, which is enough for any order.",
+        )
     p = t.player(t.active)
     p.shadow_order = [move.bottom] + [c for c in p.shadow_order if c != move.bottom]
+    t.s.turn.shadows_ordered.append(move.bottom)
 
 
 def end_phase(t: Table, move: EndPhase) -> None:

@@ -89,6 +89,8 @@ class TurnState:
     seat: int = 0
     phase: str = "start"
     """start | action | buy | cleanup | over"""
+    shadows_ordered: list[str] = field(default_factory=list)
+    """Shadow kinds this player has put bottom-most this turn (each at most once a turn)."""
     actions: int = 1
     buys: int = 1
     coins: int = 0

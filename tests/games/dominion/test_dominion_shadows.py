@@ -17,6 +17,7 @@ from dominion_kit import (
     start,
 )
 
+from services.ai import make_bot, play_match
 from services.engine import IllegalMove
 from services.games.dominion import game
 from services.games.dominion.cards import SHADOWS
@@ -155,3 +156,24 @@ def test_ordering_a_card_that_is_not_a_shadow_of_this_game_is_refused():
             act(state, kind="order_shadows", bottom=card)
         assert error.value.code == "not_a_shadow_in_this_game"
         assert card in error.value.message
+
+
+def test_each_kind_of_shadow_is_ordered_at_most_once_a_turn_which_builds_any_order():
+    state = start(new_game("Ninja", "Fishmonger", "Alley"), phase="buy")
+    for card in ("Alley", "Fishmonger", "Ninja"):
+        state = act(state, kind="order_shadows", bottom=card)
+    assert me(state).shadow_order == ["Ninja", "Fishmonger", "Alley"]
+    assert not [m for m in game.legal_moves(state, 0) if m.kind == "order_shadows"]
+    with pytest.raises(IllegalMove) as error:
+        act(state, kind="order_shadows", bottom="Alley")
+    assert error.value.code == "shadow_already_ordered"
+    assert "once a turn" in error.value.message
+
+
+def test_greedy_bots_cannot_reorder_their_shadows_forever():
+    """Seed 12 of Heading East: two greedy bots used to swap Alley and Fishmonger
+    bottom-most for ever instead of ending the turn."""
+    bots = [make_bot("greedy", 12), make_bot("greedy", 13)]
+    options = {"recommended": "Heading East", "turn_limit": 25}
+    record = play_match(game, bots, 12, options, max_moves=5_000)
+    assert record.state.over
