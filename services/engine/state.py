@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic_core import PydanticUndefined
 
 T = TypeVar("T")
 
@@ -178,35 +179,47 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
 # --- building trusted pydantic values without validation ---------------------------------
 
 M = TypeVar("M", bound=BaseModel)
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 
 @functools.cache
-def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
-    """A model's plain defaults, and its fields made by a default factory."""
-    plain, factories = {}, []
-    for name, info in cls.model_fields.items():
+def unchecked(cls: type[M]) -> Callable[..., M]:
+    """A constructor generated for pydantic model `cls` (keyword arguments, the model's
+    defaults) that fills the instance directly and makes the same object `cls(**fields)`
+    would, without validating: for moves, events and prompts the engine builds from its
+    own, already valid state. Anything from outside goes through `model_validate`."""
+    namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_set": object.__setattr__}
+    parameters, values, given = [], [], []
+    for index, (name, info) in enumerate(cls.model_fields.items()):
         if info.default_factory is not None:
-            factories.append((name, info.default_factory))
-        elif not info.is_required():
-            plain[name] = info.default
-    return plain, tuple(factories)
+            namespace[f"_factory{index}"] = info.default_factory
+            parameters.append(f"{name}=_missing")
+            values.append(f"{name!r}: _factory{index}() if {name} is _missing else {name}")
+            given.append(f"if {name} is not _missing: fields.add({name!r})")
+        elif info.default is PydanticUndefined:
+            parameters.append(name)
+            values.append(f"{name!r}: {name}")
+            given.append(f"fields.add({name!r})")
+        else:
+            namespace[f"_default{index}"] = info.default
+            parameters.append(f"{name}=_missing")
+            values.append(f"{name!r}: _default{index} if {name} is _missing else {name}")
+            given.append(f"if {name} is not _missing: fields.add({name!r})")
+    namespace["_missing"] = object()
+    lines = [
+        f"def new_{cls.__name__}(*, {', '.join(parameters)}):",
+        "    model = _new(_cls)",
+        f"    _set(model, '__dict__', {{{', '.join(values)}}})",
+        "    fields = set()",
+        *(f"    {line}" for line in given),
+        "    _set(model, '__pydantic_fields_set__', fields)",
+        "    _set(model, '__pydantic_extra__', None)",
+        "    _set(model, '__pydantic_private__', None)",
+        "    return model",
+    ]
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names
+    return namespace[f"new_{cls.__name__}"]  # type: ignore[no-any-return]
 
 
 def trusted(cls: type[M], /, **fields: Any) -> M:
-    """An instance of pydantic model `cls` (a move, event or prompt the engine made itself)
-    without validation: what `model_construct` does, at a fraction of its cost. Only for
-    values built by game code from already valid data; anything from outside goes
-    through `model_validate`."""
-    plain, factories = _defaults(cls)
-    values = {**plain, **fields}
-    for name, factory in factories:
-        if name not in fields:
-            values[name] = factory()
-    instance = _new_object(cls)
-    _set_attribute(instance, "__dict__", values)
-    _set_attribute(instance, "__pydantic_fields_set__", set(fields))
-    _set_attribute(instance, "__pydantic_extra__", None)
-    _set_attribute(instance, "__pydantic_private__", None)
-    return instance
+    """`unchecked(cls)(**fields)`: one trusted value without validation."""
+    return unchecked(cls)(**fields)

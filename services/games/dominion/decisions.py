@@ -11,9 +11,9 @@ from collections import Counter
 from itertools import combinations
 
 from services.engine import Prompt
+from services.engine.state import unchecked
 
 from .state import Ask, Frame
-from .unchecked import unchecked
 
 STEPWISE_LIMIT = 300
 """Past this many possible answers, picks are taken one card at a time."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from services.engine.state import unchecked
+
 from .cards import Cost
 from .costs import cheaper, cost, costs_zero, is_
 from .decisions import ask, take
@@ -11,7 +13,6 @@ from .log import CardGained, DebtChanged
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
-from .unchecked import unchecked
 
 
 def gainable(t: Table, test: Callable[[str], bool]) -> list[str]:

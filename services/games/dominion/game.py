@@ -6,6 +6,7 @@ import math
 from typing import Any, ClassVar
 
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat
+from services.engine.state import unchecked
 
 from .cards import components
 from .decisions import prompt_of
@@ -19,7 +20,6 @@ from .setup import DominionConfig, new_state
 from .state import DominionState
 from .table import Table
 from .turn import advance, playable_action
-from .unchecked import unchecked
 from .view import DominionView, build_view
 
 

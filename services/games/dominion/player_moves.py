@@ -6,6 +6,7 @@ Every refusal names the rule it breaks, with a stable code.
 from __future__ import annotations
 
 from services.engine import IllegalMove, Move
+from services.engine.state import unchecked
 
 from .cards import EVENTS, SHADOWS
 from .costs import cost, is_
@@ -47,7 +48,6 @@ from .turn import (
     playable_treasures,
     start_cleanup,
 )
-from .unchecked import unchecked
 from .zones import shadow_positions
 
 

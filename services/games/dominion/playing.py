@@ -9,6 +9,8 @@ longer in play cannot return to its pile again.
 
 from __future__ import annotations
 
+from services.engine.state import unchecked
+
 from .card_effects import SPECIALS
 from .cards import CARDS
 from .costs import is_
@@ -18,7 +20,6 @@ from .prophecies import remove_sun
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
-from .unchecked import unchecked
 from .zones import draw
 
 

@@ -7,6 +7,8 @@ a Buy phase with nothing left to do) so no one is asked a question with one answ
 
 from __future__ import annotations
 
+from services.engine.state import unchecked
+
 from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
 from .costs import coins_to_buy, is_, up_to
 from .decisions import ask, take
@@ -17,7 +19,6 @@ from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
 from .state import Frame, TurnState
 from .table import Table
-from .unchecked import unchecked
 from .zones import draw
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from services.engine.state import unchecked
+
 from .cards import SHADOWS
 from .log import CardsDiscarded, CardsDrawn, CardsRevealed, CardsTrashed, Shuffled
 from .state import PlayerState
 from .table import Table
-from .unchecked import unchecked
 
 
 def shuffle_discard_into_deck(t: Table, seat: int) -> None:
