@@ -119,7 +119,7 @@ def service_latency(game: Game, level: str, args: argparse.Namespace) -> None:
     from starlette.testclient import TestClient
 
     from services.api.app import create_app
-    from services.api.settings import Settings
+    from services.gameplay.settings import Settings
 
     settings = Settings(
         redis_url=None,

@@ -7,8 +7,8 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from services.api.auth import Credentials, credentials_from
-from services.api.gameplay import GameService
+from services.gameplay.auth import Credentials, credentials_from
+from services.gameplay.service import GameService
 
 
 @dataclass

@@ -16,8 +16,8 @@ import structlog
 from graphql import GraphQLError, VariableDefinitionNode
 from strawberry.types import ExecutionContext
 
-from services.api.problems import Problem, as_store_problem, from_game_error
 from services.engine import GameError
+from services.gameplay.problems import Problem, as_store_problem, from_game_error
 
 log = structlog.get_logger(__name__)
 

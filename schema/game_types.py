@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import strawberry
 
-from services.api import payloads
 from services.engine import Game as GameRules
+from services.gameplay import payloads
 
 from .types import Clock, GameEvent, GameResult, GameStatus, Prompt, Rejected, Seat, VersionConflict
 from .types import status_of as status

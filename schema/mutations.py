@@ -9,9 +9,9 @@ import strawberry
 from pydantic import ValidationError
 from strawberry.scalars import JSON
 
-from services.api.auth import check_idempotency_key
-from services.api.payloads import CreateGameRequest, input_code
-from services.api.problems import Problem
+from services.gameplay.auth import check_idempotency_key
+from services.gameplay.payloads import CreateGameRequest, input_code
+from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes

@@ -8,8 +8,8 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
-from services.api import metrics
-from services.api.gameplay import FeedEnd, FeedEntry
+from services.gameplay import metrics
+from services.gameplay.service import FeedEnd, FeedEntry
 
 from .context import GraphQLContext
 from .types import GameEnded, GameResult, GameUpdate, LogEntry, status_of

@@ -1,5 +1,5 @@
 """GraphQL types that do not depend on which games are registered. Each is a view over
-a document of the gameplay service (`services.api.payloads`), built by `of(...)`."""
+a document of the gameplay service (`services.gameplay.payloads`), built by `of(...)`."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from services.api import payloads
+from services.gameplay import payloads
 from services.store import GameStatus as StoreStatus
 
 GameStatus = strawberry.enum(

@@ -175,7 +175,7 @@ def worker(
     """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, the
     sweep); needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly:
     running tasks finish first. The sweep is idempotent: run --beat on every worker."""
-    from services.api.settings import get_settings
+    from services.gameplay.settings import get_settings
 
     settings = get_settings()
     if settings.celery_broker_url is None:
@@ -186,7 +186,7 @@ def worker(
 
         prepare_multiprocess_dir()  # inherited by the supervised worker
         serve_metrics(settings.worker_metrics_port, settings.celery_broker_url, settings.task_queue)
-    from services.api.logs import configure_logging
+    from services.gameplay.logs import configure_logging
 
     level = loglevel or settings.log_level
     configure_logging(level, settings.log_json)

@@ -28,12 +28,12 @@ import redis as sync_redis
 from hidden_numbers import HIDDEN_NUMBERS, HiddenNumbers
 
 from services.api.app import create_app
-from services.api.settings import Settings
 from services.engine import (
     Game,
     Seat,
     all_games,
 )
+from services.gameplay.settings import Settings
 
 
 def pytest_configure(config: pytest.Config) -> None:

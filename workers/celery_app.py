@@ -21,7 +21,7 @@ import tempfile
 from celery import Celery
 from celery.signals import beat_init
 
-from services.api.settings import Settings, get_settings
+from services.gameplay.settings import Settings, get_settings
 
 from .supervisor import die_with_parent
 

@@ -36,15 +36,15 @@ import structlog
 from celery.exceptions import Reject
 from kombu.exceptions import OperationalError
 
-from services.api import metrics
-from services.api.dispatch import ADVANCE_TASK, WEBHOOK_TASK, CeleryDispatcher
-from services.api.gameplay import GameService, budgeted_bots
-from services.api.settings import Settings, get_settings
 from services.engine import all_games
+from services.gameplay import metrics
+from services.gameplay.dispatch import ADVANCE_TASK, WEBHOOK_TASK, CeleryDispatcher
+from services.gameplay.service import GameService, budgeted_bots
+from services.gameplay.settings import Settings, get_settings
+from services.gameplay.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 
 from .celery_app import app
-from .webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
 
 log = structlog.get_logger(__name__)
 

@@ -13,6 +13,13 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from services.engine import Game, all_games
+from services.gameplay.auth import ApiKeys, Credentials
+from services.gameplay.dispatch import CeleryDispatcher, InProcessDispatcher, WebhookPolicy
+from services.gameplay.logs import configure_logging
+from services.gameplay.metrics import RequestMetricsMiddleware
+from services.gameplay.problems import EXCEPTION_HANDLERS
+from services.gameplay.service import GameService, budgeted_bots
+from services.gameplay.settings import Settings, get_settings
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 
 from . import (
@@ -24,18 +31,11 @@ from . import (
     routes_health,
     routes_playground,
 )
-from .auth import ApiKeys, Credentials
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
-from .dispatch import CeleryDispatcher, InProcessDispatcher, WebhookPolicy
-from .gameplay import GameService, budgeted_bots
 from .graphql import graphql_routes
-from .logs import configure_logging
-from .metrics import RequestMetricsMiddleware
-from .problems import EXCEPTION_HANDLERS
 from .ratelimit import RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
-from .settings import Settings, get_settings
 
 log = structlog.get_logger(__name__)
 

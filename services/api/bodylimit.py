@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .problems import Problem
+from services.gameplay.problems import Problem
 
 
 def too_large(limit: int) -> Problem:

@@ -29,12 +29,12 @@ from strawberry.types.graphql import OperationType
 from schema import Limits, build_schema
 from schema.context import GraphQLContext
 from services.engine import Game
+from services.gameplay.problems import Problem
+from services.gameplay.settings import Settings
 
 from .graphql_requests import document_refusal, from_body, from_query_string
 from .graphql_ws import SkyportTransportWS, SkyportWebSocketAdapter
-from .problems import Problem
 from .ratelimit import ConnectionsPerClient, client_ip, refuse
-from .settings import Settings
 
 
 class _RequestAdapter(StarletteRequestAdapter):

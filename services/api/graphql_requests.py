@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from starlette.requests import Request
 
 from schema import Limits
+from services.gameplay.problems import Problem, bad_request, unprocessable
 
 from .inputs import json_body
-from .problems import Problem, bad_request, unprocessable
 
 MAX_JSON_DEPTH = 64
 """Deepest nesting of arrays and objects in `variables` and `extensions`."""

@@ -39,9 +39,9 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
 )
 
 from schema.context import GraphQLContext
+from services.gameplay.problems import Problem
 
 from .graphql_requests import Operation, document_refusal, operation_from, problem_error
-from .problems import Problem
 from .ratelimit import bearer_of, count_request, rate_limited
 
 log = structlog.get_logger(__name__)

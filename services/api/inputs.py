@@ -11,10 +11,10 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .auth import Credentials, check_idempotency_key, credentials_from
-from .gameplay import GameService
-from .payloads import input_code
-from .problems import Problem, bad_request, not_found, unprocessable
+from services.gameplay.auth import Credentials, check_idempotency_key, credentials_from
+from services.gameplay.payloads import input_code
+from services.gameplay.problems import Problem, bad_request, not_found, unprocessable
+from services.gameplay.service import GameService
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

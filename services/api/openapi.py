@@ -15,9 +15,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from services.engine import Game
+from services.gameplay import payloads as p
 from services.store import GameStatus
-
-from . import payloads as p
 
 REF = "#/components/schemas/{model}"
 PROBLEM = {"$ref": "#/components/schemas/ProblemDocument"}

@@ -25,8 +25,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
-from . import metrics
-from .problems import Problem
+from services.gameplay import metrics
+from services.gameplay.problems import Problem
 
 log = structlog.get_logger(__name__)
 

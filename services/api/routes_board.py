@@ -6,9 +6,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from services.gameplay.problems import Problem
+
 from . import pictures
 from .inputs import credentials, game_id, only_query, service
-from .problems import Problem
 
 SVG_HEADERS = {
     "Cache-Control": "private, no-store",

@@ -17,10 +17,11 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from . import metrics
-from .gameplay import FeedEnd, FeedEntry, FeedItem
+from services.gameplay import metrics
+from services.gameplay.problems import bad_request
+from services.gameplay.service import FeedEnd, FeedEntry, FeedItem
+
 from .inputs import credentials, game_id, json_response, only_query, query_int, service
-from .problems import bad_request
 
 _LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end)?$")
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -6,6 +6,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from services.gameplay.payloads import CreateGameRequest, MoveRequest, ResignRequest
+from services.gameplay.problems import bad_request
 from services.store import GameStatus
 
 from .inputs import (
@@ -20,8 +22,6 @@ from .inputs import (
     replay_headers,
     service,
 )
-from .payloads import CreateGameRequest, MoveRequest, ResignRequest
-from .problems import bad_request
 
 STATUSES = [status.value for status in GameStatus]
 

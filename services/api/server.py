@@ -8,8 +8,9 @@ from types import FrameType
 import uvicorn
 from starlette.applications import Starlette
 
+from services.gameplay.settings import get_settings
+
 from .app import create_app
-from .settings import get_settings
 
 
 class GracefulServer(uvicorn.Server):

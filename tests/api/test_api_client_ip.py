@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from services.api.app import create_app
 from services.api.client_ip import TrustedProxies
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 INGRESS = TrustedProxies("10.42.0.0/16, fd00:42::/64")
 

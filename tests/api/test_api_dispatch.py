@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 
-from services.api.auth import Credentials
-from services.api.dispatch import InProcessDispatcher
-from services.api.gameplay import GameService
-from services.api.payloads import CreateGameRequest
 from services.engine import Move
+from services.gameplay.auth import Credentials
+from services.gameplay.dispatch import InProcessDispatcher
+from services.gameplay.payloads import CreateGameRequest
+from services.gameplay.service import GameService
 from services.store import GameStatus, GameStore, LiveUpdates, open_redis
 
 pytestmark = pytest.mark.anyio

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import orjson
 from starlette.testclient import TestClient
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 
 def json_lines(text):

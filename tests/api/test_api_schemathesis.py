@@ -22,7 +22,7 @@ from schemathesis.checks import (
 from schemathesis.core.parameters import ParameterLocation
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 PLATFORM_KEY = "platform-key-for-schemathesis-01"
 

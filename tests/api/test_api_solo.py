@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
 from blind_bid import HOUSE, blind_bid_solo  # noqa: E402
 
 from services.api.app import create_app  # noqa: E402
-from services.api.settings import Settings  # noqa: E402
+from services.gameplay.settings import Settings  # noqa: E402
 
 SOLO = blind_bid_solo.id
 LOST_OUTRIGHT_SEED = 1

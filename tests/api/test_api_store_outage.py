@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,10 +14,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from starlette.testclient import TestClient
 
-from services.api import webhook_targets
 from services.api.app import create_app
-from services.api.problems import Problem
-from workers.webhooks import DeliveryRefused, Webhook, deliver
+from services.gameplay import webhook_targets
+from services.gameplay.problems import Problem
+from services.gameplay.webhooks import DeliveryRefused, Webhook, deliver
 
 PUBLIC = "93.184.215.14"
 DNS = {

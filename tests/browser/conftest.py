@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 CHROMIUM_ARGS = [
     "--headless",

@@ -1,5 +1,5 @@
 """Every SKYPORT_ variable the deployment files set is a field of the one settings object
-(services/api/settings.py), and the values they set are accepted by it - a misspelt name
+(services/gameplay/settings.py), and the values they set are accepted by it - a misspelt name
 would otherwise be silently ignored and the service would run on a default."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 import yaml
 from skyport_deploy import BASE, KUSTOMIZATIONS, PRODUCTION, REPO, by_kind, load_docs, render
 
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 PREFIX = "SKYPORT_"
 
@@ -44,7 +44,9 @@ def deployment_variables() -> dict[str, dict[str, str]]:
 def test_every_variable_set_is_a_setting(where: str) -> None:
     variables = deployment_variables()[where]
     unknown = {k for k in variables if k.startswith(PREFIX)} - known_variables()
-    assert not unknown, f"{where} sets {sorted(unknown)}, which services/api/settings.py ignores"
+    assert not unknown, (
+        f"{where} sets {sorted(unknown)}, which services/gameplay/settings.py ignores"
+    )
 
 
 def test_the_base_configuration_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:

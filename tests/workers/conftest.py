@@ -13,7 +13,7 @@ import redis as sync_redis
 from private_redis import PrivateRedis
 from worker_harness import BROKER_DB, PLATFORM_KEY, WorkerSetup, kill_hard
 
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 
 def pytest_configure(config: pytest.Config) -> None:

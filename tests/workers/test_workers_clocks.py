@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from worker_harness import PLATFORM_KEY, wait_for
 
 from services.api.app import create_app
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -24,11 +24,11 @@ from starlette.testclient import TestClient
 from worker_harness import FINAL, PLATFORM_KEY, WorkerSetup, wait_for
 
 from services.api.app import create_app
-from services.api.auth import Credentials
-from services.api.dispatch import ADVANCE_TASK, CeleryDispatcher
-from services.api.gameplay import GameService
-from services.api.payloads import CreateGameRequest
-from services.api.settings import Settings
+from services.gameplay.auth import Credentials
+from services.gameplay.dispatch import ADVANCE_TASK, CeleryDispatcher
+from services.gameplay.payloads import CreateGameRequest
+from services.gameplay.service import GameService
+from services.gameplay.settings import Settings
 from services.store import GameStatus, GameStore, LiveUpdates, open_redis
 from services.store.progress import pending_key
 from workers.tasks import game_service, unfinished_key, with_reconnects

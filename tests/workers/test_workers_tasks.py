@@ -22,8 +22,8 @@ from worker_harness import (
 )
 
 from services.api.app import create_app
-from services.api.dispatch import ADVANCE_TASK
 from services.engine import all_games
+from services.gameplay.dispatch import ADVANCE_TASK
 from workers.tasks import delivery_key
 
 pytestmark = pytest.mark.timeout(180)

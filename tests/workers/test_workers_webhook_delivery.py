@@ -11,8 +11,8 @@ from starlette.testclient import TestClient
 from worker_harness import PLATFORM_KEY, WebhookReceiver, wait_for
 
 from services.api.app import create_app
-from services.api.settings import Settings
-from workers.webhooks import verify
+from services.gameplay.settings import Settings
+from services.gameplay.webhooks import verify
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,7 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from workers.webhooks import (
+from services.gameplay.webhooks import (
     EVENT_ID_HEADER,
     SIGNATURE_HEADER,
     DeliveryFailed,

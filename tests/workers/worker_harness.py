@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import redis as sync_redis
 
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 
 SKYPORT = str(Path(sys.executable).parent / "skyport")
 BROKER_DB = 12

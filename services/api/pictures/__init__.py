@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..payloads import GameDocument
+from services.gameplay.payloads import GameDocument
+
 from . import dominion, sky_islands, sky_lanterns
 from .scene import Scene, scene_of
 

@@ -9,7 +9,8 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
-from ..payloads import GameDocument, GameResult, SeatInfo
+from services.gameplay.payloads import GameDocument, GameResult, SeatInfo
+
 from .svg import short
 
 V = TypeVar("V", bound=BaseModel)

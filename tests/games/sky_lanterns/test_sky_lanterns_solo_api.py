@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.ai.bot import levels_for
-from services.api.settings import Settings
+from services.gameplay.settings import Settings
 from services.games.sky_lanterns import game
 
 

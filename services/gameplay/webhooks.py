@@ -7,7 +7,7 @@ and an HMAC-SHA256 signature over the timestamp and the exact body, Stripe-style
 
 A receiver recomputes the HMAC with the shared secret and compares in constant time.
 
-Before each POST the URL is checked again (`services.api.webhook_targets`): its host is
+Before each POST the URL is checked again (`services.gameplay.webhook_targets`): its host is
 resolved, every address must be public, and the connection goes to a checked address
 (with the host name kept for the Host header and TLS), so a DNS answer that changed
 since the game was created (rebinding) cannot reach an internal service.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import httpx
 import orjson
 
-from services.api.webhook_targets import Address, Target, TargetRefused, pinned_addresses
+from services.gameplay.webhook_targets import Address, Target, TargetRefused, pinned_addresses
 
 SIGNATURE_HEADER = "Skyport-Signature"
 EVENT_ID_HEADER = "Skyport-Event-Id"

@@ -58,7 +58,7 @@ async def deliver_with_retries(
 ) -> bool:
     """Embedded mode's delivery: the workers' `deliver`, retried in this event loop with
     the workers' back-off. Returns whether the receiver took it."""
-    from workers.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
+    from services.gameplay.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
 
     if not policy.secret:
         log.error("webhook_not_signed", event_id=event_id, reason="SKYPORT_WEBHOOK_SECRET unset")

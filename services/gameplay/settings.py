@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from .client_ip import TrustedProxies
+from services.api.client_ip import TrustedProxies
 
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
