@@ -4,6 +4,7 @@ GET /v1/games/{id}."""
 
 from __future__ import annotations
 
+import random
 import re
 import xml.etree.ElementTree as ET
 
@@ -189,6 +190,76 @@ def test_sky_lanterns_picture_never_shows_another_seats_cards(api, moves):
                 assert not drawn & cards, (reader, seat)
         if reader is not None:
             assert secret[reader] <= drawn
+
+
+def current_era_drawn(root: ET.Element) -> str:
+    """The Era card drawn outlined (the bold one of the three)."""
+    (line,) = [
+        element.text or ""
+        for element in root.iter(f"{SVG}text")
+        if (element.text or "").startswith("Era ") and element.get("font-weight") == "bold"
+    ]
+    return line.split(" ")[1]
+
+
+def test_sky_lanterns_picture_lays_the_eras_by_year_and_marks_the_current_one(api):
+    """ "Randomly flip the 3 Era Cards to either side. Arrange them ... in ascending order
+    of the year": with seed 2 cards 1 and 2 show their later B sides, so card 3's side A
+    (1874) lies first and is the Era of rounds 1-2."""
+    seats = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}]
+    created = api.create("sky-lanterns", seats, seed=2)
+    view = api.game(created["id"])["view"]
+    root = picture(api, created["id"])
+    eras = [line for line in texts(root) if re.fullmatch(r"Era E\d[AB] · \d{4}", line)]
+    assert [line.split(" ")[1] for line in eras] == view["eras"]
+    assert view["eras"][0] == "E3A" and view["current_era"] == "E3A"
+    years = [int(line.rsplit(" ", 1)[1]) for line in eras]
+    assert years == sorted(years)
+    assert current_era_drawn(root) == "E3A"
+    assert len(root.findall(f".//{SVG}rect[@class='era-current']")) == 1
+    assert [line.split(" · ")[0] for line in texts(root) if line.startswith("rounds ")] == [
+        "rounds 1–2",
+        "rounds 3–4",
+        "rounds 5–6",
+    ]
+    tokens = tokens_of(created)
+    while api.game(created["id"])["view"]["round"] < 3:
+        play_some(api, created, 1)
+    assert current_era_drawn(picture(api, created["id"], tokens[0])) == view["eras"][1]
+
+
+def test_sky_lanterns_solo_picture_draws_the_virtual_opponent(api):
+    created = api.create(
+        "sky-lanterns", [{"name": "Ann"}], options={"scenario": "burning-hut"}, seed=5
+    )
+    token = tokens_of(created)[0]
+    play_some(api, created, 25)
+    view = api.game(created["id"], token)["view"]
+    rival = view["opponent"]
+    root = picture(api, created["id"], token)
+    lines = texts(root)
+    assert "Virtual opponent" in lines and "The Raiders" in lines
+    assert f"{sum(rival['vp'].values())} VP" in lines
+    player = view["players"][0]
+    on_board = sum(space["die"] is not None for space in view["dice_spaces"])
+    slotted = sum(d is not None for d in player["core_slots"] + player["compensation_slots"])
+    held = view["held_die"] is not None
+    assert rival["dice"] and drawn_dice(root) == on_board + slotted + held + len(rival["dice"])
+    upgrades_first = random.Random(4)  # flipping Upgrade Tiles is what gains incomes
+    api.play_out(
+        created,
+        lambda moves: next(
+            (m for m in moves if m["kind"] == "upgrade"), upgrades_first.choice(moves)
+        ),
+    )
+    finished = api.game(created["id"], token)["view"]
+    assert finished["players"][0]["incomes"], "this seed's game gains an income"
+    raw = api.client.get(f"/v1/games/{created['id']}/board.svg", headers=api.auth(token)).text
+    lines = texts(ET.fromstring(raw))
+    assert "Final scores" in lines and "Virtual opponent" in lines
+    # Incomes in words ("$2"), never the engine's effect keys ("board:P-00:income:1").
+    assert any(line.startswith("Incomes") or "Incomes:" in line for line in lines)
+    assert not re.search(r"\b(board|card|tile|influence|project|era|space2?):", raw)
 
 
 def test_a_picture_is_a_function_of_the_view_alone(api):
