@@ -262,6 +262,21 @@ def test_sky_lanterns_solo_picture_draws_the_virtual_opponent(api):
     assert not re.search(r"\b(board|card|tile|influence|project|era|space2?):", raw)
 
 
+def test_sky_lanterns_picture_says_what_a_pending_conversion_pays_for(api):
+    """A "Convert 2 times" button means little alone: the picture names the conversion."""
+    created = lantern_game(api, seed=6, moves=0)
+    for _ in range(150):
+        pending = api.game(created["id"])["view"]["pending"]
+        if pending and pending["question"] == "convert":
+            break
+        play_some(api, created, 1)
+    else:
+        pytest.fail("no conversion was asked in 150 moves")
+    asked = " ".join(texts(picture(api, created["id"])))
+    pay = pending["effect"]["pay"]
+    assert "to decide: convert (pay " in asked and all(name in asked for name in pay)
+
+
 def test_a_picture_is_a_function_of_the_view_alone(api):
     """Two readers with the same view get the same picture, so nothing hidden from the
     view can reach the drawing: a spectator and a platform key on a live game."""

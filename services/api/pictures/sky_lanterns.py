@@ -66,7 +66,11 @@ def _header(svg: Svg, scene: Scene[SkyLanternsView]) -> float:
     svg.text(PAD, 81, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)
     y = _eras(svg, view, 90.0)
     if view.pending is not None and scene.status == "active":
-        asked = f"Waiting for {scene.who(view.pending.seat)} to decide: {view.pending.question}"
+        question = view.pending.question.replace("_", " ")
+        asked = f"Waiting for {scene.who(view.pending.seat)} to decide: {question}"
+        detail = _words(view.pending.effect) if view.pending.effect else ""
+        if detail and detail != question:  # what a "Convert 2 times" button would pay for
+            asked += f" ({detail})"
         y = svg.paragraph(PAD, y + 8, asked, 66, 12, fill=INK)
     return y
 
@@ -344,15 +348,34 @@ def _effects(key: str) -> str:
     effects = EFFECTS.get(key)
     if not effects:
         return key
-    parts = []
-    for effect in effects:
-        if effect.kind == "gain":
-            parts += [f"${n}" if r == "coins" else f"{n} {r}" for r, n in effect.res.items()]
-        elif effect.kind == "train":
-            parts.append(f"train +{effect.steps}")
-        else:
-            parts.append(effect.kind.replace("_", " "))
-    return " + ".join(parts)
+    return " + ".join(_words(effect.model_dump(mode="json")) for effect in effects)
+
+
+def _words(effect: dict) -> str:
+    """One effect of the vocabulary, in short: "2 vp, $1", "pay 2 coal → draw (up to 2×)"."""
+    kind = effect.get("kind", "")
+    if kind == "gain":
+        return _amounts(effect.get("res", {}))
+    if kind == "train":
+        return f"train +{effect.get('steps', 1)}"
+    if kind == "develop":
+        return f"{effect.get('track', '')} development".strip()
+    if kind == "one_of":
+        return f"{effect.get('amount', 1)} {' or '.join(effect.get('res', []))}"
+    if kind == "convert":
+        times = effect.get("times", 1)
+        gets = " + ".join(_words(inner) for inner in effect.get("effects", []))
+        return f"pay {_amounts(effect.get('pay', {}))} → {gets}" + (
+            f" (up to {times}×)" if times > 1 else ""
+        )
+    return kind.replace("_", " ")
+
+
+def _amounts(resources: dict) -> str:
+    return ", ".join(
+        f"${n}" if name == "coins" else f"{str(n).replace('_', ' ')} {name}"
+        for name, n in resources.items()
+    )
 
 
 def _hand(svg: Svg, title: str, cards: list[str], top: float, kind: str) -> float:
