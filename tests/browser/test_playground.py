@@ -222,6 +222,18 @@ def test_a_whole_sky_lanterns_game_against_two_bots(page, playground_url, shots:
     for player in view["players"]:
         assert f"Train {player['train']}" in picture and f"{player['score_now']} pts" in picture
     board.screenshot(path=shots / "sky-lanterns.png")
+    # On a phone the picture fits the screen, and its smallest text stays legible.
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert 300 <= width <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    smallest = page.evaluate(
+        "(() => { const svg = document.querySelector('#board svg');"
+        " const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));"
+        " return Math.min(...sizes) * svg.getScreenCTM().a; })()"
+    )
+    assert smallest >= 7, f"the smallest text is {smallest:.1f} px on a phone"
+    page.set_viewport_size(WIDE)
 
     clicks += play_first_moves(page, lambda: False, 10_000, deadline, fills)
     page.wait_for_selector("#result-panel", state="visible")

@@ -289,7 +289,7 @@ def _train(svg: Svg, player: PlayerView, top: float) -> float:
         )
         if zones.get(i) is not None:
             svg.text(
-                x + (step - 3) / 2, y + 31, f"R{zones[i] + 1}", 9, fill=MUTED, text_anchor="middle"
+                x + (step - 3) / 2, y + 31, f"R{zones[i] + 1}", 10, fill=MUTED, text_anchor="middle"
             )
     railway = " · ".join(
         f"R{i + 1}: {', '.join(cards)}" for i, cards in enumerate(player.railway_zones) if cards
