@@ -50,7 +50,9 @@ def hand_chips(root: ET.Element) -> list[str]:
     ]
 
 
-def play_some(api, created: dict, moves: int) -> None:
+def play_some(api, created: dict, moves: int, prefer: str | None = None) -> None:
+    """Make `moves` moves for the human seats: the first legal one, or the first of kind
+    `prefer` when there is one."""
     tokens = tokens_of(created)
     for _ in range(moves):
         document = api.wait_until(
@@ -59,7 +61,9 @@ def play_some(api, created: dict, moves: int) -> None:
         if document["status"] != "active":
             return
         seat = next(s for s in document["turn"] if s in tokens)
-        assert api.move(created["id"], tokens[seat], api.legal(created["id"], tokens[seat])[0])
+        legal = api.legal(created["id"], tokens[seat])
+        move = next((m for m in legal if m["kind"] == prefer), legal[0])
+        assert api.move(created["id"], tokens[seat], move)
 
 
 def test_sky_islands_picture_shows_the_readers_hand_and_no_one_elses(api):
@@ -226,6 +230,27 @@ def test_sky_lanterns_picture_lays_the_eras_by_year_and_marks_the_current_one(ap
     while api.game(created["id"])["view"]["round"] < 3:
         play_some(api, created, 1)
     assert current_era_drawn(picture(api, created["id"], tokens[0])) == view["eras"][1]
+
+
+def test_sky_lanterns_two_player_picture_draws_the_influence_tracks(api):
+    created = api.create("sky-lanterns", [{"name": "Ann"}, {"name": "Ben"}], seed=3)
+    play_some(api, created, 30, prefer="influence_contract")
+    view = api.game(created["id"])["view"]
+    root = picture(api, created["id"])
+    assert "Influence tracks" in texts(root)
+    assert "← Ann's end" in texts(root) and "Ben's end →" in texts(root)
+    dice = root.findall(f".//{SVG}rect[@class='influence-die']")
+    cells = {float(rect.get("y")): [] for rect in dice}
+    assert len(dice) == len(view["influence"]) == len(cells) == 3
+    # Each die sits on its space, counted from Ann's end (the leftmost cell is space 0).
+    first_cell = min(
+        float(rect.get("x"))
+        for rect in root.iter(f"{SVG}rect")
+        if rect.get("fill") and float(rect.get("y")) in cells
+    )
+    step = float(dice[0].get("width")) + 6
+    positions = [round((float(rect.get("x")) - first_cell) / step) for rect in dice]
+    assert positions == list(view["influence"].values()) and set(positions) != {3}
 
 
 def test_sky_lanterns_solo_picture_draws_the_virtual_opponent(api):

@@ -7,7 +7,7 @@ and lantern colour)."""
 
 from __future__ import annotations
 
-from services.games.sky_lanterns.components import EFFECTS, ERAS, PLAYER_BOARDS
+from services.games.sky_lanterns.components import EFFECTS, ERAS, PLAYER_BOARDS, TWO_PLAYER
 from services.games.sky_lanterns.view import (
     DieView,
     OpponentView,
@@ -41,6 +41,8 @@ def draw(scene: Scene[SkyLanternsView]) -> str:
     y = _header(svg, scene)
     y = _dice_spaces(svg, view, y)
     y = _supply(svg, view, y)
+    if view.influence:
+        y = _influence(svg, scene, y)
     y = _players(svg, scene, y)
     if view.opponent is not None:
         y = _opponent(svg, view.opponent, y)
@@ -172,9 +174,29 @@ def _supply(svg: Svg, view: SkyLanternsView, top: float) -> float:
     y = svg.paragraph(PAD, top + 14, facts, 66, 12, fill=INK)
     if view.market:
         y = svg.paragraph(PAD, y + 2, "Market: " + ", ".join(view.market), 66, 12, fill=INK)
-    if view.influence:
-        spots = " · ".join(f"{short(d, 10)} at {n}" for d, n in view.influence.items())
-        y = svg.paragraph(PAD, y + 2, f"Influence: {spots}", 66, 12, fill=MUTED)
+    return y
+
+
+def _influence(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
+    """2 players (and solo): the influence tracks, each die on its space; space 0 is the
+    first seat's end."""
+    y = _section(svg, top + 6, "Influence tracks")
+    right = scene.name(1, 14) if len(scene.seats) > 1 else "the opponent"
+    svg.text(PAD + 60, y + 10, f"← {scene.name(0, 14)}'s end", 11, fill=MUTED)
+    x_end = PAD + 60 + (DIE + SLOT_GAP) * 7 - SLOT_GAP
+    svg.text(x_end, y + 10, f"{right}'s end →", 11, fill=MUTED, text_anchor="end")
+    y += 16
+    for colour, at in scene.view.influence.items():
+        spaces = len(TWO_PLAYER.influence.get(colour, [])) or at + 1
+        svg.text(PAD, y + 18, colour.capitalize(), 13, font_weight="bold", fill=INK)
+        for i in range(spaces):
+            x = PAD + 60 + i * (DIE + SLOT_GAP)
+            if i == at:
+                fill = DICE.get(colour, MUTED)
+                svg.rect(x, y, DIE, DIE, fill=fill, stroke=INK, rx=4, class_="influence-die")
+            else:
+                svg.rect(x, y, DIE, DIE, fill=TRACK, rx=4)
+        y += DIE + SLOT_GAP
     return y
 
 
