@@ -4,6 +4,7 @@ GET /v1/games/{id}."""
 
 from __future__ import annotations
 
+import random
 import re
 import xml.etree.ElementTree as ET
 
@@ -49,7 +50,9 @@ def hand_chips(root: ET.Element) -> list[str]:
     ]
 
 
-def play_some(api, created: dict, moves: int) -> None:
+def play_some(api, created: dict, moves: int, prefer: str | None = None) -> None:
+    """Make `moves` moves for the human seats: the first legal one, or the first of kind
+    `prefer` when there is one."""
     tokens = tokens_of(created)
     for _ in range(moves):
         document = api.wait_until(
@@ -58,7 +61,9 @@ def play_some(api, created: dict, moves: int) -> None:
         if document["status"] != "active":
             return
         seat = next(s for s in document["turn"] if s in tokens)
-        assert api.move(created["id"], tokens[seat], api.legal(created["id"], tokens[seat])[0])
+        legal = api.legal(created["id"], tokens[seat])
+        move = next((m for m in legal if m["kind"] == prefer), legal[0])
+        assert api.move(created["id"], tokens[seat], move)
 
 
 def test_sky_islands_picture_shows_the_readers_hand_and_no_one_elses(api):
@@ -189,6 +194,112 @@ def test_sky_lanterns_picture_never_shows_another_seats_cards(api, moves):
                 assert not drawn & cards, (reader, seat)
         if reader is not None:
             assert secret[reader] <= drawn
+
+
+def current_era_drawn(root: ET.Element) -> str:
+    """The Era card drawn outlined (the bold one of the three)."""
+    (line,) = [
+        element.text or ""
+        for element in root.iter(f"{SVG}text")
+        if (element.text or "").startswith("Era ") and element.get("font-weight") == "bold"
+    ]
+    return line.split(" ")[1]
+
+
+def test_sky_lanterns_picture_lays_the_eras_by_year_and_marks_the_current_one(api):
+    """ "Randomly flip the 3 Era Cards to either side. Arrange them ... in ascending order
+    of the year": with seed 2 cards 1 and 2 show their later B sides, so card 3's side A
+    (1874) lies first and is the Era of rounds 1-2."""
+    seats = [{"name": "Ann"}, {"name": "Ben"}, {"name": "Cy"}]
+    created = api.create("sky-lanterns", seats, seed=2)
+    view = api.game(created["id"])["view"]
+    root = picture(api, created["id"])
+    eras = [line for line in texts(root) if re.fullmatch(r"Era E\d[AB] · \d{4}", line)]
+    assert [line.split(" ")[1] for line in eras] == view["eras"]
+    assert view["eras"][0] == "E3A" and view["current_era"] == "E3A"
+    years = [int(line.rsplit(" ", 1)[1]) for line in eras]
+    assert years == sorted(years)
+    assert current_era_drawn(root) == "E3A"
+    assert len(root.findall(f".//{SVG}rect[@class='era-current']")) == 1
+    assert [line.split(" · ")[0] for line in texts(root) if line.startswith("rounds ")] == [
+        "rounds 1–2",
+        "rounds 3–4",
+        "rounds 5–6",
+    ]
+    tokens = tokens_of(created)
+    while api.game(created["id"])["view"]["round"] < 3:
+        play_some(api, created, 1)
+    assert current_era_drawn(picture(api, created["id"], tokens[0])) == view["eras"][1]
+
+
+def test_sky_lanterns_two_player_picture_draws_the_influence_tracks(api):
+    created = api.create("sky-lanterns", [{"name": "Ann"}, {"name": "Ben"}], seed=3)
+    play_some(api, created, 30, prefer="influence_contract")
+    view = api.game(created["id"])["view"]
+    root = picture(api, created["id"])
+    assert "Influence tracks" in texts(root)
+    assert "← Ann's end" in texts(root) and "Ben's end →" in texts(root)
+    dice = root.findall(f".//{SVG}rect[@class='influence-die']")
+    cells = {float(rect.get("y")): [] for rect in dice}
+    assert len(dice) == len(view["influence"]) == len(cells) == 3
+    # Each die sits on its space, counted from Ann's end (the leftmost cell is space 0).
+    first_cell = min(
+        float(rect.get("x"))
+        for rect in root.iter(f"{SVG}rect")
+        if rect.get("fill") and float(rect.get("y")) in cells
+    )
+    step = float(dice[0].get("width")) + 6
+    positions = [round((float(rect.get("x")) - first_cell) / step) for rect in dice]
+    assert positions == list(view["influence"].values()) and set(positions) != {3}
+
+
+def test_sky_lanterns_solo_picture_draws_the_virtual_opponent(api):
+    created = api.create(
+        "sky-lanterns", [{"name": "Ann"}], options={"scenario": "burning-hut"}, seed=5
+    )
+    token = tokens_of(created)[0]
+    play_some(api, created, 25)
+    view = api.game(created["id"], token)["view"]
+    rival = view["opponent"]
+    root = picture(api, created["id"], token)
+    lines = texts(root)
+    assert "Virtual opponent" in lines and "The Raiders" in lines
+    assert f"{sum(rival['vp'].values())} VP" in lines
+    player = view["players"][0]
+    on_board = sum(space["die"] is not None for space in view["dice_spaces"])
+    slotted = sum(d is not None for d in player["core_slots"] + player["compensation_slots"])
+    held = view["held_die"] is not None
+    assert rival["dice"] and drawn_dice(root) == on_board + slotted + held + len(rival["dice"])
+    upgrades_first = random.Random(4)  # flipping Upgrade Tiles is what gains incomes
+    api.play_out(
+        created,
+        lambda moves: next(
+            (m for m in moves if m["kind"] == "upgrade"), upgrades_first.choice(moves)
+        ),
+    )
+    finished = api.game(created["id"], token)["view"]
+    assert finished["players"][0]["incomes"], "this seed's game gains an income"
+    raw = api.client.get(f"/v1/games/{created['id']}/board.svg", headers=api.auth(token)).text
+    lines = texts(ET.fromstring(raw))
+    assert "Final scores" in lines and "Virtual opponent" in lines
+    # Incomes in words ("$2"), never the engine's effect keys ("board:P-00:income:1").
+    assert any(line.startswith("Incomes") or "Incomes:" in line for line in lines)
+    assert not re.search(r"\b(board|card|tile|influence|project|era|space2?):", raw)
+
+
+def test_sky_lanterns_picture_says_what_a_pending_conversion_pays_for(api):
+    """A "Convert 2 times" button means little alone: the picture names the conversion."""
+    created = lantern_game(api, seed=6, moves=0)
+    for _ in range(150):
+        pending = api.game(created["id"])["view"]["pending"]
+        if pending and pending["question"] == "convert":
+            break
+        play_some(api, created, 1)
+    else:
+        pytest.fail("no conversion was asked in 150 moves")
+    asked = " ".join(texts(picture(api, created["id"])))
+    pay = pending["effect"]["pay"]
+    assert "to decide: convert (pay " in asked and all(name in asked for name in pay)
 
 
 def test_a_picture_is_a_function_of_the_view_alone(api):

@@ -1,7 +1,7 @@
-"""The playground in a real browser: a whole Sky Islands game against a bot played by
-clicking the move buttons, a few Dominion turns, and watching a bots' game by its id —
-with the board picture, the live event log and the result on the page, and not one
-error in the browser's console."""
+"""The playground in a real browser: a whole Sky Islands game against a bot and a whole
+Valley of Sky Lanterns game against two, played by clicking the move buttons, a few
+Dominion turns, and watching a bots' game by its id — with the board picture, the live
+event log and the result on the page, and not one error in the browser's console."""
 
 from __future__ import annotations
 
@@ -51,10 +51,12 @@ def open_playground(page, url: str) -> None:
     page.wait_for_selector("#game-select option", state="attached")
 
 
-def create(page, game: str, seed: int, bot: str = "random") -> str:
+def create(page, game: str, seed: int, bot: str = "random", players: int = 2) -> str:
+    """A game with this page playing seat 1 and `bot`s in every other seat."""
     page.select_option("#game-select", game)
-    page.select_option("#players-select", "2")
-    page.select_option('select[name="seat-1-who"]', bot)
+    page.select_option("#players-select", str(players))
+    for seat in range(1, players):
+        page.select_option(f'select[name="seat-{seat}-who"]', bot)
     page.fill("#seed-input", str(seed))
     page.click("#create-button")
     page.wait_for_selector("#board svg")
@@ -88,6 +90,28 @@ def spectator_document(url: str, game_id: str) -> dict:
     return httpx.get(f"{url}/v1/games/{game_id}", timeout=10).json()
 
 
+def seat_token(page, game_id: str, seat: int = 0) -> str:
+    return page.evaluate(f"JSON.parse(sessionStorage.getItem('skyport:{game_id}'))[{seat}]")
+
+
+def legal_moves(url: str, game_id: str, token: str) -> dict:
+    headers = {"Authorization": f"Bearer {token}"}
+    return httpx.get(f"{url}/v1/games/{game_id}/legal-moves", headers=headers, timeout=10).json()
+
+
+def check_result_table(page, url: str, game_id: str, players: int) -> None:
+    """The result panel lists every standing with its score and breakdown."""
+    rows = page.locator("#result tbody tr")
+    assert rows.count() == players
+    result = httpx.get(f"{url}/v1/games/{game_id}/result", timeout=10).json()
+    for row, standing in zip(rows.all(), result["standings"], strict=True):
+        cells = [cell.text_content() for cell in row.locator("td").all()]
+        assert cells[0] == str(standing["rank"]) and cells[2] == str(standing["score"])
+        assert standing["name"] in cells[1]
+        for category, points in standing["breakdown"].items():
+            assert f"{category.replace('_', ' ')} {points}" in cells[3]
+
+
 def test_a_whole_sky_islands_game_against_a_bot(page, playground_url, shots: Path):
     open_playground(page, playground_url)
     page.screenshot(path=shots / "playground-start.png")
@@ -105,15 +129,7 @@ def test_a_whole_sky_islands_game_against_a_bot(page, playground_url, shots: Pat
         "document.querySelector('#game-status').textContent.startsWith('finished')"
     )
     page.wait_for_function("document.querySelector('#board svg').textContent.includes('Final')")
-    rows = page.locator("#result tbody tr")
-    assert rows.count() == 2
-    result = httpx.get(f"{playground_url}/v1/games/{game_id}/result", timeout=10).json()
-    for row, standing in zip(rows.all(), result["standings"], strict=True):
-        cells = [cell.text_content() for cell in row.locator("td").all()]
-        assert cells[0] == str(standing["rank"]) and cells[2] == str(standing["score"])
-        assert standing["name"] in cells[1]
-        for category, points in standing["breakdown"].items():
-            assert f"{category.replace('_', ' ')} {points}" in cells[3]
+    check_result_table(page, playground_url, game_id, 2)
     finished = spectator_document(playground_url, game_id)
     assert clicks >= 8 and finished["status"] == "finished"
     # The live log shows every version the game went through, newest first.
@@ -127,13 +143,9 @@ def test_a_whole_sky_islands_game_against_a_bot(page, playground_url, shots: Pat
 def test_a_few_dominion_turns(page, playground_url, shots: Path):
     open_playground(page, playground_url)
     game_id = create(page, "dominion", seed=12)
-    token = page.evaluate(f"JSON.parse(sessionStorage.getItem('skyport:{game_id}'))[0]")
+    token = seat_token(page, game_id)
     page.wait_for_selector(READY_MOVE)
-    legal = httpx.get(
-        f"{playground_url}/v1/games/{game_id}/legal-moves",
-        headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
-    ).json()
+    legal = legal_moves(playground_url, game_id, token)
     labels = page.locator("#moves button").all_text_contents()
     assert labels == [move["label"] for move in legal["moves"]]
     assert "Supply" in page.text_content("#board svg")
@@ -150,6 +162,95 @@ def test_a_few_dominion_turns(page, playground_url, shots: Path):
     assert all(f"{pile['card']}" in picture for pile in view["supply"])
     assert page.locator("#log > li").count() >= 6
     page.locator("#board svg").screenshot(path=shots / "dominion.png")
+    assert page.console.errors == []
+
+
+def test_a_whole_sky_lanterns_game_against_two_bots(page, playground_url, shots: Path):
+    """Valley of Sky Lanterns' base game (3 players) from setup to the final scoring: the
+    buttons read like the moves, the picture shows the dice spaces, the Era cards, each
+    player board and the reader's own hand, and the board screenshot is taken mid-game
+    while dice fill the slots."""
+    open_playground(page, playground_url)
+    game_id = create(page, "sky-lanterns", seed=4, players=3)
+    token = seat_token(page, game_id)
+    deadline = time.monotonic() + 300
+    seen_labels: set[str] = set()
+
+    def buttons_match_the_legal_moves() -> None:
+        page.wait_for_selector(READY_MOVE)
+        legal = legal_moves(playground_url, game_id, token)
+        labels = page.locator("#moves button").all_text_contents()
+        if legal["version"] == int(page.locator("#moves").get_attribute("data-version")):
+            assert labels == [move["label"] for move in legal["moves"]]
+        assert len(set(labels)) == len(labels), labels
+        seen_labels.update(labels)
+
+    def dice_in_slots(view: dict) -> int:
+        return sum(
+            die is not None
+            for player in view["players"]
+            for die in player["core_slots"] + player["compensation_slots"]
+        )
+
+    def slots_filling() -> bool:
+        """Round 2 with dice in the slots (round 3's Upkeep sends them back to the bag)."""
+        view = spectator_document(playground_url, game_id)["view"]
+        return view["round"] >= 3 or (view["round"] == 2 and dice_in_slots(view) >= 9)
+
+    buttons_match_the_legal_moves()
+    picture = page.text_content("#board svg")
+    assert "Dice spaces" in picture and "Your hand" in picture and "Era E" in picture
+    # Taking dice and placing them in Core Slots is what fills the picture.
+    fills = re.compile(r"^(Take the die|Place the die in Core|Develop)")
+    clicks = 0
+    while not slots_filling():
+        clicks += play_first_moves(page, slots_filling, 3, deadline, fills)
+        buttons_match_the_legal_moves()
+    page.wait_for_selector(READY_MOVE)  # the bots are done: the game waits for this page
+    document = spectator_document(playground_url, game_id)
+    view = document["view"]
+    assert view["round"] == 2, "the picture is taken while the slots hold dice"
+    page.wait_for_function(
+        "v => document.querySelector('#board svg title').textContent.includes(`version ${v},`)",
+        arg=document["version"],
+    )
+    board = page.locator("#board svg")
+    assert board.locator("rect.train").count() == 3
+    assert board.locator("circle.lantern").count() == 3 * 3
+    assert board.locator("rect.die").count() >= dice_in_slots(view) >= 9
+    picture = board.text_content()
+    for player in view["players"]:
+        assert f"Train {player['train']}" in picture and f"{player['score_now']} pts" in picture
+    board.screenshot(path=shots / "sky-lanterns.png")
+    # On a phone the picture fits the screen, and its smallest text stays legible.
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width")
+    assert 300 <= width <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    smallest = page.evaluate(
+        "(() => { const svg = document.querySelector('#board svg');"
+        " const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));"
+        " return Math.min(...sizes) * svg.getScreenCTM().a; })()"
+    )
+    assert smallest >= 7, f"the smallest text is {smallest:.1f} px on a phone"
+    page.set_viewport_size(WIDE)
+
+    clicks += play_first_moves(page, lambda: False, 10_000, deadline, fills)
+    page.wait_for_selector("#result-panel", state="visible")
+    page.wait_for_function(
+        "document.querySelector('#game-status').textContent.startsWith('finished')"
+    )
+    page.wait_for_function(
+        "document.querySelector('#board svg').textContent.includes('Final scores')"
+    )
+    check_result_table(page, playground_url, game_id, 3)
+    finished = spectator_document(playground_url, game_id)
+    assert finished["status"] == "finished" and finished["view"]["round"] == 6
+    assert clicks >= 30
+    assert any(label.startswith("Take the die on") for label in seen_labels)
+    assert any(label.startswith("Place the die in") for label in seen_labels)
+    versions = [int(v.strip("v")) for v in page.locator("#log > li .version").all_text_contents()]
+    assert versions == list(range(finished["version"], 0, -1))
     assert page.console.errors == []
 
 

@@ -2,12 +2,18 @@
 deck and supplies, then each player's board (basic resource tracks, coins and camphor,
 the train on its track, lanterns, Core and Compensation slots with their dice, upgrade
 spaces, score) and the reader's own hand. Drawn from `SkyLanternsView` alone, plus the
-public player board layouts (track length, resource cap)."""
+public component data (player board layouts: track length, resource cap; Era cards: year
+and lantern colour)."""
 
 from __future__ import annotations
 
-from services.games.sky_lanterns.components import PLAYER_BOARDS
-from services.games.sky_lanterns.view import DieView, PlayerView, SkyLanternsView
+from services.games.sky_lanterns.components import EFFECTS, ERAS, PLAYER_BOARDS, TWO_PLAYER
+from services.games.sky_lanterns.view import (
+    DieView,
+    OpponentView,
+    PlayerView,
+    SkyLanternsView,
+)
 
 from .scene import INK, MUTED, PANEL, PAPER, Scene, seat_colour
 from .svg import Svg, short
@@ -25,6 +31,7 @@ BASICS = {"coal": "#4a4a4a", "indigo": "#3f51b5", "tea": "#7cb342", "yam": "#c27
 TRACK = "#d9dee5"
 TRAIN = "#b23c17"
 SLOT_EDGE = "#8a96a3"
+OPPONENTS = {"dead-mine": "The ghost of the Dead Mine", "burning-hut": "The Raiders"}
 
 
 def draw(scene: Scene[SkyLanternsView]) -> str:
@@ -34,7 +41,11 @@ def draw(scene: Scene[SkyLanternsView]) -> str:
     y = _header(svg, scene)
     y = _dice_spaces(svg, view, y)
     y = _supply(svg, view, y)
+    if view.influence:
+        y = _influence(svg, scene, y)
     y = _players(svg, scene, y)
+    if view.opponent is not None:
+        y = _opponent(svg, view.opponent, y)
     if scene.result is not None:
         y = _final_scores(svg, scene, set(scene.result.winners), y)
     return svg.render(y + PAD)
@@ -49,16 +60,55 @@ def _header(svg: Svg, scene: Scene[SkyLanternsView]) -> float:
     if view.active_seat is None or scene.status != "active":
         state = "Game over" if view.active_seat is None else scene.status.capitalize()
     else:
-        state = f"Round {view.round} · {view.step} · {scene.who(view.active_seat)} to act"
+        acting = " and ".join(scene.who(seat) for seat in _acting(scene))
+        state = f"Round {view.round} · {view.step} · {acting} to act"
     svg.text(PAD, 47, state, 14, fill=INK)
-    order = " → ".join(scene.name(seat, 10) for seat in view.turn_order)
-    svg.text(PAD, 65, f"Era {view.current_era} · turn order {order}", 12, fill=MUTED)
+    order = " → ".join(scene.name(seat, 12) for seat in view.turn_order)
+    svg.text(PAD, 65, f"Turn order {order}", 12, fill=MUTED)
     svg.text(PAD, 81, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)
-    y = 90.0
+    y = _eras(svg, view, 90.0)
     if view.pending is not None and scene.status == "active":
-        asked = f"Waiting for {scene.who(view.pending.seat)} to decide: {view.pending.question}"
+        question = view.pending.question.replace("_", " ")
+        asked = f"Waiting for {scene.who(view.pending.seat)} to decide: {question}"
+        detail = _words(view.pending.effect) if view.pending.effect else ""
+        if detail and detail != question:  # what a "Convert 2 times" button would pay for
+            asked += f" ({detail})"
         y = svg.paragraph(PAD, y + 8, asked, 66, 12, fill=INK)
     return y
+
+
+def _acting(scene: Scene[SkyLanternsView]) -> list[int]:
+    """The seats asked to move now (several while drafting), else the active player."""
+    if scene.status != "active" or scene.view.active_seat is None:
+        return []
+    return scene.turn or [scene.view.active_seat]
+
+
+def _eras(svg: Svg, view: SkyLanternsView, top: float) -> float:
+    """The three Era cards as they lie by the Main Board, in ascending order of their
+    year (so a card numbered 3 may come first); the current one is outlined."""
+    width = (WIDTH - 2 * PAD - 2 * SLOT_GAP) / 3
+    for i, era_id in enumerate(view.eras):
+        era = ERAS[era_id]
+        x = PAD + i * (width + SLOT_GAP)
+        current = era_id == view.current_era
+        svg.rect(
+            x,
+            top,
+            width,
+            38,
+            fill=PANEL,
+            rx=5,
+            stroke=INK if current else SLOT_EDGE,
+            stroke_width=2 if current else 1,
+            class_="era-current" if current else "era",
+        )
+        svg.circle(x + 12, top + 13, 6, fill=LANTERNS[era.colour], stroke=INK, stroke_width=1)
+        weight = "bold" if current else None
+        svg.text(x + 23, top + 17, f"Era {era.id} · {era.year}", 12, fill=INK, font_weight=weight)
+        rounds = f"rounds {2 * i + 1}–{2 * i + 2} · {era.colour}"
+        svg.text(x + 8, top + 32, rounds, 10, fill=MUTED)
+    return top + 46
 
 
 def _section(svg: Svg, y: float, title: str) -> float:
@@ -124,9 +174,29 @@ def _supply(svg: Svg, view: SkyLanternsView, top: float) -> float:
     y = svg.paragraph(PAD, top + 14, facts, 66, 12, fill=INK)
     if view.market:
         y = svg.paragraph(PAD, y + 2, "Market: " + ", ".join(view.market), 66, 12, fill=INK)
-    if view.influence:
-        spots = " · ".join(f"{short(d, 10)} at {n}" for d, n in view.influence.items())
-        y = svg.paragraph(PAD, y + 2, f"Influence: {spots}", 66, 12, fill=MUTED)
+    return y
+
+
+def _influence(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
+    """2 players (and solo): the influence tracks, each die on its space; space 0 is the
+    first seat's end."""
+    y = _section(svg, top + 6, "Influence tracks")
+    right = scene.name(1, 14) if len(scene.seats) > 1 else "the opponent"
+    svg.text(PAD + 60, y + 10, f"← {scene.name(0, 14)}'s end", 11, fill=MUTED)
+    x_end = PAD + 60 + (DIE + SLOT_GAP) * 7 - SLOT_GAP
+    svg.text(x_end, y + 10, f"{right}'s end →", 11, fill=MUTED, text_anchor="end")
+    y += 16
+    for colour, at in scene.view.influence.items():
+        spaces = len(TWO_PLAYER.influence.get(colour, [])) or at + 1
+        svg.text(PAD, y + 18, colour.capitalize(), 13, font_weight="bold", fill=INK)
+        for i in range(spaces):
+            x = PAD + 60 + i * (DIE + SLOT_GAP)
+            if i == at:
+                fill = DICE.get(colour, MUTED)
+                svg.rect(x, y, DIE, DIE, fill=fill, stroke=INK, rx=4, class_="influence-die")
+            else:
+                svg.rect(x, y, DIE, DIE, fill=TRACK, rx=4)
+        y += DIE + SLOT_GAP
     return y
 
 
@@ -141,7 +211,7 @@ def _players(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
 
 
 def _player(svg: Svg, scene: Scene[SkyLanternsView], player: PlayerView, top: float) -> float:
-    acting = player.seat == scene.view.active_seat and scene.status == "active"
+    acting = player.seat in _acting(scene)
     mark = svg.mark()
     name = ("▶ " if acting else "") + scene.who(player.seat, 20)
     svg.text(INSET, top + 20, name, 15, font_weight="bold", fill=INK)
@@ -241,7 +311,7 @@ def _train(svg: Svg, player: PlayerView, top: float) -> float:
         )
         if zones.get(i) is not None:
             svg.text(
-                x + (step - 3) / 2, y + 31, f"R{zones[i] + 1}", 9, fill=MUTED, text_anchor="middle"
+                x + (step - 3) / 2, y + 31, f"R{zones[i] + 1}", 10, fill=MUTED, text_anchor="middle"
             )
     railway = " · ".join(
         f"R{i + 1}: {', '.join(cards)}" for i, cards in enumerate(player.railway_zones) if cards
@@ -290,8 +360,44 @@ def _upgrades(svg: Svg, player: PlayerView, top: float) -> float:
             shown.append("open")
     text = "Upgrade spaces: " + ", ".join(shown)
     if player.incomes:
-        text += " · Incomes: " + ", ".join(player.incomes)
+        text += " · Incomes: " + ", ".join(_effects(key) for key in player.incomes)
     return svg.paragraph(INSET, top + 16, text, 60, 12, fill=INK)
+
+
+def _effects(key: str) -> str:
+    """What a printed effect list gives, in short ("$1 + 1 tea"), from the public
+    component data; the key itself if the data does not know it."""
+    effects = EFFECTS.get(key)
+    if not effects:
+        return key
+    return " + ".join(_words(effect.model_dump(mode="json")) for effect in effects)
+
+
+def _words(effect: dict) -> str:
+    """One effect of the vocabulary, in short: "2 vp, $1", "pay 2 coal → draw (up to 2×)"."""
+    kind = effect.get("kind", "")
+    if kind == "gain":
+        return _amounts(effect.get("res", {}))
+    if kind == "train":
+        return f"train +{effect.get('steps', 1)}"
+    if kind == "develop":
+        return f"{effect.get('track', '')} development".strip()
+    if kind == "one_of":
+        return f"{effect.get('amount', 1)} {' or '.join(effect.get('res', []))}"
+    if kind == "convert":
+        times = effect.get("times", 1)
+        gets = " + ".join(_words(inner) for inner in effect.get("effects", []))
+        return f"pay {_amounts(effect.get('pay', {}))} → {gets}" + (
+            f" (up to {times}×)" if times > 1 else ""
+        )
+    return kind.replace("_", " ")
+
+
+def _amounts(resources: dict) -> str:
+    return ", ".join(
+        f"${n}" if name == "coins" else f"{str(n).replace('_', ' ')} {name}"
+        for name, n in resources.items()
+    )
 
 
 def _hand(svg: Svg, title: str, cards: list[str], top: float, kind: str) -> float:
@@ -311,6 +417,53 @@ def _hand(svg: Svg, title: str, cards: list[str], top: float, kind: str) -> floa
         svg.text(x + width / 2, y + 14, name, 12, fill=INK, text_anchor="middle", class_=kind)
         x += width + 5
     return y + 26
+
+
+# --- solo ---------------------------------------------------------------------------------
+
+
+def _opponent(svg: Svg, rival: OpponentView, top: float) -> float:
+    """Solo: the virtual opponent, all it shows in the view (its deck only as a size)."""
+    y = _section(svg, top + 6, "Virtual opponent")
+    mode = " · Challenge Mode" if rival.challenge else ""
+    vp = sum(rival.vp.values())
+    svg.text(
+        PAD,
+        y + 14,
+        f"{OPPONENTS.get(rival.scenario, rival.scenario)}{mode}",
+        14,
+        font_weight="bold",
+        fill=INK,
+    )
+    svg.text(
+        WIDTH - PAD - 8, y + 14, f"{vp} VP", 14, font_weight="bold", fill=INK, text_anchor="end"
+    )
+    y += 20
+    basics = " · ".join(f"{name.capitalize()} {n}" for name, n in rival.resources.items())
+    facts = f"{basics} · Coins ${rival.coins} · Camphor {rival.camphor}"
+    y = svg.paragraph(PAD, y + 12, facts, 66, 12, fill=INK)
+    points = " · ".join(f"{part.replace('_', ' ')} {n}" for part, n in rival.vp.items())
+    y = svg.paragraph(PAD, y, f"VP: {points}", 66, 12, fill=MUTED)
+    if rival.dice:
+        svg.text(PAD, y + 18, "Dice", 12, fill=INK)
+        for i, die in enumerate(rival.dice):
+            _die(svg, PAD + 60 + i * (DIE + SLOT_GAP), y, die)
+        y += DIE + 4
+    deck = f"Action deck {rival.deck_size}"
+    if rival.next_card:
+        deck += f" · next {rival.next_card}"
+    if rival.revealed:
+        deck += " · revealed " + ", ".join(rival.revealed)
+    deck += f" · face-down tiles {rival.face_down_tiles}"
+    y = svg.paragraph(PAD, y + 14, deck, 66, 12, fill=INK)
+    if rival.blockades:
+        y = svg.paragraph(PAD, y, "Blockades: " + ", ".join(rival.blockades), 66, 12, fill=INK)
+    if rival.chosen_since_income:
+        chosen = ", ".join(rival.chosen_since_income)
+        y = svg.paragraph(PAD, y, f"Chosen since the last Income: {chosen}", 66, 12, fill=MUTED)
+    if rival.lost:
+        y = svg.paragraph(PAD, y + 2, f"Lost: {rival.lost}", 66, 13, fill=INK, font_weight="bold")
+    return y
 
 
 # --- end ----------------------------------------------------------------------------------

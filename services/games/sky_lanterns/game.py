@@ -240,4 +240,6 @@ def describe(move: Move) -> str:
         return f"Draw {move.card} from the market" if move.card else "Draw the deck's top card"
     if isinstance(move, mv.ChooseDonor):
         return f"Take the token from seat {move.seat}"
+    if isinstance(move, mv.AnswerRival):
+        return "Pay the ghost" if move.pay else "Let the ghost gain"
     return "Decline"

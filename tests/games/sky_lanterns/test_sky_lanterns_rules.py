@@ -57,6 +57,17 @@ def test_era_cards_lie_in_ascending_order_of_year_one_side_of_each():
         assert [ERAS[e].year for e in eras] == sorted(ERAS[e].year for e in eras)
 
 
+def test_the_first_era_is_the_oldest_side_on_the_table_whichever_card_it_is():
+    """ "Randomly flip ... Arrange them ... in ascending order of the year": the Era of
+    rounds 1-2 is the oldest side showing, so card 3 leads when cards 1 and 2 lie on
+    their (later) B sides, as with 3 players and seed 2."""
+    state = game.setup(None, 3, 2)
+    assert state.eras == ["E3A", "E1B", "E2B"]
+    assert game.view(state, None).current_era == "E3A"
+    leaders = {ERAS[game.setup(None, 4, seed).eras[0]].card for seed in range(60)}
+    assert leaders == {1, 2, 3}
+
+
 def test_each_player_gets_a_side_a_project_card_of_each_kind():
     state = new_game()
     assert len({p.lantern_project for p in state.seats}) == 4
