@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -17,6 +18,8 @@ from services.gameplay.tournaments import (
     standings,
 )
 
+EXAMPLES = int(os.environ.get("SKYPORT_TOURNAMENT_EXAMPLES", "40"))
+
 
 def spec(tables: int, k: int, rounds: int | None = None, game: str = "dominion") -> TournamentSpec:
     return TournamentSpec(
@@ -28,7 +31,7 @@ def spec(tables: int, k: int, rounds: int | None = None, game: str = "dominion")
     )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(tables=st.integers(1, 6), k=st.integers(2, 6), rounds=st.none() | st.integers(1, 12))
 def test_one_seed_per_round_and_every_seat_in_turn(tables, k, rounds):
     n = tables * k

@@ -3,6 +3,7 @@ each round, and byes and first seats are shared out."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from tournament_play import check_round_is_a_partition, pairs_of, people, play_out
 
 from services.gameplay.tournaments import RoundRobin, TournamentSpec
+
+EXAMPLES = int(os.environ.get("SKYPORT_TOURNAMENT_EXAMPLES", "60"))
 
 
 def spec(n: int, k: int, game: str = "dominion", seed: int = 0) -> TournamentSpec:
@@ -41,7 +44,7 @@ def test_at_two_seats_nobody_starts_more_than_one_game_more_than_they_follow(n):
     assert all(abs(first[p] - second[p]) <= 1 for p in range(n)), (first, second)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(k=st.integers(3, 6), extra=st.integers(0, 10), seed=st.integers(0, 2**32))
 def test_at_bigger_tables_every_pair_meets_at_least_once(k, extra, seed):
     n = k + extra

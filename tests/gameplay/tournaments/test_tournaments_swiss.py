@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from itertools import combinations
 
@@ -23,6 +24,8 @@ from services.gameplay.tournaments import (
     standings,
     start_next_round,
 )
+
+EXAMPLES = int(os.environ.get("SKYPORT_TOURNAMENT_EXAMPLES", "80"))
 
 
 def spec(n: int, rounds: int, k: int = 2) -> TournamentSpec:
@@ -59,7 +62,7 @@ def rematch_avoidable(n: int, k: int, met: set, byes: Counter) -> bool:
     return False
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(
     n=st.integers(2, 10),
     k=st.sampled_from([2, 2, 3]),
@@ -79,7 +82,9 @@ def test_rounds_avoid_rematches_and_share_byes(n, k, rounds, data):
         pairs = pairs_of(new_round)
         if avoidable:
             assert not met.intersection(pairs), (new_round, met)
-        assert all(byes[p] == min(byes[q] for q in range(n)) for p in new_round.byes)
+        playing = [p for table in new_round.tables for p in table.seats]
+        # Nobody sits out who has had more byes than someone who plays.
+        assert all(byes[out] <= byes[p] for out in new_round.byes for p in playing)
         byes.update(new_round.byes)
         met.update(pairs)
         for table in new_round.tables:
@@ -87,8 +92,8 @@ def test_rounds_avoid_rematches_and_share_byes(n, k, rounds, data):
             tournament = record_result(
                 tournament, new_round.number, table.number, result_of(scores)
             )
-    # While there are no more rounds than participants, nobody gets a second bye.
-    if rounds <= n:
+    # While there are byes enough for everyone to have one, nobody gets a second.
+    if (n % k) * rounds <= n:
         assert all(count <= 1 for count in byes.values())
 
 
