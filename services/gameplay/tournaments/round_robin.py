@@ -21,6 +21,7 @@ Some pairs meet more than once.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 from .models import Round, Table
@@ -30,10 +31,26 @@ MAX_COVERING_ROUNDS = 1000
 
 
 def schedule(participants: int, seats: int, seed: int) -> list[Round]:
-    """Every round of the round robin, which results cannot change."""
+    """Every round of the round robin, which results cannot change (a fresh copy)."""
+    return [r.model_copy(deep=True) for r in _schedule(participants, seats, seed)]
+
+
+def round_at(participants: int, seats: int, seed: int, index: int) -> Round:
+    """Round `index` (from 0) of the schedule (a fresh copy)."""
+    return _schedule(participants, seats, seed)[index].model_copy(deep=True)
+
+
+def rounds_in(participants: int, seats: int, seed: int) -> int:
+    return len(_schedule(participants, seats, seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _schedule(participants: int, seats: int, seed: int) -> tuple[Round, ...]:
+    """Kept per process: the greedy schedule of 64 at tables of 4 takes a few tenths of a
+    second, and every new round and every "is it over?" asks for it."""
     if seats == 2:
-        return _circle(participants, seed)
-    return _covering(participants, seats, seed)
+        return tuple(_circle(participants, seed))
+    return tuple(_covering(participants, seats, seed))
 
 
 def _circle(n: int, seed: int) -> list[Round]:

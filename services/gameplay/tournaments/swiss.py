@@ -7,7 +7,11 @@ is scored as a win. The rest are seated from the top down: the best-placed unsea
 player takes the next best-placed players they have not met (Monrad-style adjacent
 pairing), backtracking when that leaves the lower boards unpairable. Rematches are
 avoided whenever any choice of byes and tables allows it; when none does, the fewest
-repeated pairs are accepted.
+repeated pairs are accepted. The search for that is exhaustive within a budget of
+`SEARCH_BUDGET` tables tried, which covers small fields whole; beyond it (dozens of
+players late in an event) the tables are seated greedily by the fewest repeats and then
+improved by swapping players between tables, which keeps repeats few but cannot prove
+them unavoidable.
 """
 
 from __future__ import annotations
@@ -33,21 +37,25 @@ def next_round(tournament: Tournament) -> Round:
     number = len(tournament.rounds) + 1
     history = seat_history(tournament.rounds)
     max_repeats = len(order) * (k - 1) // 2
+    groups: list[list[int]] | None = None
     for allowed in range(max_repeats + 1):
         for sitting_out in _bye_choices(order, byes, len(order) % k):
             playing = [p for p in order if p not in sitting_out]
-            groups = _group(playing, k, met, allowed, [SEARCH_BUDGET])
+            budget = [SEARCH_BUDGET]
+            groups = _group(playing, k, met, allowed, budget)
+            if groups is None and budget[0] < 0:
+                # Too many players to search exhaustively: seat them greedily instead.
+                groups = _fewest_repeats(playing, k, met)
             if groups is not None:
-                tables = [
-                    Table(
-                        number=i,
-                        seats=seat_order(members, history),
-                        seed=derive_seed(spec.seed, number, i),
-                    )
-                    for i, members in enumerate(groups, start=1)
-                ]
-                return Round(number=number, tables=tables, byes=sorted(sitting_out))
-    raise AssertionError("unreachable: with every repeat allowed the first grouping fits")
+                break
+        if groups is not None:
+            break
+    assert groups is not None, "with every repeat allowed the first grouping fits"
+    tables = [
+        Table(number=i, seats=seat_order(members, history), seed=derive_seed(spec.seed, number, i))
+        for i, members in enumerate(groups, start=1)
+    ]
+    return Round(number=number, tables=tables, byes=sorted(sitting_out))
 
 
 def _bye_choices(order: list[int], byes: list[int], count: int) -> Iterator[tuple[int, ...]]:
@@ -88,3 +96,37 @@ def _group(
         if below is not None:
             return [members, *below]
     return None
+
+
+def _repeats(members: list[int], met: set[Pair]) -> int:
+    return sum(1 for pair in combinations(members, 2) if frozenset(pair) in met)
+
+
+def _fewest_repeats(order: list[int], k: int, met: set[Pair]) -> list[list[int]]:
+    """Tables from the top down, each taking the best-placed players who add the fewest
+    repeated pairs; then swaps between tables while they reduce the repeats."""
+    unseated = list(order)
+    groups: list[list[int]] = []
+    while unseated:
+        members = [unseated.pop(0)]
+        while len(members) < k:
+            chosen = min(unseated, key=lambda q: _repeats([*members, q], met))
+            members.append(chosen)
+            unseated.remove(chosen)
+        groups.append(members)
+    improved = True
+    while improved:
+        improved = False
+        for a, b in combinations(range(len(groups)), 2):
+            before = _repeats(groups[a], met) + _repeats(groups[b], met)
+            if before == 0:
+                continue
+            for i in range(k):
+                for j in range(k):
+                    left, right = list(groups[a]), list(groups[b])
+                    left[i], right[j] = right[j], left[i]
+                    if _repeats(left, met) + _repeats(right, met) < before:
+                        groups[a], groups[b] = left, right
+                        before = _repeats(left, met) + _repeats(right, met)
+                        improved = True
+    return groups

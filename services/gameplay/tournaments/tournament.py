@@ -73,7 +73,7 @@ def total_rounds(tournament: Tournament) -> int:
         return fmt.rounds
     if isinstance(fmt, Duplicate):
         return fmt.rounds or spec.seats_per_table
-    return len(round_robin.schedule(len(spec.participants), spec.seats_per_table, spec.seed))
+    return round_robin.rounds_in(len(spec.participants), spec.seats_per_table, spec.seed)
 
 
 def is_finished(tournament: Tournament) -> bool:
@@ -104,9 +104,9 @@ def start_next_round(tournament: Tournament) -> tuple[Tournament, Round]:
         )
     else:
         assert isinstance(fmt, RoundRobin)
-        new_round = round_robin.schedule(len(spec.participants), spec.seats_per_table, spec.seed)[
-            index
-        ]
+        new_round = round_robin.round_at(
+            len(spec.participants), spec.seats_per_table, spec.seed, index
+        )
     updated = tournament.model_copy(update={"rounds": [*tournament.rounds, new_round]})
     return updated, new_round
 

@@ -24,6 +24,7 @@ from services.gameplay.tournaments import (
     standings,
     start_next_round,
 )
+from services.gameplay.tournaments import swiss as swiss_pairing
 
 EXAMPLES = int(os.environ.get("SKYPORT_TOURNAMENT_EXAMPLES", "80"))
 
@@ -129,3 +130,26 @@ def test_seat_zero_goes_to_whoever_sat_second_last_time():
     tournament = record_result(tournament, 1, 1, result_of([1, 1]))
     tournament, second = start_next_round(tournament)
     assert second.tables[0].seats == list(reversed(first.tables[0].seats))
+
+
+def test_past_the_search_budget_swaps_between_tables_undo_greedy_rematches():
+    # Seated greedily from the top, 0-1 and 2-3 would leave 4, 5, 6 and 7, who have all
+    # met, for the bottom boards.
+    met = {frozenset(pair) for pair in combinations(range(4, 8), 2)}
+    groups = swiss_pairing._fewest_repeats(list(range(8)), 2, met)
+    assert sorted(p for group in groups for p in group) == list(range(8))
+    assert not met.intersection(frozenset(group) for group in groups)
+
+
+def test_a_big_field_is_seated_without_rematches():
+    n, k = 64, 4
+    tournament = create_tournament(spec(n, 6, k))
+    met: set[frozenset[int]] = set()
+    for number in range(1, 7):
+        tournament, new_round = start_next_round(tournament)
+        check_round_is_a_partition(new_round, n, k)
+        assert not met.intersection(pairs_of(new_round))
+        met.update(pairs_of(new_round))
+        for table in new_round.tables:
+            scores = [(p * 7 + number) % 5 for p in table.seats]
+            tournament = record_result(tournament, number, table.number, result_of(scores))
