@@ -1,7 +1,8 @@
-"""Game records: the document (`Record`), making one (`RecordWriter`, `play_recorded`)
-and replaying one through the engine (`replay`, `state_at`)."""
+"""Game records: the document (`Record`), making one (`RecordWriter`, `play_recorded`,
+`record_from_store`) and replaying one through the engine (`replay`, `state_at`)."""
 
 from .document import RECORD_FORMAT, Record, RecordedAction, RecordedSeat, state_sha256
+from .from_store import record_from_store
 from .replay import Replayed, ReplayMismatch, load_record, replay, state_at, states
 from .writer import RecordWriter, full_events, play_recorded, utc_now
 
@@ -16,6 +17,7 @@ __all__ = [
     "full_events",
     "load_record",
     "play_recorded",
+    "record_from_store",
     "replay",
     "state_at",
     "state_sha256",
