@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.engine import Game, GameState, Result
 
-RECORD_FORMAT = "skyport.record/1"
+RECORD_FORMAT: Literal["skyport.record/1"] = "skyport.record/1"
 
 
 class RecordedSeat(BaseModel):

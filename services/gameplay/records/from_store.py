@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from services.engine import Game
 from services.store import GameRecord, LogEntry
@@ -39,7 +40,7 @@ def record_from_store(
             RecordedAction(
                 version=entry.version,
                 seat=entry.seat,
-                action=entry.action,  # type: ignore[arg-type]
+                action=_action(entry.action),
                 move=entry.move,
                 at=entry.at,
                 events=list(entry.events.full),
@@ -50,3 +51,12 @@ def record_from_store(
         final_state_sha256=hashlib.sha256(stored.state.encode()).hexdigest(),
         tags=list(stored.tags),
     )
+
+
+ACTIONS: dict[str, Literal["move", "resign"]] = {"move": "move", "resign": "resign"}
+
+
+def _action(name: str) -> Literal["move", "resign"]:
+    if name in ACTIONS:
+        return ACTIONS[name]
+    raise ValueError(f"the log has an action {name!r}; a record knows moves and resignations")

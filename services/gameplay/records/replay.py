@@ -152,7 +152,8 @@ def _apply(game: Game, state: GameState, action: RecordedAction, players: int) -
         )
     if action.state_sha256 is not None:
         _check_digest(game, outcome.state, action.state_sha256, version)
-    return outcome.state
+    new_state: GameState = outcome.state
+    return new_state
 
 
 def _check_digest(game: Game, state: GameState, expected: str, version: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from services.ai import make_bot
 from services.engine import Event, Game, GameState, Move, Outcome, Seat
@@ -13,6 +13,7 @@ from services.engine import Event, Game, GameState, Move, Outcome, Seat
 from .document import Record, RecordedAction, RecordedSeat, state_sha256
 
 Clock = Callable[[], str]
+Action = Literal["move", "resign"]
 
 
 def utc_now() -> str:
@@ -73,12 +74,14 @@ class RecordWriter:
             }
         )
 
-    def _write(self, seat: Seat, action: str, move: dict[str, Any] | None, outcome: Outcome):
+    def _write(
+        self, seat: Seat, action: Action, move: dict[str, Any] | None, outcome: Outcome
+    ) -> None:
         self.state = outcome.state
         entry = RecordedAction(
             version=self.record.version + 1,
             seat=seat,
-            action=action,  # type: ignore[arg-type]
+            action=action,
             move=move,
             at=self.clock(),
             events=full_events(outcome.events),

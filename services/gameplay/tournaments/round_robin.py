@@ -62,7 +62,8 @@ def _circle(n: int, seed: int) -> list[Round]:
     rotating = players[1:]
     for r in range(m - 1):
         line = [players[0], *rotating[r:], *rotating[:r]]
-        tables, byes = [], []
+        tables: list[Table] = []
+        byes: list[int | None] = []
         for i in range(m // 2):
             a, b = line[i], line[m - 1 - i]
             if a is None or b is None:

@@ -17,6 +17,7 @@ from .models import (
     Round,
     RoundRobin,
     Swiss,
+    Table,
     Tournament,
     TournamentSpec,
 )
@@ -140,7 +141,7 @@ def record_result(
     return _with_table(tournament, round_number, table, {"result": result, "void": result is None})
 
 
-def _table(tournament: Tournament, round_number: int, table: int):
+def _table(tournament: Tournament, round_number: int, table: int) -> Table:
     if not 1 <= round_number <= len(tournament.rounds):
         raise InvalidTournament("no_such_round", f"There is no round {round_number} yet.")
     tables = tournament.rounds[round_number - 1].tables
