@@ -6,7 +6,8 @@ fewest byes sit out â€” so nobody has a second bye while someone has had none â€
 is scored as a win. The rest are seated from the top down: the best-placed unseated
 player takes the next best-placed players they have not met (Monrad-style adjacent
 pairing), backtracking when that leaves the lower boards unpairable. Rematches are
-avoided whenever any choice of byes and tables allows it; when none does, the fewest
+avoided whenever a choice of byes (among those with the fewest) and tables allows it
+(the byes then go to the lowest placed of those that do); when none does, the fewest
 repeated pairs are accepted. The search for that is exhaustive within a budget of
 `SEARCH_BUDGET` tables tried, which covers small fields whole; beyond it (dozens of
 players late in an event) the tables are seated greedily by the fewest repeats and then
