@@ -1,8 +1,10 @@
-"""The `skyport` command line: list games, play bot matches, serve the API, run a worker."""
+"""The `skyport` command line: list games, play bot matches, replay records, serve the API,
+run a worker."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import orjson
@@ -129,6 +131,30 @@ def play(
         for seat, level in enumerate(levels):
             table.add_row(str(seat), level, f"{wins[seat]:g}")
         Console().print(table)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a game record (JSON)")],
+) -> None:
+    """Replay a game record through the engine, checking every version and the result.
+    Prints OK, or the first mismatch (and exits with status 1)."""
+    from services.gameplay.records import ReplayMismatch, load_record
+    from services.gameplay.records import replay as replay_record
+
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        console.print(f"[red]cannot read {file}: {error.strerror or error}[/red]")
+        raise typer.Exit(2) from None
+    try:
+        record = load_record(data)
+        replayed = replay_record(record)
+    except ReplayMismatch as error:
+        print(f"MISMATCH {error}")
+        raise typer.Exit(1) from None
+    winners = replayed.result.winners if replayed.result is not None else None
+    print(f"OK {record.game} {record.id}: {record.version} versions replayed, winners {winners}")
 
 
 @app.command()

@@ -1,0 +1,62 @@
+"""A record from what the store keeps of a finished game: its `GameRecord` (seed,
+options, seats, final state) and its move log (`LogEntry`, one per version)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from services.engine import Game
+from services.store import GameRecord, LogEntry
+
+from .document import Record, RecordedAction, RecordedSeat
+
+
+def record_from_store(
+    stored: GameRecord,
+    log: Sequence[LogEntry],
+    game: Game,
+    *,
+    left_at: Mapping[int, int] | None = None,
+) -> Record:
+    """The record of a stored game. `log` must hold every version from 1 to the game's
+    (the replay checks that it does). The result is the engine's standings of the final
+    state (None while the game goes on) and the final state's digest is that of the
+    stored state; the per-version digests are unknown to the store and left out.
+    `left_at` gives, for seats that left, the version after which a bot played them."""
+    left_at = left_at or {}
+    final_state = game.load_state(stored.state)
+    return Record(
+        id=stored.id,
+        game=stored.game,
+        options=dict(stored.options),
+        seed=stored.seed,
+        seats=[
+            RecordedSeat(name=seat.name, bot=seat.bot, left_at_version=left_at.get(index))
+            for index, seat in enumerate(stored.seats)
+        ],
+        moves=[
+            RecordedAction(
+                version=entry.version,
+                seat=entry.seat,
+                action=_action(entry.action),
+                move=entry.move,
+                at=entry.at,
+                events=list(entry.events.full),
+            )
+            for entry in log
+        ],
+        result=game.standings(final_state),
+        final_state_sha256=hashlib.sha256(stored.state.encode()).hexdigest(),
+        tags=list(stored.tags),
+    )
+
+
+ACTIONS: dict[str, Literal["move", "resign"]] = {"move": "move", "resign": "resign"}
+
+
+def _action(name: str) -> Literal["move", "resign"]:
+    if name in ACTIONS:
+        return ACTIONS[name]
+    raise ValueError(f"the log has an action {name!r}; a record knows moves and resignations")

@@ -1,0 +1,48 @@
+"""Tournaments without transport: formats (round robin, Swiss, duplicate), rounds of
+tables, results, standings and their CSV export — plain serialisable data and pure
+functions over it."""
+
+from .export import standings_csv
+from .models import (
+    Duplicate,
+    InvalidTournament,
+    Participant,
+    Round,
+    RoundRobin,
+    Swiss,
+    Table,
+    Tournament,
+    TournamentSpec,
+)
+from .standings import StandingRow, exact_returns, standings, tiebreak_name
+from .tournament import (
+    create_tournament,
+    is_finished,
+    record_result,
+    set_game_id,
+    start_next_round,
+    total_rounds,
+)
+
+__all__ = [
+    "Duplicate",
+    "InvalidTournament",
+    "Participant",
+    "Round",
+    "RoundRobin",
+    "StandingRow",
+    "Swiss",
+    "Table",
+    "Tournament",
+    "TournamentSpec",
+    "create_tournament",
+    "exact_returns",
+    "is_finished",
+    "record_result",
+    "set_game_id",
+    "standings",
+    "standings_csv",
+    "start_next_round",
+    "tiebreak_name",
+    "total_rounds",
+]

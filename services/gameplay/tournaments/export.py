@@ -1,0 +1,41 @@
+"""Standings as CSV, one row per participant in standings order."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .models import Tournament
+from .standings import standings, tiebreak_name
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """RFC 4180 CSV (CRLF line ends) with a header row; the tie-break column is named
+    after the format's tie-break (buchholz, sonneborn_berger or matchpoints). Names a
+    spreadsheet would take for formulas are prefixed with an apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    columns = ["rank", "participant", "name", "bot", "played", "wins", "byes", "points", "score"]
+    writer.writerow([*columns, tiebreak_name(tournament)])
+    for row in standings(tournament):
+        writer.writerow(
+            [
+                row.rank,
+                row.participant,
+                _cell(row.name),
+                row.bot or "",
+                row.played,
+                row.wins,
+                row.byes,
+                f"{row.points:g}",
+                row.score,
+                f"{row.tiebreak:g}",
+            ]
+        )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name a spreadsheet would run as a formula (=, +, -, @ first) is quoted with an
+    apostrophe, as OWASP advises against CSV injection."""
+    return f"'{text}" if text[:1] in {"=", "+", "-", "@", "\t", "\r"} else text

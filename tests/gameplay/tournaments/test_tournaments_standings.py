@@ -1,0 +1,175 @@
+"""Standings from given results: points from the game's ranks, then its scores, then the
+format's tie-break; the CSV export; and how results and rounds are accepted."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_play import people, result_of
+
+from services.gameplay.tournaments import (
+    InvalidTournament,
+    Participant,
+    RoundRobin,
+    Swiss,
+    Tournament,
+    TournamentSpec,
+    create_tournament,
+    is_finished,
+    record_result,
+    standings,
+    standings_csv,
+    start_next_round,
+)
+
+
+def swiss(n: int = 4, rounds: int = 2) -> Tournament:
+    return create_tournament(
+        TournamentSpec(game="sky-islands", participants=people(n), format=Swiss(rounds=rounds))
+    )
+
+
+def record(tournament: Tournament, scores_by_participant: dict[int, int]) -> Tournament:
+    """Start the next round and give each participant the score named for them."""
+    tournament, new_round = start_next_round(tournament)
+    for table in new_round.tables:
+        scores = [scores_by_participant[p] for p in table.seats]
+        tournament = record_result(tournament, new_round.number, table.number, result_of(scores))
+    return tournament
+
+
+def test_swiss_standings_break_ties_by_score_then_buchholz():
+    tournament = swiss()
+    # Round 1 pairs 0-1 and 2-3: 0 beats 1, 2 and 3 draw.
+    tournament = record(tournament, {0: 10, 1: 5, 2: 7, 3: 7})
+    # Round 2, by standings 0, 2, 3, 1: pairs 0-2 and 3-1; 2 beats 0, 1 beats 3.
+    assert [sorted(t.seats) for t in tournament.rounds[-1].tables] == [[0, 1], [2, 3]]
+    tournament = record(tournament, {0: 4, 2: 9, 3: 2, 1: 9})
+    assert [sorted(t.seats) for t in tournament.rounds[-1].tables] == [[0, 2], [1, 3]]
+    assert is_finished(tournament)
+    # P0 and P1 both have 1 point and 14; P0 met P1 (1) and P2 (1.5), P1 met P0 and P3 (½).
+    assert standings_csv(tournament) == (
+        "rank,participant,name,bot,played,wins,byes,points,score,buchholz\r\n"
+        "1,2,P2,,2,1,0,1.5,16,1.5\r\n"
+        "2,0,P0,,2,1,0,1,14,2.5\r\n"
+        "3,1,P1,,2,1,0,1,14,1.5\r\n"
+        "4,3,P3,,2,0,0,0.5,9,2.5\r\n"
+    )
+
+
+def test_round_robin_ties_break_by_sonneborn_berger():
+    outcomes = {  # winner's score first
+        frozenset({0, 1}): {0: 3, 1: 1},
+        frozenset({0, 2}): {0: 2, 2: 2},
+        frozenset({1, 2}): {1: 2, 2: 0},
+    }
+    tournament = create_tournament(
+        TournamentSpec(game="sky-islands", participants=people(3), format=RoundRobin())
+    )
+    while not is_finished(tournament):
+        tournament, new_round = start_next_round(tournament)
+        (table,) = new_round.tables
+        scores = outcomes[frozenset(table.seats)]
+        result = result_of([scores[p] for p in table.seats])
+        tournament = record_result(tournament, new_round.number, 1, result)
+    rows = {row.participant: row for row in standings(tournament)}
+    # Everyone had one bye (a win). P0: beat P1 (2 points), drew P2 (½ × 1½).
+    assert [rows[p].points for p in range(3)] == [2.5, 2, 1.5]
+    assert [rows[p].tiebreak for p in range(3)] == [2.75, 1.5, 1.25]
+    assert [rows[p].byes for p in range(3)] == [1, 1, 1]
+    assert [rows[p].rank for p in range(3)] == [1, 2, 3]
+
+
+def test_equal_participants_share_a_rank():
+    tournament = swiss(4, 1)
+    tournament = record(tournament, {p: 5 for p in range(4)})
+    assert [(row.rank, row.participant) for row in standings(tournament)] == [
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+    ]
+
+
+def test_multi_seat_points_are_shares_of_the_table_beaten():
+    tournament = create_tournament(
+        TournamentSpec(
+            game="dominion", seats_per_table=4, participants=people(4), format=Swiss(rounds=1)
+        )
+    )
+    tournament = record(tournament, {0: 40, 1: 30, 2: 30, 3: 10})
+    rows = {row.participant: row for row in standings(tournament)}
+    assert [rows[p].points for p in range(4)] == [1, 0.5, 0.5, 0]
+    assert [rows[p].rank for p in range(4)] == [1, 2, 2, 4]
+
+
+def test_names_that_spreadsheets_would_run_are_quoted():
+    tournament = create_tournament(
+        TournamentSpec(
+            game="sky-islands",
+            participants=[Participant(name="=HYPERLINK(1)"), Participant(name='Bo, the "bot"')],
+            format=Swiss(rounds=1),
+        )
+    )
+    lines = standings_csv(tournament).splitlines()
+    assert "'=HYPERLINK(1)" in lines[1] + lines[2]
+    assert '"Bo, the ""bot"""' in lines[1] + lines[2]
+
+
+def test_a_round_starts_only_when_the_last_is_finished():
+    tournament, first = start_next_round(swiss())
+    tournament = record_result(tournament, 1, 1, result_of([1, 0]))
+    with pytest.raises(InvalidTournament, match=r"round_not_finished: Round 1 .* tables \[2\]"):
+        start_next_round(tournament)
+    tournament = record_result(tournament, 1, 2, None)  # aborted: void, nobody scores
+    assert tournament.rounds[0].tables[1].void
+    tournament, _ = start_next_round(tournament)
+    for table in (1, 2):
+        tournament = record_result(tournament, 2, table, result_of([0, 0]))
+    with pytest.raises(InvalidTournament, match="tournament_over"):
+        start_next_round(tournament)
+
+
+def test_results_are_recorded_once_and_must_fit_the_table():
+    tournament, _ = start_next_round(swiss())
+    once = record_result(tournament, 1, 1, result_of([2, 1]))
+    assert record_result(once, 1, 1, result_of([2, 1])) == once
+    with pytest.raises(InvalidTournament, match="result_recorded"):
+        record_result(once, 1, 1, result_of([1, 2]))
+    with pytest.raises(InvalidTournament, match=r"result_mismatch: Table 2 .* has 2 seats"):
+        record_result(tournament, 1, 2, result_of([1, 2, 3]))
+    with pytest.raises(InvalidTournament, match="no_such_table"):
+        record_result(tournament, 1, 3, result_of([1, 2]))
+    with pytest.raises(InvalidTournament, match="no_such_round"):
+        record_result(tournament, 2, 1, result_of([1, 2]))
+    assert tournament.rounds[0].tables[0].result is None  # the original is untouched
+
+
+def test_a_tournament_survives_json():
+    tournament = record(swiss(5, 3), {p: p for p in range(5)})
+    again = Tournament.model_validate_json(tournament.model_dump_json())
+    assert again == tournament
+    assert standings(again) == standings(tournament)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"game": "chess"}, "unknown_game"),
+        ({"seats_per_table": 5}, "seats_per_table: Merchants of Sky Islands is for 2 to 4"),
+        ({"participants": people(1)}, "too_few_participants"),
+        ({"participants": [Participant(name="A", bot="genius"), *people(2)]}, "unknown_bot_level"),
+        ({"options": {"starting_player": "nobody"}}, "invalid_options"),
+    ],
+)
+def test_impossible_tournaments_are_refused(changes, message):
+    spec = TournamentSpec(game="sky-islands", participants=people(4), format=Swiss(rounds=2))
+    with pytest.raises(InvalidTournament, match=message):
+        create_tournament(spec.model_copy(update=changes))
+
+
+def test_solo_tables_need_the_duplicate_format():
+    spec = TournamentSpec(
+        game="sky-lanterns", seats_per_table=1, participants=people(3), format=RoundRobin()
+    )
+    with pytest.raises(InvalidTournament, match="solo games suit the duplicate format"):
+        create_tournament(spec)
