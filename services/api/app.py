@@ -16,8 +16,6 @@ from services.engine import Game, all_games
 from services.gameplay.auth import ApiKeys, Credentials
 from services.gameplay.dispatch import CeleryDispatcher, InProcessDispatcher, WebhookPolicy
 from services.gameplay.logs import configure_logging
-from services.gameplay.metrics import RequestMetricsMiddleware
-from services.gameplay.problems import EXCEPTION_HANDLERS
 from services.gameplay.service import GameService, budgeted_bots
 from services.gameplay.settings import Settings, get_settings
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
@@ -34,6 +32,8 @@ from . import (
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
 from .graphql import graphql_routes
+from .metrics import RequestMetricsMiddleware
+from .problems import EXCEPTION_HANDLERS
 from .ratelimit import RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
 
