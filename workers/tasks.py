@@ -34,10 +34,11 @@ import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import redis as sync_redis
 import structlog
+from celery import Task
 from celery.exceptions import Reject
 from celery.signals import worker_process_shutdown
 from kombu.exceptions import OperationalError
@@ -233,7 +234,9 @@ def _give_up(here: WorkerRuntime, game_id: str, version: int, unfinished: int) -
 
 
 @app.task(bind=True, name=WEBHOOK_TASK, acks_late=True, reject_on_worker_lost=True)
-def deliver_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+def deliver_webhook(
+    self: Task, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+) -> None:
     """POST one webhook; on failure retry after a back-off, then give up (logged)."""
     settings = get_settings()
     if settings.webhook_secret is None:

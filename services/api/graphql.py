@@ -46,7 +46,7 @@ class _RequestAdapter(StarletteRequestAdapter):
         self.request = request
 
 
-class SkyportGraphQL(GraphQL):
+class SkyportGraphQL(GraphQL[GraphQLContext, None]):
     request_adapter_class = _RequestAdapter
     websocket_adapter_class = SkyportWebSocketAdapter
     graphql_transport_ws_handler_class = SkyportTransportWS
