@@ -57,7 +57,9 @@ async def test_scoring_finishes_the_game_once(gameplay):
     token = created.seats[0].token
     await gameplay.service.resign(created.id, Credentials(token, "127.0.0.1"), None, None)
     assert (await gameplay.store.load(created.id)).status is GameStatus.SCORING
-    await asyncio.gather(gameplay.referee.advance(created.id, 1), gameplay.referee.advance(created.id, 1))
+    await asyncio.gather(
+        gameplay.referee.advance(created.id, 1), gameplay.referee.advance(created.id, 1)
+    )
     record = await gameplay.store.load(created.id)
     assert record.status is GameStatus.FINISHED
     assert record.standings["standings"][-1]["seat"] == 0
