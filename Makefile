@@ -11,7 +11,7 @@ PORT ?= 8000
 help:
 	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
 	@echo "make test   install (and Redis if missing) and run the whole test suite"
-	@echo "make lint   ruff"
+	@echo "make lint   ruff, and mypy on services, schema and workers"
 	@echo "make bench  benchmarks (printed numbers, never asserted)"
 	@echo "make bench-service  load test of the service against a local Redis"
 	@echo "make screenshots    PNGs of each game's board and the playground into docs/screenshots/"
@@ -43,6 +43,7 @@ test: install redis-server chromium
 lint: install
 	$(VENV)/bin/ruff check services schema workers tests bench
 	$(VENV)/bin/ruff format --check services schema workers tests bench
+	$(VENV)/bin/mypy
 
 bench: install
 	$(PY) bench/playouts.py

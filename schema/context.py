@@ -20,7 +20,8 @@ class GraphQLContext:
 
     @property
     def service(self) -> GameService:
-        return self.request.app.state.service
+        service: GameService = self.request.app.state.service
+        return service
 
     @property
     def client_ip(self) -> str:

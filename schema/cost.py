@@ -29,6 +29,7 @@ from graphql import (
     GraphQLList,
     GraphQLNamedType,
     GraphQLNonNull,
+    GraphQLOutputType,
     GraphQLSchema,
     InlineFragmentNode,
     IntValueNode,
@@ -52,7 +53,7 @@ doubling attack stay small."""
 
 def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[ValidationRule]:
     class QueryLimits(ValidationRule):
-        def enter_operation_definition(self, node: OperationDefinitionNode, *_args) -> None:
+        def enter_operation_definition(self, node: OperationDefinitionNode, *_args: object) -> None:
             schema = self.context.schema
             root = schema.get_root_type(node.operation)
             if root is None:
@@ -190,7 +191,9 @@ class _Measure:
         return _Size(cost, 1 + below.depth, alias + below.aliases)
 
 
-def _multiplier(field_type, size: int | None) -> tuple[int, GraphQLNamedType, int | None]:
+def _multiplier(
+    field_type: GraphQLOutputType, size: int | None
+) -> tuple[int, GraphQLNamedType, int | None]:
     """What a field's lists multiply by, its named type, and the size left for below."""
     multiplier = 1
     while isinstance(field_type, GraphQLNonNull | GraphQLList):

@@ -83,7 +83,9 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         )
 
         @classmethod
-        def of(cls, accepted: payloads.MoveAccepted, rules: GameRules, replayed: bool):
+        def of(
+            cls, accepted: payloads.MoveAccepted, rules: GameRules, replayed: bool
+        ) -> "MoveApplied":
             return cls(
                 game_id=strawberry.ID(accepted.id),
                 version=accepted.version,

@@ -110,7 +110,7 @@ def _invalid(error: ValidationError) -> Rejected:
     return Rejected(
         code=input_code(error),
         message="The input does not match the schema.",
-        details={"errors": errors},
+        details=JSON({"errors": errors}),
     )
 
 

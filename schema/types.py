@@ -4,7 +4,7 @@ a document of the gameplay service (`services.gameplay.payloads`), built by `of(
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -12,11 +12,14 @@ from strawberry.scalars import JSON
 from services.gameplay import payloads
 from services.store import GameStatus as StoreStatus
 
-GameStatus = strawberry.enum(
-    Enum("GameStatus", {status.name: status.value for status in StoreStatus}),
-    description="active: moves accepted; scoring: the last move ended it; "
-    "finished: standings are final; aborted: stopped without a result.",
-)
+if TYPE_CHECKING:
+    GameStatus = StoreStatus  # the same members, made into a GraphQL enum below
+else:
+    GameStatus = strawberry.enum(
+        Enum("GameStatus", {status.name: status.value for status in StoreStatus}),
+        description="active: moves accepted; scoring: the last move ended it; "
+        "finished: standings are final; aborted: stopped without a result.",
+    )
 
 
 def status_of(value: StoreStatus | str) -> Any:
@@ -153,7 +156,7 @@ class LegalMove:
 
     @classmethod
     def of(cls, move: dict[str, Any]) -> "LegalMove":
-        return cls(kind=move["kind"], label=move["label"], move=move)
+        return cls(kind=move["kind"], label=move["label"], move=JSON(move))
 
 
 @strawberry.type
@@ -184,7 +187,7 @@ class GameEvent:
 
     @classmethod
     def of(cls, event: dict[str, Any]) -> "GameEvent":
-        return cls(kind=event.get("kind", ""), seat=event.get("seat"), data=event)
+        return cls(kind=event.get("kind", ""), seat=event.get("seat"), data=JSON(event))
 
 
 @strawberry.type(description="One committed version: who acted, and what happened.")
@@ -203,7 +206,7 @@ class LogEntry:
             version=entry.version,
             seat=entry.seat,
             action=entry.action,
-            move=entry.move,
+            move=JSON(entry.move) if entry.move is not None else None,
             events=[GameEvent.of(e) for e in entry.events],
             status=status_of(entry.status),
             at=entry.at,

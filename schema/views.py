@@ -15,6 +15,7 @@ import operator
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from types import GenericAlias
 from typing import Annotated, Any, Union
 
 import strawberry
@@ -94,10 +95,10 @@ class ViewTypes:
         )
         self._types[model] = cls
 
-        def convert(instance: BaseModel) -> Any:
+        def convert_model(instance: BaseModel) -> Any:
             return cls(**{name: converters[name](getattr(instance, name)) for name in converters})
 
-        self._converters[model] = convert
+        self._converters[model] = convert_model
         return cls
 
     def _claim(self, name: str, made_from: type[BaseModel] | tuple[type[BaseModel], ...]) -> None:
@@ -143,7 +144,7 @@ class ViewTypes:
         if not args or len({_strip_annotated(a) for a in args}) != 1:
             return JSON, _json
         item, convert = self._field(args[0], prefix)
-        return list[item], lambda values: [convert(v) for v in values]
+        return GenericAlias(list, item), lambda values: [convert(v) for v in values]
 
     def _union(self, annotation: Any, prefix: str) -> tuple[Any, Convert]:
         models = tuple(_strip_annotated(a) for a in typing.get_args(annotation))

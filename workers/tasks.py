@@ -1,7 +1,7 @@
 """The workers' tasks. Each names the game version it acts on, so a stale, repeated or
 redelivered task never changes a game twice (every change is a compare-and-set).
 
-`skyport.advance(game_id, version)` runs `GameService.advance`: one bot move, or the
+`skyport.advance(game_id, version)` runs `Referee.advance`: one bot move, or the
 end-of-game scoring, if the game is still at `version`. The service here dispatches
 through Celery too, so each commit enqueues the next task and a game of bots goes on
 move by move, on whichever worker takes the next task. A stale delivery makes sure the
@@ -19,6 +19,10 @@ SKYPORT_TASK_MAX_DELIVERIES times aborts its game rather than being tried foreve
 
 `skyport.deliver_webhook(event_id, type, url, payload)` POSTs one signed webhook and
 retries it with exponential back-off and jitter, up to SKYPORT_WEBHOOK_MAX_RETRIES.
+
+Each worker process keeps one event loop, one service (`build_service(settings,
+role="worker")`: its Redis pool and its Celery producer) and one Redis client for the
+delivery counts, from its first task to its exit (`WorkerRuntime`).
 """
 
 from __future__ import annotations
@@ -26,23 +30,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import redis as sync_redis
 import structlog
+from celery import Task
 from celery.exceptions import Reject
+from celery.signals import worker_process_shutdown
 from kombu.exceptions import OperationalError
 
-from services.engine import all_games
 from services.gameplay import metrics
-from services.gameplay.dispatch import ADVANCE_TASK, WEBHOOK_TASK, CeleryDispatcher
-from services.gameplay.service import GameService, budgeted_bots
+from services.gameplay.build import Gameplay, build_service
+from services.gameplay.dispatch import ADVANCE_TASK, WEBHOOK_TASK
 from services.gameplay.settings import Settings, get_settings
 from services.gameplay.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
-from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 
 from .celery_app import app
 
@@ -115,119 +120,100 @@ def start_delivery(
     return int(delivered), int(unfinished)
 
 
-def count_delivery(settings: Settings, task: str, game_id: str, version: int) -> int:
-    """Counts this delivery of (task, game, version); returns how many there were so far.
-    Without Redis (embedded mode) nothing is counted and the answer is 1."""
-    if not settings.redis_url:
-        return 1
-    client = sync_redis.Redis.from_url(settings.redis_url)
-    try:
-        return start_delivery(client, settings, task, game_id, version)[0]
-    finally:
-        client.close()
+class WorkerRuntime:
+    """What one worker process (or thread) keeps from task to task: an event loop, the
+    service built on it (a Redis pool, a Celery producer) and a Redis client for the
+    delivery counts. A task so costs no new connections, and no new Celery app."""
 
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pid = os.getpid()
+        self._runner = asyncio.Runner()
+        self.gameplay = self._runner.run(_build(settings))
+        self.counts = sync_redis.Redis.from_url(settings.redis_url) if settings.redis_url else None
 
-def worker_dispatcher(settings: Settings) -> CeleryDispatcher:
-    """The workers hand the next step to the workers, whatever the API's own mode. (Built
-    here rather than by the API's app factory, which would load Starlette and Strawberry
-    into every worker and slow each start, and so each recovery, by a second.)"""
-    claims = (
-        sync_redis.Redis.from_url(settings.redis_url, socket_timeout=settings.redis_pool_timeout)
-        if settings.redis_url
-        else None
-    )
-    return CeleryDispatcher(
-        settings.celery_broker_url or "",
-        settings.task_queue,
-        claims=claims,
-        prefix=settings.key_prefix,
-        claim_seconds=3 * settings.task_visibility_timeout,
-    )
+    def run(self, work: Callable[[Gameplay], Awaitable[T]]) -> T:
+        """`work(gameplay)`, run to its end on this runtime's event loop."""
 
+        async def main() -> T:
+            return await work(self.gameplay)
 
-@asynccontextmanager
-async def game_service(settings: Settings) -> AsyncIterator[GameService]:
-    """A GameService with a store of its own (one event loop per task) that hands the
-    next step of a game to the workers, whatever the API's own mode."""
-    redis = open_redis(
-        settings.redis_url, max_connections=4, pool_timeout=settings.redis_pool_timeout
-    )
-    service = GameService(
-        store=GameStore(
-            redis,
-            settings.key_prefix,
-            Lifetimes(
-                finished_game=settings.finished_game_ttl,
-                abandoned_game=settings.abandoned_game_ttl,
-                idempotency=settings.idempotency_ttl,
-            ),
-        ),
-        games={game.id: game for game in all_games()},
-        live=LiveUpdates(redis, settings.key_prefix),
-        bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
-    )
-    dispatcher = worker_dispatcher(settings)
-    service.dispatcher = dispatcher
-    service.webhooks = dispatcher
-    try:
-        yield service
-    finally:
+        return self._runner.run(main())
+
+    def close(self) -> None:
         with contextlib.suppress(*RECONNECT_ERRORS):
-            await dispatcher.close()
-        with contextlib.suppress(*RECONNECT_ERRORS):
-            await redis.aclose()
+            self._runner.run(self.gameplay.close())
+        self._runner.close()
+        if self.counts is not None:
+            self.counts.close()
 
 
-async def advance_game(settings: Settings, game_id: str, version: int) -> None:
-    async with game_service(settings) as service:
-        await service.advance(game_id, version)
+async def _build(settings: Settings) -> Gameplay:
+    # Built inside the loop that will use it: the Redis pool's connections belong to it.
+    return build_service(settings, role="worker")
 
 
-async def give_up_game(settings: Settings, game_id: str, version: int, reason: str) -> bool:
-    async with game_service(settings) as service:
-        return await service.give_up(game_id, version, reason)
+_local = threading.local()
 
 
-async def sweep(settings: Settings) -> int:
+def runtime(settings: Settings) -> WorkerRuntime:
+    """This process's (and thread's) runtime for `settings`, made at its first task. A
+    forked child makes its own: connections do not cross a fork."""
+    current: WorkerRuntime | None = getattr(_local, "runtime", None)
+    if current is not None and current.pid == os.getpid() and current.settings is settings:
+        return current
+    if current is not None and current.pid == os.getpid():
+        current.close()
+    fresh = WorkerRuntime(settings)
+    _local.runtime = fresh
+    return fresh
+
+
+@worker_process_shutdown.connect
+def _close_runtime(**_: object) -> None:
+    current: WorkerRuntime | None = getattr(_local, "runtime", None)
+    if current is not None and current.pid == os.getpid():
+        current.close()
+        _local.runtime = None
+
+
+async def sweep(gameplay: Gameplay, settings: Settings) -> int:
     """Clocks that ran out, then games that stalled. Returns how many games it acted on
     or looked at."""
-    async with game_service(settings) as service:
-        looked = await service.enforce_clocks()
-        return looked + await service.resend_stalled(stall_seconds(settings))
+    looked = await gameplay.referee.enforce_clocks()
+    return looked + await gameplay.referee.resend_stalled(stall_seconds(settings))
 
 
 @app.task(name=ADVANCE_TASK, acks_late=True, reject_on_worker_lost=True)
 def advance(game_id: str, version: int) -> None:
     """Play one bot move or score the game, if it is still at `version`."""
     settings = get_settings()
-    if not settings.redis_url:
-        asyncio.run(advance_game(settings, game_id, version))
+    here = runtime(settings)
+
+    def step() -> None:
+        here.run(lambda gameplay: gameplay.referee.advance(game_id, version))
+
+    if here.counts is None:
+        step()
         return
-    client = sync_redis.Redis.from_url(settings.redis_url)
-    try:
-        _, unfinished = with_reconnects(
-            settings,
-            ADVANCE_TASK,
-            lambda: start_delivery(client, settings, ADVANCE_TASK, game_id, version),
-        )
-        if unfinished > settings.task_max_deliveries:
-            _give_up(settings, game_id, version, unfinished)
-        else:
-            with_reconnects(
-                settings,
-                ADVANCE_TASK,
-                lambda: asyncio.run(advance_game(settings, game_id, version)),
-            )
-        with_reconnects(
-            settings,
-            ADVANCE_TASK,
-            lambda: client.decr(unfinished_key(settings, ADVANCE_TASK, game_id, version)),
-        )
-    finally:
-        client.close()
+    counts = here.counts
+    _, unfinished = with_reconnects(
+        settings,
+        ADVANCE_TASK,
+        lambda: start_delivery(counts, settings, ADVANCE_TASK, game_id, version),
+    )
+    if unfinished > settings.task_max_deliveries:
+        _give_up(here, game_id, version, unfinished)
+    else:
+        with_reconnects(settings, ADVANCE_TASK, step)
+    with_reconnects(
+        settings,
+        ADVANCE_TASK,
+        lambda: counts.decr(unfinished_key(settings, ADVANCE_TASK, game_id, version)),
+    )
 
 
-def _give_up(settings: Settings, game_id: str, version: int, unfinished: int) -> None:
+def _give_up(here: WorkerRuntime, game_id: str, version: int, unfinished: int) -> None:
     metrics.TASKS_GIVEN_UP.labels(task=ADVANCE_TASK).inc()
     log.error(
         "task_given_up",
@@ -241,14 +227,16 @@ def _give_up(settings: Settings, game_id: str, version: int, unfinished: int) ->
         "the game was ended so that it does not hang."
     )
     with_reconnects(
-        settings,
+        here.settings,
         ADVANCE_TASK,
-        lambda: asyncio.run(give_up_game(settings, game_id, version, reason)),
+        lambda: here.run(lambda gameplay: gameplay.referee.give_up(game_id, version, reason)),
     )
 
 
 @app.task(bind=True, name=WEBHOOK_TASK, acks_late=True, reject_on_worker_lost=True)
-def deliver_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+def deliver_webhook(
+    self: Task, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+) -> None:
     """POST one webhook; on failure retry after a back-off, then give up (logged)."""
     settings = get_settings()
     if settings.webhook_secret is None:
@@ -286,7 +274,7 @@ def sweep_clocks() -> int:
     if not settings.redis_url:
         return 0
     try:
-        return asyncio.run(sweep(settings))
+        return runtime(settings).run(lambda gameplay: sweep(gameplay, settings))
     except RECONNECT_ERRORS as error:
         log.warning("sweep_skipped", error=repr(error))
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from services.engine import Game, GameState, Move, Seat
@@ -23,7 +24,11 @@ def make_bot(level: str, seed: int) -> Bot:
     from .mcts import MctsBot
     from .random_bot import RandomBot
 
-    makers = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
+    makers: dict[str, Callable[[int], Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        "mcts": MctsBot,
+    }
     if level not in makers:
         raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(BOT_LEVELS)}")
     return makers[level](seed)

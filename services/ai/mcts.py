@@ -122,6 +122,7 @@ class MctsBot:
                 path.append(node.children[key])
                 break
             node = max((node.children[key] for key in legal), key=Node.ucb)
+            assert node.move is not None  # only the root has no move
             world = game.apply(world, mover, node.move).state
             path.append(node)
         rewards = self.rollout(game, world)

@@ -7,6 +7,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.gameplay.problems import Problem
 
+from .problems import problem_response
+
 
 def too_large(limit: int) -> Problem:
     return Problem(413, "body_too_large", f"The request body is larger than {limit} bytes.")
@@ -23,7 +25,8 @@ class BodyLimitMiddleware:
             return
         declared = Headers(scope=scope).get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await too_large(self.max_bytes).response(scope["path"])(scope, receive, send)
+            response = problem_response(too_large(self.max_bytes), scope["path"])
+            await response(scope, receive, send)
             return
         received = 0
 

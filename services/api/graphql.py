@@ -34,6 +34,7 @@ from services.gameplay.settings import Settings
 
 from .graphql_requests import document_refusal, from_body, from_query_string
 from .graphql_ws import SkyportTransportWS, SkyportWebSocketAdapter
+from .problems import problem_response
 from .ratelimit import ConnectionsPerClient, client_ip, refuse
 
 
@@ -45,7 +46,7 @@ class _RequestAdapter(StarletteRequestAdapter):
         self.request = request
 
 
-class SkyportGraphQL(GraphQL):
+class SkyportGraphQL(GraphQL[GraphQLContext, None]):
     request_adapter_class = _RequestAdapter
     websocket_adapter_class = SkyportWebSocketAdapter
     graphql_transport_ws_handler_class = SkyportTransportWS
@@ -68,9 +69,9 @@ class SkyportGraphQL(GraphQL):
         try:
             response = await self.run(Request(scope, receive))
         except Problem as problem:
-            response = problem.response(scope["path"])
+            response = problem_response(problem, scope["path"])
         except HTTPException as error:
-            response = _transport_problem(error).response(scope["path"])
+            response = problem_response(_transport_problem(error), scope["path"])
         await response(scope, receive, send)
 
     async def _serve_websocket(self, scope: Scope, receive: Receive, send: Send) -> None:

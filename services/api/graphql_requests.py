@@ -11,11 +11,18 @@ is parsed (`query_too_large`); graphql-core's parser then enforces the token lim
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
-from graphql import GraphQLError, GraphQLSyntaxError, Lexer, Source, TokenKind
+from graphql import (
+    GraphQLError,
+    GraphQLFormattedError,
+    GraphQLSyntaxError,
+    Lexer,
+    Source,
+    TokenKind,
+)
 from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from starlette.requests import Request
 
@@ -88,6 +95,7 @@ def nests_deeper(value: Any, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -117,7 +125,7 @@ def document_refusal(query: str | None, limits: Limits) -> GraphQLError | None:
     return None
 
 
-def problem_error(problem: Problem) -> dict[str, Any]:
+def problem_error(problem: Problem) -> GraphQLFormattedError:
     """A problem as one entry of a GraphQL `errors` list."""
     extensions = {"code": problem.code, "status": problem.status, **problem.extra}
     return {"message": problem.detail, "extensions": extensions}

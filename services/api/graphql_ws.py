@@ -16,12 +16,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import orjson
 import structlog
-from graphql import GraphQLSyntaxError
+from graphql import GraphQLFormattedError, GraphQLSyntaxError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 from strawberry.asgi import ASGIWebSocketAdapter
 from strawberry.http.exceptions import (
@@ -34,6 +34,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 )
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
     CompleteMessage,
+    ErrorMessage,
     Message,
     SubscribeMessage,
 )
@@ -105,17 +106,17 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
             await self.handle_invalid_message("A subscribe payload needs a string query.")
             return
         if not payload["query"].strip():
-            refusal: dict[str, Any] | None = problem_error(
+            refusal: GraphQLFormattedError | None = problem_error(
                 Problem(400, "missing_query", "Send a GraphQL document as `query`.")
             )
         else:
             refusal = await self._refusal(payload)
         if refusal is not None:
-            await self.send_message({"id": operation_id, "type": "error", "payload": [refusal]})
+            await self.send_message(ErrorMessage(id=operation_id, type="error", payload=[refusal]))
             return
         await super().handle_subscribe(message)
 
-    async def _refusal(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+    async def _refusal(self, payload: Mapping[str, object]) -> GraphQLFormattedError | None:
         """Why this operation is refused (as a GraphQL error), if it is."""
         context = self.context
         limiter = getattr(context.request.app.state, "limiter", None)
@@ -158,5 +159,5 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
         await super().handle_task_exception(error)
 
 
-def _with(error: dict[str, Any], **extensions: Any) -> dict[str, Any]:
-    return {**error, "extensions": {**error["extensions"], **extensions}}
+def _with(error: GraphQLFormattedError, **extensions: Any) -> GraphQLFormattedError:
+    return {**error, "extensions": {**error.get("extensions", {}), **extensions}}

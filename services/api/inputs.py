@@ -25,7 +25,8 @@ _JSON_TYPES = re.compile(r"^application/(?:[\w.+-]+\+)?json\s*(?:;.*)?$", re.IGN
 
 
 def service(request: Request) -> GameService:
-    return request.app.state.service
+    gameplay: GameService = request.app.state.service
+    return gameplay
 
 
 def credentials(request: Request) -> Credentials:

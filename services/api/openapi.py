@@ -161,7 +161,7 @@ IDEMPOTENCY_PARAM = {
     "description": "A retry with the same key returns the first answer and changes nothing.",
     "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,255}$"},
 }
-AUTH = [{"bearer": []}, {}]
+AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 
 def _body(schema_name: str, required: bool = True) -> dict[str, Any]:

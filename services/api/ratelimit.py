@@ -25,8 +25,10 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
-from services.gameplay import metrics
 from services.gameplay.problems import Problem
+
+from . import metrics
+from .problems import problem_response
 
 log = structlog.get_logger(__name__)
 
@@ -187,7 +189,7 @@ async def refuse(problem: Problem, scope: Scope, receive: Receive, send: Send) -
     ):
         await WebSocketClose(code=1008, reason="rate_limited")(scope, receive, send)
         return
-    await problem.response(scope["path"])(scope, receive, send)
+    await problem_response(problem, scope["path"])(scope, receive, send)
 
 
 def _limited(path: str) -> bool:

@@ -25,7 +25,7 @@ MAX_LOGGED_ID = 64
 def request_id_from(scope: Scope) -> str:
     for name, value in scope.get("headers", []):
         if name == REQUEST_ID_HEADER.encode():
-            candidate = value.decode("latin-1")
+            candidate: str = value.decode("latin-1")
             if _SANE_ID.match(candidate):
                 return candidate
     return uuid.uuid4().hex

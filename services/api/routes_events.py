@@ -18,6 +18,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from services.gameplay import metrics
+from services.gameplay.auth import Credentials
 from services.gameplay.problems import bad_request
 from services.gameplay.service import FeedEnd, FeedEntry, FeedItem
 
@@ -39,7 +40,7 @@ async def events(request: Request) -> Response:
     return json_response(await service(request).events(target, who, since, limit))
 
 
-async def _stream(request: Request, target: str, who) -> Response:
+async def _stream(request: Request, target: str, who: Credentials) -> Response:
     since = query_int(request, "since", 0)
     last_event_id = request.headers.get("last-event-id")
     if last_event_id is not None:

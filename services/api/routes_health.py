@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from services.gameplay.metrics import metrics_endpoint
+from .metrics import metrics_endpoint
 
 
 async def healthz(request: Request) -> Response:

@@ -72,13 +72,13 @@ class Game(ABC, Generic[StateT, ConfigT]):
     view_model: ClassVar[type[BaseModel]]
 
     def __init__(self) -> None:
-        self._moves = TypeAdapter(self.move_model)
+        self._moves: TypeAdapter[Move] = TypeAdapter(self.move_model)
         self._prompted: tuple[Any, list[Prompt]] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "prompts" in cls.__dict__:
-            cls.prompts = _computed_once_per_state(cls.__dict__["prompts"])  # type: ignore[method-assign]
+            cls.prompts = _computed_once_per_state(cls.__dict__["prompts"])  # type: ignore[method-assign, assignment]
 
     # --- hooks a game fills in -------------------------------------------------------
 

@@ -22,7 +22,7 @@ import functools
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, TypeAdapter
 from pydantic_core import PydanticUndefined
@@ -33,10 +33,13 @@ ATOMS: frozenset[Any] = frozenset({int, str, bool, float, bytes, type(None)})
 
 Copier = Callable[[Any], Any]
 
+# mypy (2.4) does not count a class object as Hashable, so it refuses classes as keys of a
+# functools.cache; the `type: ignore[arg-type]` comments below are for that alone.
+
 
 def copy_state(value: T) -> T:
     """A deep copy of a state (or any dataclass of the state) that shares nothing mutable."""
-    return _copier_of_class(type(value))(value)  # type: ignore[no-any-return]
+    return _copier_of_class(type(value))(value)  # type: ignore[arg-type, no-any-return]
 
 
 @functools.cache
@@ -46,16 +49,16 @@ def codec(cls: type[T]) -> TypeAdapter[T]:
 
 
 def dump_state(state: Any) -> str:
-    return codec(type(state)).dump_json(state).decode()
+    return codec(type(state)).dump_json(state).decode()  # type: ignore[arg-type]
 
 
 def load_state(cls: type[T], data: str | bytes) -> T:
-    return codec(cls).validate_json(data)
+    return codec(cls).validate_json(data)  # type: ignore[arg-type, no-any-return]
 
 
 def state_to_python(state: Any) -> Any:
     """JSON-ready Python data (dicts, lists, atoms) of a state."""
-    return codec(type(state)).dump_python(state, mode="json")
+    return codec(type(state)).dump_python(state, mode="json")  # type: ignore[arg-type]
 
 
 # --- deriving copiers from annotations -------------------------------------------------
@@ -82,7 +85,7 @@ def _is_shared(tp: Any) -> bool:
     if origin is frozenset:
         return True
     if dataclasses.is_dataclass(tp) and _is_frozen_dataclass(tp):
-        return all(_is_shared(t) for t in _field_types(tp).values())
+        return all(_is_shared(t) for t in _field_types(tp).values())  # type: ignore[arg-type]
     return False
 
 
@@ -100,10 +103,10 @@ def _copier_of_type(tp: Any) -> Copier | None:
         return _copier_of_class(tp)
     origin, args = get_origin(tp), get_args(tp)
     if origin is list:
-        item = _copier_of_type(args[0]) if args else copy.deepcopy
-        if item is None:
+        element = _copier_of_type(args[0]) if args else copy.deepcopy
+        if element is None:
             return list.copy
-        return lambda value: [item(v) for v in value]
+        return lambda value: [element(v) for v in value]
     if origin is dict:
         item = _copier_of_type(args[1]) if args else copy.deepcopy
         if item is None:
@@ -168,7 +171,7 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
         return f"{value}.copy()"
     origin, args = get_origin(tp), get_args(tp)
     if origin is list and dataclasses.is_dataclass(args[0]):
-        namespace[helper] = _copier_of_class(args[0])
+        namespace[helper] = _copier_of_class(args[0])  # type: ignore[arg-type]
         return f"[{helper}(v) for v in {value}]"
     if origin is list and get_origin(args[0]) is list and _copier_of_type(args[0]) is list.copy:
         return f"[v.copy() for v in {value}]"
@@ -181,8 +184,7 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
 
 
-@functools.cache
-def unchecked(cls: type[M]) -> Callable[..., M]:
+def _unchecked(cls: type[M]) -> Callable[..., M]:
     """A constructor generated for pydantic model `cls` (keyword arguments, the model's
     defaults) that fills the instance directly and makes the same object `cls(**fields)`
     would, without validating: for moves, events and prompts the engine builds from its
@@ -218,6 +220,14 @@ def unchecked(cls: type[M]) -> Callable[..., M]:
     ]
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names
     return namespace[f"new_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+if TYPE_CHECKING:  # functools.cache would hide from mypy which model the constructor makes
+
+    def unchecked(cls: type[M]) -> Callable[..., M]: ...
+
+else:
+    unchecked = functools.cache(_unchecked)
 
 
 def trusted(cls: type[M], /, **fields: Any) -> M:

@@ -1,10 +1,14 @@
 """What happens after a commit without a client asking: bot turns and scoring.
 
 The seam is one method, `after_commit(game_id, version)`. The work itself is
-`GameService.advance(game_id, version)`, which is idempotent: it acts only if the game
-is still at `version`, so a repeated or stale call is a no-op. This in-process
-dispatcher runs it as background asyncio tasks (embedded mode); `CeleryDispatcher` sends
-the same (game_id, version) to the workers (`workers/tasks.py`) instead.
+`Referee.advance(game_id, version)`, which is idempotent: it acts only if the game is
+still at `version`, so a repeated or stale call is a no-op. This in-process dispatcher
+runs it as background asyncio tasks (embedded mode); `CeleryDispatcher` sends the same
+(game_id, version) to the workers (`workers/tasks.py`) instead.
+
+Both are awaited from the event loop and never block it: the Celery dispatcher claims a
+turn on the async Redis client and hands `send_task` (a blocking broker round trip) to
+a small thread pool of its own.
 """
 
 from __future__ import annotations
@@ -13,13 +17,19 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import structlog
-from redis import Redis as SyncRedis
+from redis.asyncio import Redis
 
 from services.store.progress import note_moved
+
+from .webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 log = structlog.get_logger(__name__)
 
@@ -27,17 +37,20 @@ Advance = Callable[[str, int], Awaitable[None]]
 
 
 class Dispatcher(Protocol):
-    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         """Game `game_id` now is at `version`: play bots or score it if that is due.
         `moved`: a commit just made that version (not a re-kick of a version seen)."""
 
-    def resend(self, game_id: str, version: int) -> None:
+    async def resend(self, game_id: str, version: int) -> None:
         """Send the turn at `version` again even if it was sent before (the sweep found
         the game stalled: its task was lost)."""
 
 
+@runtime_checkable
 class WebhookSender(Protocol):
-    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+    async def send_webhook(
+        self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+    ) -> None:
         """POST `payload` to `url`, signed, retried with back-off (at least once)."""
 
 
@@ -54,12 +67,10 @@ class WebhookPolicy:
 
 
 async def deliver_with_retries(
-    policy: WebhookPolicy, event_id: str, event_type: str, url: str, payload: dict
+    policy: WebhookPolicy, event_id: str, event_type: str, url: str, payload: dict[str, Any]
 ) -> bool:
     """Embedded mode's delivery: the workers' `deliver`, retried in this event loop with
     the workers' back-off. Returns whether the receiver took it."""
-    from services.gameplay.webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
-
     if not policy.secret:
         log.error("webhook_not_signed", event_id=event_id, reason="SKYPORT_WEBHOOK_SECRET unset")
         return False
@@ -93,15 +104,15 @@ class InProcessDispatcher:
         self._webhooks = webhooks
         self._deliveries: set[asyncio.Task[Any]] = set()
 
-    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         key = (game_id, version)
         if key in self._running:
             return
         task = asyncio.get_running_loop().create_task(self._run(key), name=f"advance-{key}")
         self._running[key] = task
 
-    def resend(self, game_id: str, version: int) -> None:
-        self.after_commit(game_id, version)
+    async def resend(self, game_id: str, version: int) -> None:
+        await self.after_commit(game_id, version)
 
     async def _run(self, key: tuple[str, int]) -> None:
         try:
@@ -111,7 +122,9 @@ class InProcessDispatcher:
         finally:
             self._running.pop(key, None)
 
-    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
+    async def send_webhook(
+        self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+    ) -> None:
         if self._webhooks is None:
             return
         delivery = deliver_with_retries(self._webhooks, event_id, event_type, url, payload)
@@ -133,7 +146,7 @@ class InProcessDispatcher:
 
 
 ADVANCE_TASK = "skyport.advance"
-"""Name of the workers' task that runs `GameService.advance(game_id, version)`."""
+"""Name of the workers' task that runs `Referee.advance(game_id, version)`."""
 WEBHOOK_TASK = "skyport.deliver_webhook"
 """Name of the workers' task that POSTs one webhook (args: event id, type, url, payload)."""
 
@@ -141,7 +154,7 @@ WEBHOOK_TASK = "skyport.deliver_webhook"
 class CeleryDispatcher:
     """Sends `(game_id, version)` to the Celery workers' `skyport.advance` task.
 
-    Only a producer: the API does not import the workers' code. A (game, version) is sent
+    Only a producer: it does not import the workers' code. A (game, version) is sent
     once per `claim_seconds` (a Redis SET NX claim), so clients polling a game whose bot
     is thinking do not queue the same turn again and again.
 
@@ -149,6 +162,9 @@ class CeleryDispatcher:
     (`services.store.progress`) before its task is sent. Progress so rests on the stored
     state: if the task is lost (a worker killed, the broker down), the game stays in the
     index and the workers' sweep sends its turn again (`resend`, past the claim).
+
+    One instance per process: its Celery app keeps the broker connection and producer
+    pool, and its threads send the tasks, so the event loop never waits on the broker.
     """
 
     def __init__(
@@ -156,9 +172,10 @@ class CeleryDispatcher:
         broker_url: str,
         queue: str,
         *,
-        claims: SyncRedis | None = None,
+        claims: Redis | None = None,
         prefix: str = "skyport",
         claim_seconds: int = 30,
+        senders: int = 4,
     ) -> None:
         from celery import Celery
 
@@ -172,28 +189,29 @@ class CeleryDispatcher:
         self._claims = claims
         self._prefix = prefix
         self._claim_seconds = claim_seconds
+        self._senders = ThreadPoolExecutor(senders, thread_name_prefix="skyport-send")
 
     def _claim_key(self, game_id: str, version: int) -> str:
         return f"{self._prefix}:{{{game_id}}}:sent:{version}"
 
-    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         if self._claims is not None:
-            with self._claims.pipeline(transaction=False) as pipe:
+            async with self._claims.pipeline(transaction=False) as pipe:
                 note_moved(pipe, self._prefix, game_id, _now_ms(), moved=moved)
                 pipe.set(self._claim_key(game_id, version), "1", nx=True, ex=self._claim_seconds)
-                _, claimed = pipe.execute()
+                _, claimed = await pipe.execute()
             if not claimed:
                 return
-        self._send(game_id, version)
+        await self._send(game_id, version)
 
-    def resend(self, game_id: str, version: int) -> None:
+    async def resend(self, game_id: str, version: int) -> None:
         if self._claims is not None:
-            self._claims.set(self._claim_key(game_id, version), "1", ex=self._claim_seconds)
-        self._send(game_id, version)
+            await self._claims.set(self._claim_key(game_id, version), "1", ex=self._claim_seconds)
+        await self._send(game_id, version)
 
-    def _send(self, game_id: str, version: int) -> None:
+    async def _send(self, game_id: str, version: int) -> None:
         try:
-            self._celery.send_task(ADVANCE_TASK, args=[game_id, version], queue=self._queue)
+            await self._in_thread(ADVANCE_TASK, [game_id, version])
         except Exception as error:
             # The game is in the pending index: the sweep sends this turn once the broker
             # is back. The commit stands, so whoever committed is not told it failed.
@@ -201,15 +219,32 @@ class CeleryDispatcher:
             return
         log.debug("advance_sent", game_id=game_id, version=version)
 
-    def send_webhook(self, event_id: str, event_type: str, url: str, payload: dict) -> None:
-        self._celery.send_task(
-            WEBHOOK_TASK, args=[event_id, event_type, url, payload], queue=self._queue
-        )
+    async def send_webhook(
+        self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+    ) -> None:
+        await self._in_thread(WEBHOOK_TASK, [event_id, event_type, url, payload])
+
+    async def _in_thread(self, task: str, args: list[Any]) -> None:
+        def send() -> None:
+            self._celery.send_task(task, args=args, queue=self._queue)
+
+        await asyncio.get_running_loop().run_in_executor(self._senders, send)
 
     async def close(self) -> None:
-        if self._claims is not None:
-            self._claims.close()
+        await asyncio.get_running_loop().run_in_executor(None, self._senders.shutdown)
         self._celery.close()
+
+
+def webhook_policy(settings: Settings) -> WebhookPolicy:
+    secret = settings.webhook_secret
+    return WebhookPolicy(
+        secret=secret.get_secret_value() if secret else None,
+        max_retries=settings.webhook_max_retries,
+        backoff_seconds=settings.webhook_backoff_seconds,
+        backoff_max=settings.webhook_backoff_max,
+        timeout=settings.webhook_timeout,
+        allow_private=settings.webhook_allow_private,
+    )
 
 
 def _now_ms() -> int:

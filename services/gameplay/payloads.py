@@ -138,7 +138,7 @@ class CreateGameRequest(Strict):
         default=None, description="Time control; omit for an untimed game."
     )
     webhook_events: list[WebhookEvent] = Field(
-        default_factory=lambda: ["game.finished"],
+        default_factory=lambda: list[WebhookEvent](["game.finished"]),
         max_length=2,
         description="Which events to POST: game.finished (final standings) and/or move "
         "(every committed move, as a spectator sees it).",

@@ -1,7 +1,9 @@
-"""Errors as RFC 9457 problem documents (`application/problem+json`) with a stable `code`.
+"""Failures of the service, each with a stable `code`, a status and a sentence for people.
 
-Every failure the API answers is a `Problem`; engine errors are mapped to one here, so an
-engine error is never a 500. Problem texts never include request bodies or game state.
+Every failure the service reports is a `Problem`; engine errors are mapped to one here, so
+an engine error is never a 500. The REST door answers them as RFC 9457 documents
+(`services.api.problems`), the GraphQL door as errors with the same codes. Problem texts
+never include request bodies or game state.
 """
 
 from __future__ import annotations
@@ -9,16 +11,11 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-import orjson
 import redis.exceptions
 import structlog
-from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import Response
 
 from services.engine import GameError, IllegalMove, InvalidConfig, UnknownGame
 
-PROBLEM_MEDIA_TYPE = "application/problem+json"
 MAX_INSTANCE_CHARS = 128
 """Longer request paths are cut in `instance`: an answer never echoes a huge id back."""
 STORE_RETRY_AFTER_SECONDS = 5
@@ -63,16 +60,8 @@ class Problem(Exception):
         body.update(self.extra)
         return body
 
-    def response(self, instance: str | None = None) -> Response:
-        return Response(
-            orjson.dumps(self.document(instance)),
-            status_code=self.status,
-            media_type=PROBLEM_MEDIA_TYPE,
-            headers=self.headers,
-        )
 
-
-# --- the problems the API names ---------------------------------------------------------
+# --- the problems the service names ---------------------------------------------------------
 
 
 def _shortened(text: str, limit: int = MAX_INSTANCE_CHARS) -> str:
@@ -137,48 +126,3 @@ def from_game_error(error: GameError) -> Problem:
     }.get(type(error), "Rule broken")
     extra: dict[str, Any] = {"details": error.details} if error.details else {}
     return Problem(422, error.code, error.message, title=title, **extra)
-
-
-# --- exception handlers ---------------------------------------------------------------
-
-
-async def handle_problem(request: Request, error: Exception) -> Response:
-    assert isinstance(error, Problem)
-    return error.response(request.url.path)
-
-
-async def handle_game_error(request: Request, error: Exception) -> Response:
-    assert isinstance(error, GameError)
-    return from_game_error(error).response(request.url.path)
-
-
-async def handle_http_exception(request: Request, error: Exception) -> Response:
-    assert isinstance(error, HTTPException)
-    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-    detail = {
-        404: "There is nothing at this address.",
-        405: f"{request.method} is not allowed here.",
-    }.get(error.status_code, str(error.detail))
-    problem = Problem(error.status_code, code, detail, headers=dict(error.headers or {}))
-    return problem.response(request.url.path)
-
-
-async def handle_store_error(request: Request, error: Exception) -> Response:
-    problem = as_store_problem(error)
-    assert problem is not None
-    return problem.response(request.url.path)
-
-
-async def handle_unexpected(request: Request, error: Exception) -> Response:
-    log.error("unhandled_error", path=request.url.path, error=type(error).__name__, exc_info=error)
-    problem = Problem(500, "internal_error", "Something went wrong on our side.")
-    return problem.response(request.url.path)
-
-
-EXCEPTION_HANDLERS = {
-    Problem: handle_problem,
-    GameError: handle_game_error,
-    HTTPException: handle_http_exception,
-    **dict.fromkeys(STORE_ERRORS, handle_store_error),
-    Exception: handle_unexpected,
-}

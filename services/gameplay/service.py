@@ -1,6 +1,8 @@
 """The one service layer: creating games, reading them, moving, resigning, events,
 results and listings. REST routes and GraphQL resolvers both call this and nothing else,
-so every rule (auth, redaction, compare-and-set, idempotency) lives here once.
+so every rule (auth, redaction, compare-and-set, idempotency) lives here once. What
+follows a commit is the commit pipeline's (`commits.py`); what happens between requests
+is the referee's (`referee.py`).
 """
 
 from __future__ import annotations
@@ -16,32 +18,26 @@ from typing import Any
 import orjson
 import structlog
 
-from services.ai import make_bot
-from services.ai.bot import Bot, levels_for
-from services.ai.mcts import MctsBot
-from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome, UnknownGame
+from services.ai.bot import levels_for
+from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome
 from services.store import (
     FINAL_STATUSES,
-    Clock,
-    ClockRules,
     Commit,
     CommitVerdict,
     GameRecord,
     GameStatus,
     GameStore,
     LiveUpdates,
-    LogEntry,
     SeatRecord,
 )
 
 from . import metrics
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
-from .between_requests import BetweenRequests, clock_of, now, now_ms
-from .dispatch import Dispatcher, WebhookSender
+from .clocks import clock_info, clock_of, first_clock, now, now_ms
+from .commits import CommitPipeline, commit_of
 from .payloads import (
     TAG_PATTERN,
     Catalog,
-    CatalogGame,
     CreatedSeat,
     CreateGameRequest,
     EventsPage,
@@ -53,9 +49,7 @@ from .payloads import (
     LegalMovesDocument,
     LogEntryDocument,
     MoveAccepted,
-    OpponentInfo,
     SeatInfo,
-    StandingInfo,
 )
 from .problems import (
     Problem,
@@ -67,7 +61,10 @@ from .problems import (
     unprocessable,
     version_conflict,
 )
-from .visibility import Viewer, entry_for, event_views, prompts_for, seat_infos
+from .referee import Referee
+from .results import result_of
+from .served import ServedGames
+from .visibility import Viewer, entry_for, prompts_for, seat_infos
 from .webhook_targets import check_webhook_url
 
 log = structlog.get_logger(__name__)
@@ -85,20 +82,6 @@ MAX_COMMIT_ATTEMPTS = 8
 
 Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
 """What a seat does to a private copy of the state: a move, or resigning."""
-
-BotMaker = Callable[[str, int], Bot]
-"""Makes the bot of a level with a seed."""
-
-
-def budgeted_bots(mcts_seconds: float, mcts_iterations: int) -> BotMaker:
-    """Bots whose search stays within the service's budget (so a task's length is bounded)."""
-
-    def make(level: str, seed: int) -> Bot:
-        if level == "mcts":
-            return MctsBot(seed, iterations=mcts_iterations, seconds=mcts_seconds)
-        return make_bot(level, seed)
-
-    return make
 
 
 def fingerprint(payload: Any) -> str:
@@ -134,20 +117,22 @@ FeedItem = FeedEntry | FeedEnd | FeedIdle
 
 
 @dataclass
-class GameService(BetweenRequests):
+class GameService:
     store: GameStore
-    games: Mapping[str, Game]
+    served: ServedGames
     live: LiveUpdates
+    pipeline: CommitPipeline
+    referee: Referee
     anonymous_create: bool = True
     keepalive: float = 15.0
-    dispatcher: Dispatcher | None = None
-    bot_maker: BotMaker = make_bot
-    webhooks: WebhookSender | None = None
     key_webhooks: Mapping[str, str] = field(default_factory=dict)
     """Callback URL per API key scope (`Credentials.scope`): every game it creates."""
     webhook_allow_private: bool = False
     """Whether a game's webhook URL may name a private or cluster-internal host."""
-    _catalog: Catalog | None = field(default=None, init=False)
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        return self.served.games
 
     # --- creating ------------------------------------------------------------------
 
@@ -159,7 +144,7 @@ class GameService(BetweenRequests):
             raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
         if not who.platform and not self.anonymous_create:
             raise unauthorized("api_key_required", "Creating games needs a platform API key.")
-        game = self._game_type(request.game)
+        game = self.served.named(request.game)
         if request.webhook_url is not None:
             await check_webhook_url(request.webhook_url, allow_private=self.webhook_allow_private)
         levels = levels_for(game)
@@ -185,9 +170,7 @@ class GameService(BetweenRequests):
         record = self._with_created_answer(record)
         stored_print = await self.store.create(record)
         if stored_print is None:
-            metrics.GAMES_CREATED.labels(game=game.id).inc()
-            await self._schedule_clock(record)
-            self._after_commit(game_id, 0)
+            await self.pipeline.created(record)
             return self._created_answer(record, tokens), False
         if stored_print != request_print or idempotency_key is None:
             raise _idempotency_key_reused()
@@ -245,16 +228,8 @@ class GameService(BetweenRequests):
             ),
             webhook_events=list(dict.fromkeys(request.webhook_events)),
             clock_rules=request.clock.model_dump() if request.clock else None,
-            clock=self._first_clock(request, game, state),
+            clock=first_clock(request, game, state),
         )
-
-    def _first_clock(self, request: CreateGameRequest, game: Game, state: GameState) -> str:
-        if request.clock is None:
-            return ""
-        rules = ClockRules.from_dict(request.clock.model_dump())
-        humans = [seat.bot is None for seat in request.seats]
-        running = sorted({prompt.seat for prompt in game.prompts(state)})
-        return Clock.start(rules, humans, running, now_ms()).to_json()
 
     def _with_created_answer(self, record: GameRecord) -> GameRecord:
         answer = self._created_answer(record, [None] * record.players)
@@ -286,7 +261,7 @@ class GameService(BetweenRequests):
         game = self._game_of(record)
         state = game.load_state(record.state)
         prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
-        self._nudge(record, prompts)
+        await self.referee.nudge(record, prompts)
         full = viewer.sees_everything(record.status)
         return GameDocument(
             id=record.id,
@@ -303,8 +278,8 @@ class GameService(BetweenRequests):
             ]
             if full
             else None,
-            result=self._result_of(record, state) if record.status is GameStatus.FINISHED else None,
-            clock=self._clock_info(record),
+            result=result_of(game, record, state) if record.status is GameStatus.FINISHED else None,
+            clock=clock_info(record),
             tags=record.tags,
             created_at=record.created_at,
             updated_at=record.updated_at,
@@ -377,19 +352,21 @@ class GameService(BetweenRequests):
         if status is not GameStatus.FINISHED:
             return None
         record = await self._load(game_id)
-        return self._result_of(record, self._game_of(record).load_state(record.state))
+        game = self._game_of(record)
+        return result_of(game, record, game.load_state(record.state))
 
     async def result(self, game_id: str) -> GameResult:
         record = await self._load(game_id)
         if record.status is not GameStatus.FINISHED:
-            self._nudge(record, [])
+            await self.referee.nudge(record, [])
             raise Problem(
                 409,
                 "not_finished",
                 f"The game is {record.status.value}; standings exist once it is finished.",
                 status_now=record.status.value,
             )
-        return self._result_of(record, self._game_of(record).load_state(record.state))
+        game = self._game_of(record)
+        return result_of(game, record, game.load_state(record.state))
 
     async def list_games(
         self,
@@ -430,22 +407,7 @@ class GameService(BetweenRequests):
         )
 
     def catalog(self) -> Catalog:
-        if self._catalog is None:
-            self._catalog = Catalog(
-                games=[
-                    CatalogGame(
-                        id=game.id,
-                        title=game.title,
-                        min_players=game.min_players,
-                        max_players=game.max_players,
-                        options_schema=game.options_schema(),
-                        components=game.catalog(),
-                        bot_levels=levels_for(game),
-                    )
-                    for game in sorted(self.games.values(), key=lambda g: g.id)
-                ]
-            )
-        return self._catalog
+        return self.served.catalog()
 
     # --- moving ----------------------------------------------------------------------
 
@@ -506,9 +468,8 @@ class GameService(BetweenRequests):
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
             accepted, commit = self._prepare(record, seat, act, digest, request_print)
-            outcome = await self.store.commit(commit)
+            outcome = await self.pipeline.commit(record, commit, "human")
             if outcome.verdict is CommitVerdict.COMMITTED:
-                await self._committed(record, commit, "human")
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
                 return _replayed(outcome.answer or "", request_print), True
@@ -553,7 +514,7 @@ class GameService(BetweenRequests):
     ) -> tuple[MoveAccepted, Commit]:
         """The answer to the mover, and the commit (remembering that answer under the
         idempotency key, if the request had one)."""
-        commit, prompts = self._commit_of(record, game, seat, move, outcome)
+        commit, prompts = commit_of(record, game, seat, move, outcome)
         accepted = MoveAccepted(
             id=record.id,
             game=record.game,
@@ -573,71 +534,7 @@ class GameService(BetweenRequests):
         )
         return accepted, remembered
 
-    def _commit_of(
-        self, record: GameRecord, game: Game, seat: int, move: Move | None, outcome: Outcome
-    ) -> tuple[Commit, list]:
-        """The commit of `outcome` onto the record's version, and the prompts after it."""
-        new_state = outcome.state
-        status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
-        entry = LogEntry(
-            version=record.version + 1,
-            seat=seat,
-            action="move" if move is not None else "resign",
-            move=game.dump_move(move) if move is not None else None,
-            events=event_views(outcome.events, record.players),
-            status=status,
-            at=now(),
-        )
-        prompts = game.prompts(new_state) if status is GameStatus.ACTIVE else []
-        commit = Commit(
-            game_id=record.id,
-            expected_version=record.version,
-            state=game.dump_state(new_state),
-            status=status,
-            entry=entry,
-            clock=self._next_clock(record, seat, prompts),
-        )
-        return commit, prompts
-
-    async def _committed(self, record: GameRecord, commit: Commit, by: str) -> None:
-        """What follows every commit: count it, tell webhooks, note the clock's next
-        deadline, and dispatch bots or scoring."""
-        metrics.MOVES_COMMITTED.labels(game=record.game, by=by).inc()
-        self._move_webhooks(record, commit.entry)
-        if commit.clock is not None:
-            await self._after_clocked_commit(record.id)
-        self._after_commit(record.id, commit.entry.version)
-
     # --- helpers ---------------------------------------------------------------------
-
-    def _result_of(self, record: GameRecord, state: GameState) -> GameResult:
-        game = self._game_of(record)
-        if record.standings is not None:
-            return GameResult.model_validate(record.standings)
-        result = game.standings(state)
-        if result is None:
-            raise Problem(409, "not_finished", "The game has no result yet.")
-        return GameResult(
-            id=record.id,
-            game=record.game,
-            version=record.version,
-            winners=result.winners,
-            standings=[
-                StandingInfo(
-                    seat=standing.seat,
-                    name=record.seats[standing.seat].name,
-                    rank=standing.rank,
-                    score=standing.score,
-                    breakdown=standing.breakdown,
-                    resigned=standing.seat in state.resigned,
-                )
-                for standing in result.standings
-            ],
-            opponent=OpponentInfo.model_validate(result.opponent, from_attributes=True)
-            if result.opponent
-            else None,
-            summary=result.summary,
-        )
 
     async def _load(self, game_id: str) -> GameRecord:
         if not GAME_ID.match(game_id):
@@ -664,17 +561,8 @@ class GameService(BetweenRequests):
             raise unauthorized("seat_token_required", "Send your seat's token to act.")
         return viewer.seat
 
-    def _game_type(self, game_id: str) -> Game:
-        game = self.games.get(game_id)
-        if game is None:
-            raise from_game_error(UnknownGame(game_id, sorted(self.games)))
-        return game
-
     def _game_of(self, record: GameRecord) -> Game:
-        game = self.games.get(record.game)
-        if game is None:
-            raise Problem(503, "game_unavailable", f"This replica does not serve {record.game}.")
-        return game
+        return self.served.of(record)
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:

@@ -5,14 +5,13 @@ One object, read once at start-up. Nothing else in the service reads the environ
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-
-from services.api.client_ip import TrustedProxies
 
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
@@ -248,7 +247,10 @@ class Settings(BaseSettings):
     @field_validator("forwarded_allow_ips")
     @classmethod
     def _proxy_networks(cls, value: str) -> str:
-        TrustedProxies(value)  # raises ValueError naming a bad entry
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        if entries != ["*"]:
+            for entry in entries:
+                ipaddress.ip_network(entry, strict=False)  # ValueError names a bad entry
         return value
 
     @field_validator("task_queue")

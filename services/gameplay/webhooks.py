@@ -140,5 +140,6 @@ def backoff_seconds(retry: int, base: float, cap: float, rng: random.Random | No
     """Delay before retry `retry` (0 for the first): base * 2^retry, at most `cap`, with
     "equal jitter" (half fixed, half random) so receivers recovering from an outage are
     not hit by every sender at once."""
-    delay = min(cap, base * 2**retry)
-    return delay / 2 + (rng or random).uniform(0, delay / 2)
+    delay = min(cap, base * 2.0**retry)
+    jitter = rng.uniform(0, delay / 2) if rng is not None else random.uniform(0, delay / 2)
+    return delay / 2 + jitter

@@ -16,7 +16,7 @@ itself, one key per script, so it works unchanged on Redis Cluster.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
@@ -62,7 +62,7 @@ class PendingGames:
         rows = await self.redis.zrangebyscore(
             self.key, "-inf", before_ms, start=0, num=limit, withscores=True
         )
-        return [(game_id, int(score)) for game_id, score in rows]
+        return [(game_id, int(score)) for game_id, score in cast(list[tuple[str, float]], rows)]
 
     async def settle(self, game_id: str, seen: int) -> bool:
         """Nothing is due: take the game out, unless it moved since it was read."""

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
@@ -110,7 +110,7 @@ class GameStore:
             args=[self.lifetimes.abandoned_game * 1000, keys.channel, *fields],
         )
         if verdict == "exists":
-            return fingerprint
+            return str(fingerprint)
         await self._add_to_indexes(record)
         return None
 
@@ -126,24 +126,28 @@ class GameStore:
     # --- reading ---------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameRecord | None:
-        fields = await self.redis.hgetall(self.keys(game_id).record)
+        fields = cast(dict[str, str], await self.redis.hgetall(self.keys(game_id).record))
         return GameRecord.from_fields(fields) if fields else None
 
     async def version_and_status(self, game_id: str) -> tuple[int, GameStatus] | None:
-        version, status = await self.redis.hmget(self.keys(game_id).record, "version", "status")
+        found = await self.redis.hmget(self.keys(game_id).record, "version", "status")
+        version, status = cast(list[str | None], found)
         if version is None or status is None:
             return None
         return int(version), GameStatus(status)
 
     async def log(self, game_id: str, after: int, count: int) -> list[LogEntry]:
         """Up to `count` log entries with versions after `after`, oldest first."""
-        raw = await self.redis.xrange(
-            self.keys(game_id).log, min=f"({after}-0", max="+", count=count
+        raw = cast(
+            list[tuple[str, dict[str, str]]],
+            await self.redis.xrange(
+                self.keys(game_id).log, min=f"({after}-0", max="+", count=count
+            ),
         )
         return [LogEntry.from_json(fields["entry"]) for _, fields in raw]
 
     async def idempotent_answer(self, game_id: str, digest: str) -> str | None:
-        return await self.redis.get(self.keys(game_id).idempotency(digest))
+        return cast(str | None, await self.redis.get(self.keys(game_id).idempotency(digest)))
 
     # --- changing ----------------------------------------------------------------
 
@@ -201,7 +205,7 @@ class GameStore:
                 *extra_args,
             ],
         )
-        return done == "done"
+        return bool(done == "done")
 
     # --- clocks ---------------------------------------------------------------------
 
@@ -214,7 +218,8 @@ class GameStore:
 
     async def due_clocks(self, now_ms: int, limit: int = 100) -> list[str]:
         """Games whose noted deadline has passed."""
-        return await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
+        due = await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
+        return cast(list[str], due)
 
     def _ttl_ms(self, status: GameStatus) -> int:
         if status in (GameStatus.FINISHED, GameStatus.ABORTED):
@@ -237,8 +242,11 @@ class GameStore:
         found: list[GameSummary] = []
         upper = f"({cursor}" if cursor else "+"
         while True:
-            members = await self.redis.zrange(
-                index, upper, "-", bylex=True, desc=True, offset=0, num=max(limit, 10)
+            members = cast(
+                list[str],
+                await self.redis.zrange(
+                    index, upper, "-", bylex=True, desc=True, offset=0, num=max(limit, 10)
+                ),
             )
             if not members:
                 return GamePage(found, None)

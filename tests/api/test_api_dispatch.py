@@ -9,66 +9,79 @@ import pytest
 
 from services.engine import Move
 from services.gameplay.auth import Credentials
+from services.gameplay.build import build_service
 from services.gameplay.dispatch import InProcessDispatcher
 from services.gameplay.payloads import CreateGameRequest
-from services.gameplay.service import GameService
-from services.store import GameStatus, GameStore, LiveUpdates, open_redis
+from services.gameplay.settings import Settings
+from services.store import GameStatus
 
 pytestmark = pytest.mark.anyio
 
 ANYONE = Credentials(None, "127.0.0.1")
 
 
+class Idle:
+    """A dispatcher that sends nothing: the tests call `advance` themselves."""
+
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        return None
+
+    async def resend(self, game_id: str, version: int) -> None:
+        return None
+
+
 @pytest.fixture
-async def service(redis_url, key_prefix, games):
-    redis = open_redis(redis_url)
-    yield GameService(GameStore(redis, key_prefix), games, LiveUpdates(redis, key_prefix))
-    await redis.aclose()
+async def gameplay(redis_url, key_prefix, games):
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix)
+    async with build_service(settings, games=games, dispatcher=Idle()) as built:
+        yield built
 
 
-async def create(service, seats, game="hidden-numbers"):
+async def create(gameplay, seats, game="hidden-numbers"):
     request = CreateGameRequest(game=game, seats=seats, seed=3)
-    created, _ = await service.create_game(ANYONE, request, None)
+    created, _ = await gameplay.service.create_game(ANYONE, request, None)
     return created
 
 
-async def test_a_bot_turn_is_played_once_however_often_it_is_asked_for(service):
-    created = await create(service, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
-    await asyncio.gather(*(service.advance(created.id, 0) for _ in range(5)))
-    await service.advance(created.id, 0)  # stale: the game is at version 1 now
-    record = await service.store.load(created.id)
+async def test_a_bot_turn_is_played_once_however_often_it_is_asked_for(gameplay):
+    created = await create(gameplay, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
+    await asyncio.gather(*(gameplay.referee.advance(created.id, 0) for _ in range(5)))
+    await gameplay.referee.advance(created.id, 0)  # stale: the game is at version 1 now
+    record = await gameplay.store.load(created.id)
     assert record.version == 1
-    assert [e.seat for e in await service.store.log(created.id, 0, 10)] == [0]
+    assert [e.seat for e in await gameplay.store.log(created.id, 0, 10)] == [0]
 
 
-async def test_scoring_finishes_the_game_once(service):
-    created = await create(service, [{"name": "Ann"}, {"name": "Bo"}])
+async def test_scoring_finishes_the_game_once(gameplay):
+    created = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
     token = created.seats[0].token
-    await service.resign(created.id, Credentials(token, "127.0.0.1"), None, None)
-    assert (await service.store.load(created.id)).status is GameStatus.SCORING
-    await asyncio.gather(service.advance(created.id, 1), service.advance(created.id, 1))
-    record = await service.store.load(created.id)
+    await gameplay.service.resign(created.id, Credentials(token, "127.0.0.1"), None, None)
+    assert (await gameplay.store.load(created.id)).status is GameStatus.SCORING
+    await asyncio.gather(
+        gameplay.referee.advance(created.id, 1), gameplay.referee.advance(created.id, 1)
+    )
+    record = await gameplay.store.load(created.id)
     assert record.status is GameStatus.FINISHED
     assert record.standings["standings"][-1]["seat"] == 0
 
 
-async def test_a_bot_that_cannot_move_aborts_the_game(service, games, monkeypatch):
-    created = await create(service, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
+async def test_a_bot_that_cannot_move_aborts_the_game(gameplay, games, monkeypatch):
+    created = await create(gameplay, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
     game = games["hidden-numbers"]
     monkeypatch.setattr(type(game), "legal_moves", lambda self, state, seat: [])
-    await service.advance(created.id, 0)
-    record = await service.store.load(created.id)
+    await gameplay.referee.advance(created.id, 0)
+    record = await gameplay.store.load(created.id)
     assert record.status is GameStatus.ABORTED
-    feed = await service.follow(created.id, ANYONE, 0)
+    feed = await gameplay.service.follow(created.id, ANYONE, 0)
     end = await anext(feed)
     assert end.status is GameStatus.ABORTED and end.result is None
     await feed.aclose()
 
 
-async def test_a_bot_plays_only_its_own_legal_moves(service, games):
-    created = await create(service, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
-    await service.advance(created.id, 0)  # seat 1 (bot) discards at once
-    entry = (await service.store.log(created.id, 0, 10))[0]
+async def test_a_bot_plays_only_its_own_legal_moves(gameplay, games):
+    created = await create(gameplay, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
+    await gameplay.referee.advance(created.id, 0)  # seat 1 (bot) discards at once
+    entry = (await gameplay.store.log(created.id, 0, 10))[0]
     state = games["hidden-numbers"].setup({}, 2, 3)
     assert entry.seat == 1 and entry.move["card"] in state.hands[1]
     assert isinstance(games["hidden-numbers"].parse_move(entry.move), Move)
@@ -84,8 +97,8 @@ async def test_the_in_process_dispatcher_runs_each_version_once_and_closes():
 
     dispatcher = InProcessDispatcher(advance)
     for _ in range(3):
-        dispatcher.after_commit("g", 1)
-    dispatcher.after_commit("g", 2)
+        await dispatcher.after_commit("g", 1)
+    await dispatcher.after_commit("g", 2)
     await asyncio.sleep(0.01)
     assert sorted(started) == [("g", 1), ("g", 2)] and dispatcher.busy == 2
     await dispatcher.close()

@@ -25,13 +25,13 @@ from worker_harness import FINAL, PLATFORM_KEY, WorkerSetup, wait_for
 
 from services.api.app import create_app
 from services.gameplay.auth import Credentials
+from services.gameplay.build import Gameplay, build_service
 from services.gameplay.dispatch import ADVANCE_TASK, CeleryDispatcher
 from services.gameplay.payloads import CreateGameRequest
-from services.gameplay.service import GameService
 from services.gameplay.settings import Settings
-from services.store import GameStatus, GameStore, LiveUpdates, open_redis
+from services.store import GameStatus, open_redis
 from services.store.progress import pending_key
-from workers.tasks import game_service, unfinished_key, with_reconnects
+from workers.tasks import unfinished_key, with_reconnects
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -87,43 +87,50 @@ def test_other_errors_are_not_retried() -> None:
 
 
 class Recorder:
-    """A dispatcher that only records what it was asked to send."""
+    """A dispatcher that only records what it was asked to send (nothing while muted: a
+    worker that died before it could send)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, int]] = []
         self.resent: list[tuple[str, int]] = []
+        self.muted = False
 
-    def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
-        self.sent.append((game_id, version))
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        if not self.muted:
+            self.sent.append((game_id, version))
 
-    def resend(self, game_id: str, version: int) -> None:
-        self.resent.append((game_id, version))
+    async def resend(self, game_id: str, version: int) -> None:
+        if not self.muted:
+            self.resent.append((game_id, version))
 
 
 @pytest.fixture
-async def service(redis_url, key_prefix, games):
-    redis = open_redis(redis_url)
-    service = GameService(GameStore(redis, key_prefix), games, LiveUpdates(redis, key_prefix))
-    service.dispatcher = Recorder()
-    yield service
-    await redis.aclose()
+def recorder() -> Recorder:
+    return Recorder()
 
 
-async def create(service: GameService, seats: list[dict]) -> str:
+@pytest.fixture
+async def gameplay(redis_url, key_prefix, games, recorder):
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix)
+    async with build_service(settings, games=games, dispatcher=recorder) as built:
+        yield built
+
+
+async def create(gameplay: Gameplay, seats: list[dict]) -> str:
     request = CreateGameRequest(game="hidden-numbers", seats=seats, seed=3)
-    created, _ = await service.create_game(ANYONE, request, None)
+    created, _ = await gameplay.service.create_game(ANYONE, request, None)
     return created.id
 
 
 @pytest.mark.anyio
-async def test_the_sweep_resends_each_stalled_game_with_work_due_once(service) -> None:
-    redis = service.store.redis
-    index = pending_key(service.store.prefix)
-    bot_due = await create(service, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
-    human_due = await create(service, [{"name": "Ann"}, {"name": "Bo"}])
-    fresh = await create(service, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
-    scoring = await create(service, [{"name": "Ann"}, {"name": "Bo"}])
-    await service.store.transition(scoring, 0, [GameStatus.ACTIVE], GameStatus.SCORING, "x")
+async def test_the_sweep_resends_each_stalled_game_with_work_due_once(gameplay, recorder) -> None:
+    redis = gameplay.store.redis
+    index = pending_key(gameplay.store.prefix)
+    bot_due = await create(gameplay, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
+    human_due = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
+    fresh = await create(gameplay, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
+    scoring = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
+    await gameplay.store.transition(scoring, 0, [GameStatus.ACTIVE], GameStatus.SCORING, "x")
     now = int(time.time() * 1000)
     old = now - 60_000
     await redis.zadd(
@@ -131,41 +138,52 @@ async def test_the_sweep_resends_each_stalled_game_with_work_due_once(service) -
     )
 
     # Two sweeps at once (two workers): each stalled game is sent once.
-    counts = await asyncio.gather(service.resend_stalled(5), service.resend_stalled(5))
-    assert sorted(service.dispatcher.resent) == sorted([(bot_due, 0), (scoring, 0)])
+    sweeps = (gameplay.referee.resend_stalled(5), gameplay.referee.resend_stalled(5))
+    counts = await asyncio.gather(*sweeps)
+    assert sorted(recorder.resent) == sorted([(bot_due, 0), (scoring, 0)])
     assert sum(counts) == 2
     scores = dict(await redis.zrange(index, 0, -1, withscores=True))
     assert set(scores) == {bot_due, scoring, fresh}, "nothing due, or gone: out of the index"
     assert scores[bot_due] >= now and scores[scoring] >= now, "looked at again later"
 
     # Right after: nothing has stalled for 5 s any more, so nothing is sent again.
-    assert await service.resend_stalled(5) == 0
-    assert len(service.dispatcher.resent) == 2
+    assert await gameplay.referee.resend_stalled(5) == 0
+    assert len(recorder.resent) == 2
 
 
 @pytest.mark.anyio
-async def test_a_stale_advance_sends_the_current_turn_only_if_a_bot_is_due(service) -> None:
-    bots = await create(service, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}])
-    human = await create(service, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
-    service.dispatcher.sent.clear()
-    saved, service.dispatcher = service.dispatcher, None
-    await service.advance(bots, 0)  # committed version 1, then "died": nothing sent
-    await service.advance(human, 0)  # now the human is prompted
-    service.dispatcher = saved
-    await service.advance(bots, 0)  # the redelivery of the version-0 task: stale
-    await service.advance(human, 0)
-    assert saved.sent == [(bots, 1)]
+async def test_a_stale_advance_sends_the_current_turn_only_if_a_bot_is_due(
+    gameplay, recorder
+) -> None:
+    bots = await create(gameplay, [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}])
+    human = await create(gameplay, [{"name": "Bot", "bot": "random"}, {"name": "Ann"}])
+    recorder.sent.clear()
+    recorder.muted = True
+    await gameplay.referee.advance(bots, 0)  # committed version 1, then "died": nothing sent
+    await gameplay.referee.advance(human, 0)  # now the human is prompted
+    recorder.muted = False
+    await gameplay.referee.advance(bots, 0)  # the redelivery of the version-0 task: stale
+    await gameplay.referee.advance(human, 0)
+    assert recorder.sent == [(bots, 1)]
 
 
 def test_the_dispatcher_indexes_the_game_before_it_sends_and_survives_a_dead_broker(
     redis_url: str, key_prefix: str
 ) -> None:
-    claims = sync_redis.Redis.from_url(redis_url, decode_responses=True)
     dead_broker = "redis://127.0.0.1:9/0"  # the discard port: nothing listens
-    dispatcher = CeleryDispatcher(dead_broker, f"{key_prefix}.q", claims=claims, prefix=key_prefix)
-    dispatcher._celery.conf.broker_transport_options = {"max_retries": 1}
+
+    async def commit_and_dispatch() -> None:
+        claims = open_redis(redis_url)
+        dispatcher = CeleryDispatcher(
+            dead_broker, f"{key_prefix}.q", claims=claims, prefix=key_prefix
+        )
+        dispatcher._celery.conf.broker_transport_options = {"max_retries": 1}
+        await dispatcher.after_commit("g" * 24, 4)  # does not raise: the commit stands
+        await dispatcher.close()
+        await claims.aclose()
+
     started = time.monotonic()
-    dispatcher.after_commit("g" * 24, 4)  # does not raise: the commit stands
+    asyncio.run(commit_and_dispatch())
     assert time.monotonic() - started < 30
     check = sync_redis.Redis.from_url(redis_url, decode_responses=True)
     try:
@@ -173,7 +191,6 @@ def test_the_dispatcher_indexes_the_game_before_it_sends_and_survives_a_dead_bro
         assert score is not None and abs(score - time.time() * 1000) < 60_000
     finally:
         check.close()
-    asyncio.run(dispatcher.close())
 
 
 # --- real workers -------------------------------------------------------------------------
@@ -209,9 +226,10 @@ def stored(setup: WorkerSetup, game_id: str) -> tuple[int, str]:
 
 async def advance_without_sending(settings: Settings, game_id: str, version: int) -> None:
     """A worker that commits the bot's move at `version` and dies before it sends the next."""
-    async with game_service(settings) as service:
-        service.dispatcher = None
-        await service.advance(game_id, version)
+    silent = Recorder()
+    silent.muted = True
+    async with build_service(settings, role="worker", dispatcher=silent) as gameplay:
+        await gameplay.referee.advance(game_id, version)
 
 
 ALL_BOTS = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "greedy"}]

@@ -276,7 +276,7 @@ def _hand(svg: Svg, hand: list[str], top: float) -> float:
         svg.text(PAD + 16, y + 14, "empty", 12, fill=MUTED)
         return y + 24
     for row in rows:
-        x = PAD + 16
+        x: float = PAD + 16
         for name, width in row:
             svg.rect(x, y, width, 20, fill=PAPER, stroke="#8a96a3", rx=4)
             svg.text(

@@ -4,6 +4,8 @@ and resources, and the supply. Drawn from `SkyIslandsView` alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from services.games.sky_islands.view import (
     BoardTileView,
     PlayerView,
@@ -132,7 +134,7 @@ def _draw_tile(
     y0: float,
     cell: float,
     ship: str,
-    islands: list[tuple[list[str], bool]],
+    islands: Sequence[tuple[Sequence[str], bool]],
     *,
     initial: bool = False,
 ) -> list[Point]:
@@ -177,7 +179,7 @@ def _arm(side: str, centre: Point, anchor: Point, cell: float) -> str:
     return f"M {points}"
 
 
-def _anchors(islands: list[list[str]]) -> list[Point]:
+def _anchors(islands: Sequence[Sequence[str]]) -> list[Point]:
     """Where each island's heart lies, as a fraction of the tile from its centre: the
     middle for a lone island, pulled toward its own edges when islands share a tile, and
     an islet in the corner away from the others."""
@@ -195,7 +197,7 @@ def _anchors(islands: list[list[str]]) -> list[Point]:
     return anchors
 
 
-def _pull(edges: list[str]) -> Point:
+def _pull(edges: Sequence[str]) -> Point:
     x = sum(DIRECTIONS[side][0] for side in edges)
     y = sum(DIRECTIONS[side][1] for side in edges)
     return (max(-1, min(1, x)), max(-1, min(1, y)))

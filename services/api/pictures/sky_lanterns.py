@@ -309,9 +309,10 @@ def _train(svg: Svg, player: PlayerView, top: float) -> float:
             rx=3,
             class_="train" if here else None,
         )
-        if zones.get(i) is not None:
+        zone = zones.get(i)
+        if zone is not None:
             svg.text(
-                x + (step - 3) / 2, y + 31, f"R{zones[i] + 1}", 10, fill=MUTED, text_anchor="middle"
+                x + (step - 3) / 2, y + 31, f"R{zone + 1}", 10, fill=MUTED, text_anchor="middle"
             )
     railway = " · ".join(
         f"R{i + 1}: {', '.join(cards)}" for i, cards in enumerate(player.railway_zones) if cards

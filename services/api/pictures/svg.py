@@ -75,7 +75,7 @@ class Svg:
         else:
             self._parts.append(f"<{tag}{_attrs(attrs)}/>")
 
-    def rect(self, x: Number, y: Number, w: Number, h: Number, **attrs: object) -> None:
+    def rect(self, x: Number, y: Number, w: Number | str, h: Number | str, **attrs: object) -> None:
         self.raw_element("rect", {"x": x, "y": y, "width": w, "height": h, **attrs})
 
     def circle(self, cx: Number, cy: Number, r: Number, **attrs: object) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import cast
 
 from .cards import Cost
 from .costs import cost, is_, types_of, up_to, up_to_more_than
@@ -150,7 +151,7 @@ def change(t: Table, f: Frame) -> bool:
         )
     picks = take(f, f.seat)
     if picks:
-        difference = cost(t, picks[0]).coins - f.vars["base"]
+        difference = cost(t, picks[0]).coins - cast(int, f.vars["base"])
         gain(t, f.seat, picks[0])
         take_debt(t, f.seat, difference, "Change")
     return True

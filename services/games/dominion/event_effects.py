@@ -7,6 +7,7 @@ True when done. Buying (cost, Buys, Debt) is in `turn.py`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from .card_effects import ask_gain, ask_hand, gain_picked, trash_picked
 from .costs import cost, exactly, is_, up_to, up_to_more_than
@@ -206,7 +207,8 @@ def receive_tribute(t: Table, f: Frame) -> bool:
     if f.sub % 2 == 0:
         if f.sub == 6:
             return True
-        got, here = f.vars.setdefault("got", []), cards_in_play(t.player(f.seat))
+        got = cast(list[str], f.vars.setdefault("got", []))
+        here = cards_in_play(t.player(f.seat))
         options = gainable(t, lambda n: is_(t, n, "Action") and n not in got and n not in here)
         return ask_gain_among(
             f, "you may gain an Action card you have no copy of in play.", options, optional=True
@@ -214,7 +216,7 @@ def receive_tribute(t: Table, f: Frame) -> bool:
     picks = take(f, f.seat)
     if not picks:
         return True
-    f.vars["got"].append(picks[0])
+    cast(list[str], f.vars["got"]).append(picks[0])
     gain(t, f.seat, picks[0])
     f.sub += 1
     return False

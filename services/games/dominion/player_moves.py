@@ -5,6 +5,9 @@ Every refusal names the rule it breaks, with a stable code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from services.engine import IllegalMove, Move
 from services.engine.state import unchecked
 
@@ -332,7 +335,7 @@ def end_turn(t: Table, move: EndTurn) -> None:
     start_cleanup(t)
 
 
-PHASE_MOVES = {
+PHASE_MOVES: dict[type[Move], Callable[[Table, Any], None]] = {
     PlayCard: play_card,
     PlayShadow: play_shadow,
     PlayTreasure: play_treasure,

@@ -9,6 +9,8 @@ longer in play cannot return to its pile again.
 
 from __future__ import annotations
 
+from typing import cast
+
 from services.engine.state import unchecked
 
 from .card_effects import SPECIALS
@@ -97,7 +99,7 @@ def claim_daimyos(t: Table, f: Frame) -> None:
     if not turn.daimyo or not is_(t, f.card, "Action") or is_(t, f.card, "Command"):
         return
     waiting, turn.daimyo = turn.daimyo, 0
-    f.vars["replays"] += waiting
+    f.vars["replays"] = cast(int, f.vars["replays"]) + waiting
     lasting = CARDS[f.card].lasting
     if lasting:
         turn.staying += [["Daimyo", lasting] for _ in range(waiting)]
@@ -145,7 +147,7 @@ def replays(t: Table, f: Frame) -> None:
     if not f.vars["replays"]:
         done(t, f)
         return
-    f.vars["replays"] -= 1
+    f.vars["replays"] = cast(int, f.vars["replays"]) - 1
     f.vars["replay"] = True
     f.vars.pop("enlightened", None)
     f.pc = f.sub = 0

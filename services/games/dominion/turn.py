@@ -7,6 +7,8 @@ a Buy phase with nothing left to do) so no one is asked a question with one answ
 
 from __future__ import annotations
 
+from typing import cast
+
 from services.engine.state import unchecked
 
 from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
@@ -139,7 +141,7 @@ def start_of_turn(t: Table, f: Frame) -> None:
     """ "You can order playing each card at the start of your next turn, relative to other
     such cards and also anything else that happens at the start of that turn."
     """
-    items, picks = f.vars["items"], take(f, f.seat)
+    items, picks = cast(list[str], f.vars["items"]), take(f, f.seat)
     if picks:
         items.remove(picks[0])
         start_item(t, f.seat, picks[0])
@@ -219,9 +221,10 @@ def river_shrine_gain(t: Table, f: Frame) -> bool:
     if picks:
         gain(t, f.seat, picks[0])
         return True
-    if f.vars["shrines"] <= 0:
+    shrines = cast(int, f.vars["shrines"])
+    if shrines <= 0:
         return False
-    f.vars["shrines"] -= 1
+    f.vars["shrines"] = shrines - 1
     ask(
         f,
         f.seat,

@@ -48,8 +48,8 @@ def _placement(state: SkyIslandsState, rng: Rng) -> Move:
                         best.append((tile, x, y, rotation))
     if not best:
         return trusted(DiscardTile, tile=rng.choice(state.active.hand))
-    tile, x, y, rotation = rng.choice(best)
-    return trusted(PlaceTile, tile=tile, x=x, y=y, rotation=rotation)
+    tile, x, y, turned = rng.choice(best)
+    return trusted(PlaceTile, tile=tile, x=x, y=y, rotation=turned)
 
 
 def _keep(state: SkyIslandsState) -> Move:

@@ -38,7 +38,8 @@ class Cubes:
     blue: int = 0
 
     def get(self, colour: Colour) -> int:
-        return getattr(self, colour)
+        count: int = getattr(self, colour)
+        return count
 
     def add(self, colour: Colour, count: int) -> None:
         setattr(self, colour, self.get(colour) + count)

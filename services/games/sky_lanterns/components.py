@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
@@ -160,7 +160,7 @@ class ProjectSide(_Data):
     rows: list[ProjectRow] = Field(min_length=3, max_length=3)
 
 
-def _load(name: str, model: object) -> object:
+def _load(name: str, model: Any) -> object:
     return TypeAdapter(model).validate_python(json.loads((DATA / name).read_text()))
 
 

@@ -58,7 +58,7 @@ class Lanterns(_Effect):
 
     kind: Literal["lanterns"] = "lanterns"
     colours: dict[LanternColour, int] = Field(
-        default_factory=lambda: {"red": 1, "yellow": 1, "blue": 1}
+        default_factory=lambda: dict[LanternColour, int]({"red": 1, "yellow": 1, "blue": 1})
     )
 
 
@@ -112,7 +112,9 @@ class OneOf(_Effect):
     """ "2 Indigo or 2 Tea or 2 Dyeing Yams": gain `amount` of one resource you choose."""
 
     kind: Literal["one_of"] = "one_of"
-    res: list[Basic] = Field(default_factory=lambda: ["indigo", "tea", "yam"], min_length=2)
+    res: list[Basic] = Field(
+        default_factory=lambda: list[Basic](["indigo", "tea", "yam"]), min_length=2
+    )
     amount: int = Field(default=2, ge=1)
 
 

@@ -9,6 +9,7 @@ one cannot pay) pass without asking.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from . import effects as fx
 from .components import (
@@ -20,6 +21,7 @@ from .components import (
     TILES,
     TWO_PLAYER,
     DiceSpace,
+    InfluenceColour,
 )
 from .effects import Effect
 from .resources import DONOR, gain, has, pay, payer
@@ -191,9 +193,9 @@ def most_conversions(state: SkyLanternsState, seat: int, effect: fx.Convert) -> 
         paid_with = payer(state, resource)  # a blockaded resource is paid in Coal
         prices[paid_with] = prices.get(paid_with, 0) + amount(state, seat, value)
     most = effect.times
-    for resource, price in prices.items():
+    for paid_with, price in prices.items():
         if price > 0:
-            most = min(most, has(state, seat, resource) // price)
+            most = min(most, has(state, seat, paid_with) // price)
     return most
 
 
@@ -308,7 +310,7 @@ def influence_problem(state: SkyLanternsState, seat: int, tracks: list[str]) -> 
         if spent[resource] > has(state, seat, resource):
             return f"Moving the {colour} die costs {INFLUENCE_PRICE} {resource} each time."
         positions[colour] += influence_direction(seat)
-        if not 0 <= positions[colour] < len(TWO_PLAYER.influence[colour]):
+        if not 0 <= positions[colour] < len(TWO_PLAYER.influence[cast(InfluenceColour, colour)]):
             return f"The {colour} die is already at the end of its track."
     return None
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import solo
-from .components import BOARD, ERAS, TWO_PLAYER
+from .components import BOARD, ERAS, TWO_PLAYER, DiceColour, InfluenceColour
 from .resolver import current_era, push, refill_market, resolve, side_spaces
 from .state import ROUNDS, TURNS_PER_ROUND, Die, SkyLanternsState
 
@@ -76,7 +78,7 @@ def influence_incomes(state: SkyLanternsState, seat: int) -> list[str]:
     seat 0 the spaces before each die, seat 1 those after it."""
     keys = []
     for colour, at in state.influence.items():
-        length = len(TWO_PLAYER.influence[colour])
+        length = len(TWO_PLAYER.influence[cast(InfluenceColour, colour)])
         mine = range(at) if seat == 0 else range(at + 1, length)
         keys += [f"influence:{colour}:{i}:income" for i in mine]
     return keys
@@ -107,7 +109,7 @@ def upkeep(state: SkyLanternsState) -> None:
 def _roll_onto_board(state: SkyLanternsState) -> None:
     pool = [colour for colour, count in state.bag.items() for _ in range(count)]
     drawn = state.rng.sample(pool, min(DICE_DRAWN[state.players], len(pool)))
-    dice = [Die(colour=colour, value=state.rng.below(6) + 1) for colour in drawn]
+    dice = [Die(colour=cast(DiceColour, colour), value=state.rng.below(6) + 1) for colour in drawn]
     state.spaces = {space.id: None for space in side_spaces(state)}
     for colour in state.bag:
         values = sorted(d.value for d in dice if d.colour == colour)

@@ -82,7 +82,7 @@ def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], di
     rival = state.rival
     assert rival is not None
     mine = breakdowns(state)[0]
-    lanterns = {c: state.seats[0].lanterns(c) for c in LANTERN_COLOURS}
+    lanterns: dict[str, int] = {c: state.seats[0].lanterns(c) for c in LANTERN_COLOURS}
     theirs = solo.rival_breakdown(state, lanterns)
     name = solo.NAMES[rival.scenario]
     score, rival_score = sum(mine.values()), sum(theirs.values())

@@ -36,7 +36,7 @@ def set_up(options: SkyLanternsOptions, players: int, seed: int) -> SkyLanternsS
         # "Remove 2 black, 1 red, 1 blue, and 1 green dice ... Place 1 red, 1 blue, and 1
         # green die in the middle of the influence tracks" and "Remove the 7 Upgrade Tiles
         # with 4 dots and 3 dots".
-        bag = dict(TWO_PLAYER.dice)
+        bag: dict[str, int] = {colour: count for colour, count in TWO_PLAYER.dice.items()}
         removed_tiles = [t.id for t in TILES.values() if t.dots]
     else:
         # "In a 3-player game, remove 1 die of each color and 4 Upgrade Tiles with four dots."
@@ -125,7 +125,7 @@ def next_setup_step(state: SkyLanternsState, step: str) -> Step:
 def _player(board: PlayerBoard, **dealt: Any) -> Player:
     return Player(
         board=board.id,
-        basics=dict(board.start),
+        basics={basic: count for basic, count in board.start.items()},
         core=[None] * len(board.core_slots),
         compensation=[None] * len(board.compensation),
         train=board.train_start,

@@ -1,0 +1,74 @@
+"""Problems as RFC 9457 documents (`application/problem+json`), and the app's exception
+handlers: a `Problem`, an engine error, a Redis outage or anything unexpected each
+becomes a problem document, never a bare 500 page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import structlog
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.engine import GameError
+from services.gameplay.problems import STORE_ERRORS, Problem, as_store_problem, from_game_error
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+log = structlog.get_logger(__name__)
+
+
+def problem_response(problem: Problem, instance: str | None = None) -> Response:
+    return Response(
+        orjson.dumps(problem.document(instance)),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=problem.headers,
+    )
+
+
+# --- exception handlers ---------------------------------------------------------------
+
+
+async def handle_problem(request: Request, error: Exception) -> Response:
+    assert isinstance(error, Problem)
+    return problem_response(error, request.url.path)
+
+
+async def handle_game_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, GameError)
+    return problem_response(from_game_error(error), request.url.path)
+
+
+async def handle_http_exception(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    detail = {
+        404: "There is nothing at this address.",
+        405: f"{request.method} is not allowed here.",
+    }.get(error.status_code, str(error.detail))
+    problem = Problem(error.status_code, code, detail, headers=dict(error.headers or {}))
+    return problem_response(problem, request.url.path)
+
+
+async def handle_store_error(request: Request, error: Exception) -> Response:
+    problem = as_store_problem(error)
+    assert problem is not None
+    return problem_response(problem, request.url.path)
+
+
+async def handle_unexpected(request: Request, error: Exception) -> Response:
+    log.error("unhandled_error", path=request.url.path, error=type(error).__name__, exc_info=error)
+    problem = Problem(500, "internal_error", "Something went wrong on our side.")
+    return problem_response(problem, request.url.path)
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    Problem: handle_problem,
+    GameError: handle_game_error,
+    HTTPException: handle_http_exception,
+    **dict.fromkeys(STORE_ERRORS, handle_store_error),
+    Exception: handle_unexpected,
+}

@@ -1,0 +1,197 @@
+"""`build_service(settings)`: the one place where the service is put together, for the
+API (`services.api.app`), the workers (`workers.tasks`), the CLI and the tests.
+
+The parts and who uses whom:
+
+    GameService ──▶ CommitPipeline ──▶ hooks: CommitMetrics, WebhookNotifier,
+        │                                     ClockDeadlines, NextStep ──▶ Dispatcher
+        └─────────▶ Referee (bots, scoring, time-outs, lost turns) ──▶ the same pipeline
+
+In embedded mode the in-process dispatcher runs `Referee.advance` in this event loop;
+with Celery the workers run it, each with a service built here too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Literal
+
+import structlog
+from redis.asyncio import Redis
+
+from services.engine import Game, all_games
+from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
+
+from .auth import Credentials
+from .clocks import ClockDeadlines
+from .commits import CommitMetrics, CommitPipeline, NextStep
+from .dispatch import (
+    Advance,
+    CeleryDispatcher,
+    Dispatcher,
+    InProcessDispatcher,
+    WebhookSender,
+    webhook_policy,
+)
+from .notifier import WebhookNotifier
+from .referee import Referee, budgeted_bots
+from .served import ServedGames
+from .service import GameService
+from .settings import Settings
+
+log = structlog.get_logger(__name__)
+
+Role = Literal["api", "worker"]
+"""Who the service is for. A worker always hands the next step to the workers (Celery),
+whatever the API's mode, and needs few Redis connections (one task at a time)."""
+
+WORKER_REDIS_CONNECTIONS = 4
+
+
+@dataclass
+class Gameplay:
+    """The service and the parts a process must start and close."""
+
+    settings: Settings
+    redis: Redis
+    store: GameStore
+    live: LiveUpdates
+    dispatcher: Dispatcher
+    referee: Referee
+    service: GameService
+    _sweeper: asyncio.Task[None] | None = field(default=None, init=False)
+    _listening: bool = field(default=False, init=False)
+
+    async def start(self) -> None:
+        """For a serving process: listen for live updates and, in embedded mode (where no
+        worker runs the sweep), sweep the clocks in this event loop."""
+        await self.live.start()
+        self._listening = True
+        if isinstance(self.dispatcher, InProcessDispatcher):
+            every = self.settings.clock_sweep_seconds
+            self._sweeper = asyncio.get_running_loop().create_task(
+                self._sweep_clocks(every), name="skyport-clock-sweep"
+            )
+
+    async def _sweep_clocks(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.referee.enforce_clocks()
+            except Exception as error:
+                log.error("clock_sweep_failed", exc_info=error)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        close = getattr(self.dispatcher, "close", None)
+        if close is not None:
+            await close()
+        if self._listening:
+            await self.live.stop()
+            self._listening = False
+        await self.redis.aclose()
+
+    async def __aenter__(self) -> Gameplay:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+def build_service(
+    settings: Settings,
+    *,
+    games: Mapping[str, Game] | None = None,
+    role: Role = "api",
+    dispatcher: Dispatcher | None = None,
+) -> Gameplay:
+    """The service for `settings`, serving `games` (default: every registered game).
+    `dispatcher` replaces the one the settings call for (tests: one that records)."""
+    served = ServedGames(games if games is not None else {game.id: game for game in all_games()})
+    redis = open_redis(
+        settings.redis_url,
+        max_connections=WORKER_REDIS_CONNECTIONS
+        if role == "worker"
+        else settings.redis_max_connections,
+        pool_timeout=settings.redis_pool_timeout,
+    )
+    store = GameStore(
+        redis,
+        settings.key_prefix,
+        Lifetimes(
+            finished_game=settings.finished_game_ttl,
+            abandoned_game=settings.abandoned_game_ttl,
+            idempotency=settings.idempotency_ttl,
+        ),
+    )
+    live = LiveUpdates(redis, settings.key_prefix)
+
+    async def advance(game_id: str, version: int) -> None:
+        await referee.advance(game_id, version)  # the referee below: in-process dispatch
+
+    if dispatcher is None:
+        dispatcher = _dispatcher(settings, role, redis, advance)
+    notifier = WebhookNotifier(_webhook_sender(dispatcher))
+    deadlines = ClockDeadlines(store)
+    pipeline = CommitPipeline(store, [CommitMetrics(), notifier, deadlines, NextStep(dispatcher)])
+    referee = Referee(
+        store=store,
+        served=served,
+        pipeline=pipeline,
+        deadlines=deadlines,
+        dispatcher=dispatcher,
+        notifier=notifier,
+        bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
+    )
+    service = GameService(
+        store=store,
+        served=served,
+        live=live,
+        pipeline=pipeline,
+        referee=referee,
+        anonymous_create=settings.anonymous_create,
+        keepalive=settings.stream_keepalive,
+        key_webhooks=key_webhooks(settings),
+        webhook_allow_private=settings.webhook_allow_private,
+    )
+    return Gameplay(settings, redis, store, live, dispatcher, referee, service)
+
+
+def _dispatcher(settings: Settings, role: Role, redis: Redis, advance: Advance) -> Dispatcher:
+    """Bots and scoring in this process (embedded mode), or on the Celery workers."""
+    broker = settings.celery_broker_url
+    if role == "api" and (settings.task_mode == "inprocess" or broker is None):
+        return InProcessDispatcher(advance, webhook_policy(settings))
+    return CeleryDispatcher(
+        broker or "",
+        settings.task_queue,
+        claims=redis if settings.redis_url else None,
+        prefix=settings.key_prefix,
+        # Longer than a redelivery takes, so a read of the game re-sends only lost tasks.
+        claim_seconds=3 * settings.task_visibility_timeout,
+    )
+
+
+def _webhook_sender(dispatcher: Dispatcher) -> WebhookSender | None:
+    return dispatcher if isinstance(dispatcher, WebhookSender) else None
+
+
+def key_webhooks(settings: Settings) -> dict[str, str]:
+    """SKYPORT_API_KEY_WEBHOOKS by creator scope (what a game record keeps of its key)."""
+    return {
+        Credentials(bearer=key, client_ip="", platform=True).scope: url
+        for key, url in settings.api_key_webhooks.items()
+    }

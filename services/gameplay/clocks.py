@@ -1,0 +1,95 @@
+"""Chess clocks between commits: the time now, the clocks after a move, what a reader
+sees of them, and the index of deadlines the sweep looks at (`Referee.enforce_clocks`
+applies the time-out policy)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from services.engine import Game, GameState, Prompt
+from services.store import Clock, ClockRules, GameRecord, GameStatus, GameStore
+
+from .payloads import ClockInfo, CreateGameRequest
+
+if TYPE_CHECKING:
+    from .commits import Change
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def clock_of(record: GameRecord) -> Clock | None:
+    return Clock.from_json(record.clock) if record.clock else None
+
+
+def first_clock(request: CreateGameRequest, game: Game, state: GameState) -> str:
+    """The clocks of a new game ("" when it is not timed): the first prompted seats run."""
+    if request.clock is None:
+        return ""
+    rules = ClockRules.from_dict(request.clock.model_dump())
+    humans = [seat.bot is None for seat in request.seats]
+    running = sorted({prompt.seat for prompt in game.prompts(state)})
+    return Clock.start(rules, humans, running, now_ms()).to_json()
+
+
+def next_clock(record: GameRecord, mover: int, prompts: Sequence[Prompt]) -> str | None:
+    """The clocks once `mover` has moved and `prompts` are the next decisions."""
+    clock = clock_of(record)
+    if clock is None or record.clock_rules is None:
+        return None
+    rules = ClockRules.from_dict(record.clock_rules)
+    running = sorted({prompt.seat for prompt in prompts})
+    return clock.after_commit(rules, mover, running, now_ms()).to_json()
+
+
+def clock_info(record: GameRecord) -> ClockInfo | None:
+    """The clocks as a reader sees them: time left per seat, and which ones run."""
+    clock = clock_of(record)
+    if clock is None or record.clock_rules is None:
+        return None
+    at = now_ms()
+    active = record.status is GameStatus.ACTIVE
+    left = [
+        clock.left_ms(seat, at) if active else clock.remaining_ms[seat]
+        for seat in range(record.players)
+    ]
+    return ClockInfo(
+        **record.clock_rules,
+        remaining=[None if ms is None else ms / 1000 for ms in left],
+        running=clock.running if active else [],
+    )
+
+
+class ClockDeadlines:
+    """The index of each timed game's next deadline, kept right after every commit."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+
+    async def note(self, record: GameRecord) -> None:
+        """Note the game's next deadline (or that none runs) for the sweep."""
+        if record.clock_rules is None:
+            return
+        clock = clock_of(record)
+        due = clock.deadline_ms() if clock and record.status is GameStatus.ACTIVE else None
+        await self.store.schedule_clock(record.id, due)
+
+    async def renote(self, game_id: str) -> None:
+        """Note the deadline of the game as it is stored now."""
+        record = await self.store.load(game_id)
+        if record is not None:
+            await self.note(record)
+
+    async def after_commit(self, change: Change) -> None:
+        if change.created:
+            await self.note(change.record)
+        elif change.clocked:
+            await self.renote(change.record.id)

@@ -1,0 +1,122 @@
+"""The commit pipeline: a move (a player's, a bot's or a time-out's) is compare-and-set
+onto the version it was made on, and each commit that lands - and each new game - runs
+the after-commit hooks in order: metrics, webhooks, the clocks' deadline, the next step
+(a bot's turn or the scoring) handed to the dispatcher."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from services.engine import Game, Move, Outcome, Prompt
+from services.store import (
+    Commit,
+    CommitOutcome,
+    CommitVerdict,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    LogEntry,
+)
+
+from . import metrics
+from .clocks import next_clock, now
+from .dispatch import Dispatcher
+from .visibility import event_views
+
+
+@dataclass(frozen=True)
+class Change:
+    """What was committed: a new game (`entry` None), or one log entry onto `record`."""
+
+    record: GameRecord
+    """The new game's record, or the record the commit was made on (its version before)."""
+    entry: LogEntry | None
+    by: str
+    """Who made it: "created", "human", "bot", "timeout_bot" or "timeout_forfeit"."""
+    clocked: bool
+    """Whether the commit set the game's clocks."""
+
+    @property
+    def created(self) -> bool:
+        return self.entry is None
+
+    @property
+    def version(self) -> int:
+        return self.entry.version if self.entry is not None else self.record.version
+
+
+class AfterCommit(Protocol):
+    async def after_commit(self, change: Change) -> None:
+        """Act on a change that is stored (it stands whatever this does)."""
+
+
+class CommitPipeline:
+    """Compare-and-set, then the hooks of every change that landed."""
+
+    def __init__(self, store: GameStore, hooks: Sequence[AfterCommit]) -> None:
+        self.store = store
+        self.hooks = tuple(hooks)
+
+    async def commit(self, record: GameRecord, commit: Commit, by: str) -> CommitOutcome:
+        outcome = await self.store.commit(commit)
+        if outcome.verdict is CommitVerdict.COMMITTED:
+            await self._after(Change(record, commit.entry, by, clocked=commit.clock is not None))
+        return outcome
+
+    async def created(self, record: GameRecord) -> None:
+        """A new game was stored: its clocks start and its first step may be due."""
+        await self._after(Change(record, None, "created", clocked=record.clock_rules is not None))
+
+    async def _after(self, change: Change) -> None:
+        for hook in self.hooks:
+            await hook.after_commit(change)
+
+
+def commit_of(
+    record: GameRecord, game: Game, seat: int, move: Move | None, outcome: Outcome
+) -> tuple[Commit, list[Prompt]]:
+    """The commit of `outcome` onto the record's version, and the prompts after it."""
+    new_state = outcome.state
+    status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
+    entry = LogEntry(
+        version=record.version + 1,
+        seat=seat,
+        action="move" if move is not None else "resign",
+        move=game.dump_move(move) if move is not None else None,
+        events=event_views(outcome.events, record.players),
+        status=status,
+        at=now(),
+    )
+    prompts = game.prompts(new_state) if status is GameStatus.ACTIVE else []
+    commit = Commit(
+        game_id=record.id,
+        expected_version=record.version,
+        state=game.dump_state(new_state),
+        status=status,
+        entry=entry,
+        clock=next_clock(record, seat, prompts),
+    )
+    return commit, prompts
+
+
+class CommitMetrics:
+    """Counts games created and moves committed, by game and by who made them."""
+
+    async def after_commit(self, change: Change) -> None:
+        if change.created:
+            metrics.GAMES_CREATED.labels(game=change.record.game).inc()
+        else:
+            metrics.MOVES_COMMITTED.labels(game=change.record.game, by=change.by).inc()
+
+
+class NextStep:
+    """Hands the game's next step (a bot's turn, the scoring) to the dispatcher, which
+    does nothing unless one is due at the new version."""
+
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    async def after_commit(self, change: Change) -> None:
+        await self.dispatcher.after_commit(change.record.id, change.version)

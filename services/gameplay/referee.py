@@ -1,0 +1,266 @@
+"""The referee: what happens to a game between requests - bot turns, scoring, clocks
+running out, and games whose step was lost. It runs from the dispatcher (in-process or
+on Celery workers) and from the sweep.
+
+Every step acts only on the game version it read, with a compare-and-set, so a stale,
+repeated or concurrent run changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import structlog
+
+from services.ai import make_bot
+from services.ai.bot import Bot, levels_for
+from services.ai.mcts import MctsBot
+from services.engine import Game, GameState, Move, Outcome, Prompt
+from services.store import CommitVerdict, GameRecord, GameStatus, GameStore
+from services.store.progress import PendingGames
+
+from . import metrics
+from .clocks import ClockDeadlines, clock_of, now, now_ms
+from .commits import CommitPipeline, commit_of
+from .dispatch import Dispatcher
+from .notifier import WebhookNotifier
+from .results import result_of
+from .served import ServedGames
+
+log = structlog.get_logger(__name__)
+
+BotMaker = Callable[[str, int], Bot]
+"""Makes the bot of a level with a seed."""
+
+
+def budgeted_bots(mcts_seconds: float, mcts_iterations: int) -> BotMaker:
+    """Bots whose search stays within the service's budget (so a task's length is bounded)."""
+
+    def make(level: str, seed: int) -> Bot:
+        if level == "mcts":
+            return MctsBot(seed, iterations=mcts_iterations, seconds=mcts_seconds)
+        return make_bot(level, seed)
+
+    return make
+
+
+class Referee:
+    def __init__(
+        self,
+        *,
+        store: GameStore,
+        served: ServedGames,
+        pipeline: CommitPipeline,
+        deadlines: ClockDeadlines,
+        dispatcher: Dispatcher,
+        notifier: WebhookNotifier,
+        bot_maker: BotMaker = make_bot,
+    ) -> None:
+        self.store = store
+        self.served = served
+        self.pipeline = pipeline
+        self.deadlines = deadlines
+        self.dispatcher = dispatcher
+        self.notifier = notifier
+        self.bot_maker = bot_maker
+
+    # --- bots and scoring --------------------------------------------------------------
+
+    async def advance(self, game_id: str, version: int) -> None:
+        """Play one bot turn or score the game, if due at `version`. Idempotent: a
+        stale or repeated call changes nothing. A stale one makes sure the turn at the
+        current version was sent: the task that committed that version may have died
+        before it sent it (the dispatcher's claim keeps this from sending it twice)."""
+        record = await self.store.load(game_id)
+        if record is None:
+            return
+        if record.version != version:
+            if self.work_due(record):
+                await self.dispatcher.after_commit(record.id, record.version, moved=False)
+            return
+        if record.status is GameStatus.SCORING:
+            await self._score(record)
+        elif record.status is GameStatus.ACTIVE:
+            await self._play_bot(record)
+        elif record.status is GameStatus.FINISHED:
+            # The scoring task again: a worker may have died between storing the standings
+            # and sending game.finished. Webhooks are at least once; receivers dedupe by id.
+            await self.notifier.finished(record)
+
+    async def _play_bot(self, record: GameRecord) -> None:
+        game = self.served.of(record)
+        state = game.load_state(record.state)
+        seat = _prompted_bot(record, game.prompts(state))
+        if seat is None:
+            return
+        level = record.seats[seat].bot or "random"
+        try:
+            move, outcome = await self._bot_choice(record, game, state, seat, level)
+        except Exception as error:
+            log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
+            await self._abort(record, f"The bot of seat {seat} could not move.")
+            return
+        await self._commit_unasked(record, game, seat, move, outcome, "bot")
+
+    async def _bot_choice(
+        self, record: GameRecord, game: Game, state: GameState, seat: int, level: str
+    ) -> tuple[Move, Outcome]:
+        """The move a bot of `level` makes for `seat`, seeded by the game and its version
+        so that a redelivered task chooses the same move."""
+        seed = (record.seed * 1_000_003 + record.version * 7_919 + seat) % 2**63
+        bot = self.bot_maker(level, seed)
+        with metrics.BOT_TURN_SECONDS.labels(game=record.game, level=level).time():
+            move = await asyncio.to_thread(bot.choose, game, state, seat)
+        return move, game.apply(state, seat, move)
+
+    async def _commit_unasked(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        move: Move | None,
+        outcome: Outcome,
+        by: str,
+    ) -> bool:
+        """Commit what no request asked for (a bot's move, a time-out); False if another
+        commit got there first."""
+        commit, _ = commit_of(record, game, seat, move, outcome)
+        landed = await self.pipeline.commit(record, commit, by)
+        return landed.verdict is CommitVerdict.COMMITTED
+
+    async def _score(self, record: GameRecord) -> None:
+        game = self.served.of(record)
+        with metrics.SCORING_SECONDS.labels(game=record.game).time():
+            result = result_of(game, record, game.load_state(record.state))
+            done = await self.store.transition(
+                record.id,
+                record.version,
+                [GameStatus.SCORING],
+                GameStatus.FINISHED,
+                now(),
+                {"standings": result.model_dump_json()},
+            )
+        if done:
+            metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
+            await self.notifier.finished(replace(record, standings=result.model_dump(mode="json")))
+
+    async def _abort(self, record: GameRecord, reason: str) -> None:
+        await self.store.transition(
+            record.id,
+            record.version,
+            [GameStatus.ACTIVE, GameStatus.SCORING],
+            GameStatus.ABORTED,
+            now(),
+            {"abort_reason": reason},
+        )
+        metrics.GAMES_FINISHED.labels(game=record.game, how="aborted").inc()
+
+    async def nudge(self, record: GameRecord, prompts: Sequence[Prompt]) -> None:
+        """Re-kick work that a crashed replica may have dropped (idempotent)."""
+        due = record.status is GameStatus.SCORING or (
+            record.status is GameStatus.ACTIVE and _prompted_bot(record, prompts) is not None
+        )
+        if due:
+            await self.dispatcher.after_commit(record.id, record.version, moved=False)
+
+    def work_due(self, record: GameRecord) -> bool:
+        """Whether the workers owe this game a step at its version: scoring, or a bot
+        that is prompted."""
+        if record.status is GameStatus.SCORING:
+            return True
+        if record.status is not GameStatus.ACTIVE:
+            return False
+        game = self.served.of(record)
+        return _prompted_bot(record, game.prompts(game.load_state(record.state))) is not None
+
+    # --- clocks ------------------------------------------------------------------------
+
+    async def enforce_clocks(self, limit: int = 100) -> int:
+        """The sweep: apply the time-out policy to every game whose noted deadline has
+        passed. Returns how many games it looked at. Safe to run anywhere, any number of
+        times at once: each action is a compare-and-set on the version it checked."""
+        due = await self.store.due_clocks(now_ms(), limit)
+        for game_id in due:
+            try:
+                await self.enforce_clock(game_id)
+            except Exception as error:
+                log.error("clock_failed", game_id=game_id, exc_info=error)
+        return len(due)
+
+    async def enforce_clock(self, game_id: str) -> None:
+        record = await self.store.load(game_id)
+        if record is None:
+            await self.store.schedule_clock(game_id, None)
+            return
+        clock = clock_of(record)
+        overdue = clock.overdue(now_ms()) if clock else []
+        if record.status is not GameStatus.ACTIVE or not overdue or record.clock_rules is None:
+            await self.deadlines.note(record)
+            return
+        seat = overdue[0]
+        game = self.served.of(record)
+        state = game.load_state(record.state)
+        move: Move | None = None
+        outcome: Outcome | None = None
+        if record.clock_rules["on_timeout"] == "bot":
+            levels = levels_for(game)
+            level = "greedy" if "greedy" in levels else levels[0]
+            try:
+                move, outcome = await self._bot_choice(record, game, state, seat, level)
+            except Exception as error:  # no bot move: the seat forfeits instead
+                log.error("timeout_bot_failed", game_id=game_id, seat=seat, exc_info=error)
+                move = None
+        if outcome is None:
+            outcome = game.resign(state, seat)
+        how = "timeout_bot" if move is not None else "timeout_forfeit"
+        if await self._commit_unasked(record, game, seat, move, outcome, how):
+            log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
+        else:
+            await self.deadlines.renote(game_id)
+
+    # --- games whose turn was lost -----------------------------------------------------
+
+    async def resend_stalled(self, stall_seconds: float, limit: int = 100) -> int:
+        """The sweep's second half: every game of the pending index that has not moved
+        for `stall_seconds` gets its turn (or scoring) sent again if one is due, and
+        leaves the index if none is. Returns how many turns it sent. Safe on any number
+        of workers at once: each game is claimed by a compare-and-set on its score."""
+        pending = PendingGames(self.store.redis, self.store.prefix)
+        at = now_ms()
+        sent = 0
+        for game_id, seen in await pending.stalled(at - round(stall_seconds * 1000), limit):
+            try:
+                record = await self.store.load(game_id)
+                if record is None or not self.work_due(record):
+                    await pending.settle(game_id, seen)
+                elif await pending.retry_at(game_id, seen, at):
+                    await self.dispatcher.resend(record.id, record.version)
+                    metrics.TURNS_RESENT.inc()
+                    log.warning(
+                        "turn_resent",
+                        game_id=game_id,
+                        version=record.version,
+                        stalled_ms=at - seen,
+                    )
+                    sent += 1
+            except Exception as error:
+                log.error("resend_failed", game_id=game_id, exc_info=error)
+        return sent
+
+    async def give_up(self, game_id: str, version: int, reason: str) -> bool:
+        """End a game whose step at `version` keeps killing the workers that take it:
+        aborted with `reason`, rather than tried forever. False if it moved meanwhile."""
+        record = await self.store.load(game_id)
+        if record is None or record.version != version or not self.work_due(record):
+            return False
+        await self._abort(record, reason)
+        return True
+
+
+def _prompted_bot(record: GameRecord, prompts: Sequence[Prompt]) -> int | None:
+    for prompt in prompts:
+        if record.seats[prompt.seat].bot is not None:
+            return prompt.seat
+    return None
