@@ -7,7 +7,15 @@ and lantern colour)."""
 
 from __future__ import annotations
 
-from services.games.sky_lanterns.components import EFFECTS, ERAS, PLAYER_BOARDS, TWO_PLAYER
+from typing import cast
+
+from services.games.sky_lanterns.components import (
+    EFFECTS,
+    ERAS,
+    PLAYER_BOARDS,
+    TWO_PLAYER,
+    InfluenceColour,
+)
 from services.games.sky_lanterns.view import (
     DieView,
     OpponentView,
@@ -187,7 +195,8 @@ def _influence(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
     svg.text(x_end, y + 10, f"{right}'s end →", 11, fill=MUTED, text_anchor="end")
     y += 16
     for colour, at in scene.view.influence.items():
-        spaces = len(TWO_PLAYER.influence.get(colour, [])) or at + 1
+        track = TWO_PLAYER.influence.get(cast(InfluenceColour, colour))
+        spaces = len(track) if track else at + 1
         svg.text(PAD, y + 18, colour.capitalize(), 13, font_weight="bold", fill=INK)
         for i in range(spaces):
             x = PAD + 60 + i * (DIE + SLOT_GAP)
@@ -376,7 +385,7 @@ def _effects(key: str) -> str:
 
 def _words(effect: dict) -> str:
     """One effect of the vocabulary, in short: "2 vp, $1", "pay 2 coal → draw (up to 2×)"."""
-    kind = effect.get("kind", "")
+    kind = str(effect.get("kind", ""))
     if kind == "gain":
         return _amounts(effect.get("res", {}))
     if kind == "train":
