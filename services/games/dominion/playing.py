@@ -12,15 +12,26 @@ from __future__ import annotations
 from services.engine.state import unchecked
 
 from .card_effects import SPECIALS
-from .cards import CARDS
+from .cards import ATTACKS, CARDS
 from .costs import is_
 from .gaining import take_debt
 from .log import CardPlayed
 from .prophecies import remove_sun
+from .reactions import start_reactions
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
-from .zones import draw
+from .zones import draw, trash_from_play
+
+SILVER_OR_GOLD = ("Silver", "Gold")
+
+
+def corsaired(t: Table, seat: int) -> bool:
+    """Is a Corsair of another player attacking `seat` (until that player's next turn)?"""
+    for other, p in enumerate(t.s.player_states):
+        if other != seat and any(seat in victims for victims in p.corsairs):
+            return True
+    return False
 
 
 def play_from_hand(t: Table, seat: int, card: str, replays: int = 0) -> Frame:
@@ -68,6 +79,8 @@ def begin(t: Table, f: Frame) -> None:
     f.pc = 1
     if is_(t, f.card, "Treasure"):
         treasure_played(t, f.card)
+    if is_(t, f.card, "Action"):
+        t.s.turn.actions_played += 1
     claim_daimyos(t, f)
     lasting = CARDS[f.card].lasting
     if lasting and not f.vars["replay"] and f.vars["where"] == "play":
@@ -76,6 +89,9 @@ def begin(t: Table, f: Frame) -> None:
         f.vars["enlightened"] = True
     elif CARDS[f.card].sun:
         remove_sun(t, f.seat)  # "+1 Sun always appears first on Omens"
+    if f.card in ATTACKS and not f.vars.get("enlightened"):
+        f.vars["immune"] = []
+        start_reactions(t, f.seat)
 
 
 def treasure_played(t: Table, card: str) -> None:
@@ -83,6 +99,12 @@ def treasure_played(t: Table, card: str) -> None:
     first = card not in turn.treasures_played
     if first:
         turn.treasures_played.append(card)
+        if card == "Silver":
+            turn.coins += turn.merchants  # Merchant: "the first time you play a Silver"
+    if card in SILVER_OR_GOLD and not turn.silver_or_gold_played:
+        turn.silver_or_gold_played = True
+        if corsaired(t, turn.seat):
+            trash_from_play(t, turn.seat, card)
     if first and t.prophecy("Good Harvest"):
         turn.buys += 1
         turn.coins += 1

@@ -109,7 +109,7 @@ def buy_phase_open(t: Table) -> bool:
 
 def begin_turn(t: Table) -> None:
     s = t.s
-    s.turn = TurnState(seat=s.turn.seat, phase="start")
+    s.turn = TurnState(seat=s.turn.seat, phase="start", extra=s.turn.extra)
     s.turn_count += 1
     t.player(s.turn.seat).turns += 1
     t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
@@ -127,6 +127,8 @@ def start_items(t: Table, seat: int) -> list[str]:
     items = ["Biding Time"] if p.biding else []
     items += ["Samurai"] if p.samurai else []
     items += ["Riverboat"] * p.riverboats
+    items += ["Corsair"] * len(p.corsairs)
+    items += [f"Blockade: {b.card}" for b in p.blockades]
     items += [f"Rapid Expansion: {card}" for card in p.rapid]
     items += ["Kind Emperor"] if t.prophecy("Kind Emperor") else []
     items += ["Sickness"] if t.prophecy("Sickness") else []
@@ -169,6 +171,14 @@ def start_item(t: Table, seat: int, item: str) -> None:
         )
     elif item == "Samurai":
         t.s.turn.coins += p.samurai
+    elif item == "Corsair":
+        p.corsairs.pop(0)  # "+1 Card", and its Attack ends
+        draw(t, seat, 1)
+    elif item.startswith("Blockade: "):
+        card = item.removeprefix("Blockade: ")
+        p.blockades.pop(next(i for i, b in enumerate(p.blockades) if b.card == card))
+        p.hand.append(card)
+        t.log.append(CardsToHand(seat=seat, count=1, cards=[card], source="Blockade"))
     elif item == "Riverboat":
         if t.s.riverboat_card:  # "play the set-aside card, leaving it there"
             start_play(t, seat, t.s.riverboat_card, "set aside", "aside")
@@ -245,8 +255,12 @@ def biding_time(t: Table, seat: int) -> None:
 
 
 def clean_up_cards(t: Table, seat: int) -> None:
-    """Discard hand and play (Durations with work left stay), draw 5; then Foresight."""
+    """Discard hand and play (Durations with work left stay), draw 5 (3 after Outpost);
+    then Foresight."""
     p, turn = t.player(seat), t.s.turn
+    if turn.outposts and not extra_turn_follows(t):
+        # An Outpost that gives no extra turn has nothing left to do: it leaves now.
+        turn.staying = [entry for entry in turn.staying if entry[0] != "Outpost"]
     leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
     p.durations = [entry for entry in p.durations if entry[1] == "game"]
     for card, lasting in turn.staying:
@@ -257,7 +271,7 @@ def clean_up_cards(t: Table, seat: int) -> None:
     p.in_play = []
     p.discard += p.hand
     p.hand = []
-    draw(t, seat, 5)
+    draw(t, seat, 3 if turn.outposts else 5)  # Outpost: "you only draw 3 cards"
     if p.foresight:
         cards, p.foresight = p.foresight, []
         p.hand += cards
@@ -290,21 +304,31 @@ def end_turn(t: Table) -> None:
         s.turn.phase = "over"
         t.log.append(GameEnded(reason=reason))
         return
+    if extra_turn_follows(t):
+        t.player(s.turn.seat).extra_turns += 1
+        s.turn = TurnState(seat=s.turn.seat, phase="start", extra=True)
+        return
     s.turn = TurnState(seat=(s.turn.seat + 1) % s.players, phase="start")
+
+
+def extra_turn_follows(t: Table) -> bool:
+    """Outpost: "Take an extra turn after this one (but not a 3rd turn in a row)" — so
+    never after a turn that is itself an extra turn."""
+    return bool(t.s.turn.outposts) and not t.s.turn.extra
 
 
 def game_end_reason(t: Table) -> str | None:
     """Checked at the end of a turn: the Province pile is empty, or 3 Supply piles are
     (4 with 5–6 players). Piles removed by Divine Wind no longer count. The service also
     ends the game once every player has had `turn_limit` turns (turns go round the table
-    with no extra turns in Rising Sun, so everyone has had the same number)."""
+    and extra turns (Outpost) are not counted, so everyone has had the same number)."""
     supply = t.s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
     empty = [name for name, left in supply.items() if left == 0]
     if len(empty) >= PILES_TO_END[t.s.players]:
         return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
-    if min(p.turns for p in t.s.player_states) >= t.s.turn_limit:
+    if min(p.turns - p.extra_turns for p in t.s.player_states) >= t.s.turn_limit:
         return (
             f"The turn limit is reached: every player has had {t.s.turn_limit} turns "
             "(a service rule, not the rulebook's)."
