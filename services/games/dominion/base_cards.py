@@ -26,16 +26,13 @@ from .table import Table
 from .zones import discard_from_hand, draw, reveal, top_card
 
 
-def put_on_deck(t: Table, seat: int, card: str, source: str, public: bool = False) -> None:
-    """Put a card from `seat`'s hand (or, for Harbinger, discard pile) onto their deck."""
+def put_on_deck(t: Table, seat: int, card: str, source: str) -> None:
+    """Put a card from `seat`'s hand (or, for Harbinger, discard pile) onto their deck;
+    which card is told only to its owner (Bureaucrat's is revealed first)."""
     p = t.player(seat)
     (p.discard if source == "discard pile" else p.hand).remove(card)
     p.deck.append(card)
-    t.log.append(
-        CardsPutOnDeck(
-            seat=seat, count=1, cards=[card], source=source, private_to=[] if public else [seat]
-        )
-    )
+    t.log.append(CardsPutOnDeck(seat=seat, count=1, cards=[card], source=source, private_to=[seat]))
 
 
 def take_top(t: Table, seat: int, n: int) -> list[str]:
@@ -138,7 +135,7 @@ def bureaucrat(t: Table, f: Frame) -> bool:
         picks = take(f, other)
         if picks:
             reveal(t, other, picks)
-            put_on_deck(t, other, picks[0], "hand", public=True)
+            put_on_deck(t, other, picks[0], "hand")
     return True
 
 

@@ -1,4 +1,6 @@
-"""Property tests: many random games with random kingdoms and 2–6 players.
+"""Property tests: many random games with 2–6 players, over every way of choosing a
+kingdom: random Rising Sun kingdoms, each of the seven recommended sets by slug, and
+random kingdoms from every card set (base, Intrigue, Seaside, mixed with Rising Sun).
 
 Every game ends; cards are conserved (Supply + players' cards + trash + set aside +
 removed piles); Debt is never negative; the state survives a JSON round trip at every
@@ -8,15 +10,32 @@ SKYPORT_RANDOM_GAMES sets how many games (default 2,000).
 """
 
 import os
+from collections import Counter
 
 import pytest
 
 from services.engine import Rng
 from services.games.dominion import game
-from services.games.dominion.cards import CARDS
-from services.games.dominion.setup import BASIC_SUPPLY, KINGDOM_PILE
+from services.games.dominion.cards import CARDS, RECOMMENDED_BY_SLUG
+from services.games.dominion.scoring import vp_breakdown
+from services.games.dominion.setup import BASIC_SUPPLY, pile_size
 from services.games.dominion.state import DominionState
 from services.games.dominion.zones import all_cards
+
+CONFIGS: list[dict] = (
+    [{}]
+    + [{"kingdom": slug} for slug in RECOMMENDED_BY_SLUG]
+    + [
+        {"card_sets": ["base"]},
+        {"card_sets": ["intrigue", "seaside"]},
+        {"card_sets": ["rising-sun", "base"]},
+        {"card_sets": ["rising-sun", "intrigue"]},
+        {"card_sets": ["rising-sun", "seaside"]},
+        {"card_sets": ["base", "intrigue", "seaside", "rising-sun"]},
+    ]
+)
+"""Game `seed` uses CONFIGS[seed % len(CONFIGS)] and 2 + (seed // len(CONFIGS)) % 5
+players, so every way of choosing a kingdom is played at every player count."""
 
 GAMES = int(os.environ.get("SKYPORT_RANDOM_GAMES", "2000"))
 CHUNKS = 10
@@ -75,7 +94,7 @@ def cards_put_out(state: DominionState) -> int:
     return (
         sum(BASIC_SUPPLY[state.players].values())
         + 10 * state.players
-        + KINGDOM_PILE * len(state.dealt)
+        + sum(pile_size(card, state.players) for card in state.dealt)
         + (1 if state.riverboat_card else 0)
     )
 
@@ -96,14 +115,21 @@ def check_end(state: DominionState) -> None:
     assert result is not None and game.legal_moves(state, 0) == []
     for standing in result.standings:
         cards = all_cards(state.player_states[standing.seat])
+        owned = Counter(cards)
         counted = sum(CARDS[c].vp for c in cards)
+        counted += owned["Gardens"] * (len(cards) // 10) + owned["Duke"] * owned["Duchy"]
         assert standing.score == sum(standing.breakdown.values()) == counted
+        assert standing.breakdown == vp_breakdown(state, standing.seat)
     assert result.winners
 
 
+def config_and_players(seed: int) -> tuple[dict, int]:
+    return CONFIGS[seed % len(CONFIGS)], 2 + (seed // len(CONFIGS)) % 5
+
+
 def play_random_game(seed: int) -> DominionState:
-    players = 2 + Rng.from_seed(seed).below(5)
-    state = game.setup({}, players, seed)
+    config, players = config_and_players(seed)
+    state = game.setup(config, players, seed)
     bot = SaneRandomBot(seed)
     for step in range(MOVE_CAP):
         prompts = game.prompts(state)
@@ -113,7 +139,7 @@ def play_random_game(seed: int) -> DominionState:
         check_step(state)
         seat = prompts[step % len(prompts)].seat  # simultaneous prompts: any order
         state = game.apply(state, seat, bot.choose(state, seat)).state
-    raise AssertionError(f"seed {seed}: {players} players, no end after {MOVE_CAP} moves")
+    raise AssertionError(f"seed {seed}: {config}, {players} players, no end after {MOVE_CAP}")
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
