@@ -4,6 +4,7 @@ in the supplement ("Base set kingdom cards")."""
 import pytest
 from dominion_kit import act, choose, deck_top_first, me, new_game, play, prompt, prompts, start
 
+from services.engine import IllegalMove
 from services.games.dominion import game
 
 
@@ -42,8 +43,9 @@ def test_chapel_trashes_up_to_four_cards():
     state = start(new_game("Chapel"), hand=hand)
     state = play(state, "Chapel")
     assert prompt(state).max_picks == 4 and prompt(state).min_picks == 0
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMove) as error:
         choose(state, "Copper", "Copper", "Estate", "Estate", "Curse")
+    assert error.value.code == "not_a_legal_choice"
     state = choose(state, "Estate", "Estate", "Curse", "Copper")
     assert me(state).hand == ["Copper"] and sorted(state.trash) == [
         "Copper",
