@@ -11,7 +11,7 @@ from .costs import cheaper, cost, costs_zero, is_
 from .decisions import ask, take
 from .log import CardGained, DebtChanged
 from .resolution import done, handles, push
-from .state import Blockaded, Frame
+from .state import Frame
 from .table import Table
 
 
@@ -48,7 +48,8 @@ def gained(t: Table, seat: int, card: str, to: str, by_blockade: bool = False) -
     to = destination(t, card, to)
     p = t.player(seat)
     if to == "blockade":
-        p.blockades.append(Blockaded(card=card))
+        p.blockades.append(card)
+        p.blockade_victims.append(0)  # Blockade fills in who its Attack hits
     else:
         {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
     t.log.append(unchecked(CardGained)(seat=seat, card=card, to=to))
@@ -90,9 +91,9 @@ def blockaded(t: Table, seat: int, card: str) -> bool:
     turn, they gain a Curse" — once per gain, however many Blockades hold a copy; the
     Curse this gives does not itself trigger Blockade (RULES-NOTES.md)."""
     for other, p in enumerate(t.s.player_states):
-        if other != seat and p.blockades:
-            for b in p.blockades:
-                if b.card == card and seat in b.victims:
+        if other != seat and card in p.blockades:
+            for held, hit in zip(p.blockades, p.blockade_victims, strict=True):
+                if held == card and hit >> seat & 1:
                     return True
     return False
 

@@ -29,7 +29,7 @@ SILVER_OR_GOLD = ("Silver", "Gold")
 def corsaired(t: Table, seat: int) -> bool:
     """Is a Corsair of another player attacking `seat` (until that player's next turn)?"""
     for other, p in enumerate(t.s.player_states):
-        if other != seat and any(seat in victims for victims in p.corsairs):
+        if other != seat and any(hit >> seat & 1 for hit in p.corsairs):
             return True
     return False
 

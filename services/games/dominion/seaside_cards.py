@@ -8,7 +8,7 @@ from .card_effects import ask_gain, ask_hand, special, trash_picked, victims
 from .costs import cost, up_to
 from .decisions import take
 from .gaining import gain
-from .state import Frame
+from .state import Frame, seats_mask
 from .table import Table
 from .zones import cards_in_play, reveal, top_card, trash_from_hand, trash_from_play
 
@@ -24,7 +24,7 @@ def blockade(t: Table, f: Frame) -> bool:
         )
     picks = take(f, f.seat)
     if picks and gain(t, f.seat, picks[0], "blockade") == "blockade":
-        t.player(f.seat).blockades[-1].victims = victims(t, f)
+        t.player(f.seat).blockade_victims[-1] = seats_mask(victims(t, f))
     elif f.vars["where"] == "play" and not f.vars["replay"]:
         staying = t.s.turn.staying
         if ["Blockade", "next_turn"] in staying:
@@ -36,7 +36,7 @@ def blockade(t: Table, f: Frame) -> bool:
 def corsair(t: Table, f: Frame) -> bool:
     """ "Until then, each other player trashes the first Silver or Gold they play each
     turn" — see `playing.treasure_played`."""
-    t.player(f.seat).corsairs.append(victims(t, f))
+    t.player(f.seat).corsairs.append(seats_mask(victims(t, f)))
     return True
 
 

@@ -58,12 +58,12 @@ class Frame:
     answers: dict[str, list[str]] = field(default_factory=dict)
 
 
-@dataclass(slots=True, kw_only=True)
-class Blockaded:
-    """A card Blockade gained and set aside (face up), and the players its Attack hits."""
-
-    card: str
-    victims: list[int] = field(default_factory=list)
+def seats_mask(seats: list[int]) -> int:
+    """A set of seats as one int (bit `seat` set)."""
+    mask = 0
+    for seat in seats:
+        mask |= 1 << seat
+    return mask
 
 
 @dataclass(slots=True, kw_only=True)
@@ -86,10 +86,14 @@ class PlayerState:
     """Samurai plays so far: +$1 each at the start of each of this player's turns."""
     riverboats: int = 0
     """Riverboat plays last turn: each plays the set-aside card at the start of the next."""
-    corsairs: list[list[int]] = field(default_factory=list)
+    corsairs: list[int] = field(default_factory=list)
     """One entry per Corsair play still waiting for this player's next turn: the players
-    its Attack hits until then."""
-    blockades: list[Blockaded] = field(default_factory=list)
+    its Attack hits until then, as a bit set (`seats_mask`). Flat ints, not lists of
+    seats, because every move copies the state."""
+    blockades: list[str] = field(default_factory=list)
+    """Cards Blockade gained and set aside (face up) until this player's next turn..."""
+    blockade_victims: list[int] = field(default_factory=list)
+    """...and, at the same index, the players each Blockade's Attack hits (bit set)."""
     aside: list[str] = field(default_factory=list)
     """Cards set aside face up while a card resolves (Library's skipped Actions, the
     cards Bandit reveals)."""

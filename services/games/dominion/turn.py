@@ -122,17 +122,25 @@ def begin_turn(t: Table) -> None:
 
 
 def start_items(t: Table, seat: int) -> list[str]:
-    """Everything that happens at the start of this turn; the player may order them."""
+    """Everything that happens at the start of this turn; the player may order them.
+    (Built with plain `if`s: this runs every turn, and usually finds nothing.)"""
     p = t.player(seat)
-    items = ["Biding Time"] if p.biding else []
-    items += ["Samurai"] if p.samurai else []
-    items += ["Riverboat"] * p.riverboats
-    items += ["Corsair"] * len(p.corsairs)
-    items += [f"Blockade: {b.card}" for b in p.blockades]
-    items += [f"Rapid Expansion: {card}" for card in p.rapid]
-    items += ["Kind Emperor"] if t.prophecy("Kind Emperor") else []
-    items += ["Sickness"] if t.prophecy("Sickness") else []
-    p.riverboats = 0
+    items: list[str] = []
+    if p.biding:
+        items.append("Biding Time")
+    if p.samurai:
+        items.append("Samurai")
+    if p.riverboats:
+        items += ["Riverboat"] * p.riverboats
+        p.riverboats = 0
+    if p.corsairs:
+        items += ["Corsair"] * len(p.corsairs)
+    if p.blockades:
+        items += [f"Blockade: {card}" for card in p.blockades]
+    if p.rapid:
+        items += [f"Rapid Expansion: {card}" for card in p.rapid]
+    if t.s.prophecy in ("Kind Emperor", "Sickness") and t.s.sun == 0:
+        items.append(t.s.prophecy)
     return items
 
 
@@ -176,7 +184,8 @@ def start_item(t: Table, seat: int, item: str) -> None:
         draw(t, seat, 1)
     elif item.startswith("Blockade: "):
         card = item.removeprefix("Blockade: ")
-        p.blockades.pop(next(i for i, b in enumerate(p.blockades) if b.card == card))
+        index = p.blockades.index(card)
+        del p.blockades[index], p.blockade_victims[index]
         p.hand.append(card)
         t.log.append(CardsToHand(seat=seat, count=1, cards=[card], source="Blockade"))
     elif item == "Riverboat":

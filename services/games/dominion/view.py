@@ -113,7 +113,7 @@ def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
         set_aside=list(p.aside),
         looking=list(p.looking) if mine else None,
         looking_size=len(p.looking),
-        blockade=[b.card for b in p.blockades],
+        blockade=list(p.blockades),
         corsair_attacks=len(p.corsairs),
         extra_turns=p.extra_turns,
     )

@@ -114,5 +114,5 @@ def all_cards(p: PlayerState) -> list[str]:
         + p.rapid
         + p.aside
         + p.looking
-        + [b.card for b in p.blockades]
+        + p.blockades
     )

@@ -53,7 +53,7 @@ def blockaded_silver(players=2):
 
 def test_blockade_sets_the_gained_card_aside_and_puts_it_in_hand_next_turn():
     state = blockaded_silver()
-    assert [b.card for b in me(state).blockades] == ["Silver"] and "Silver" not in me(state).discard
+    assert me(state).blockades == ["Silver"] and "Silver" not in me(state).discard
     state = end_turn(state)
     assert [c for c, _ in me(state).durations] == ["Blockade"]
     state = pass_turn(state, 1)
