@@ -158,3 +158,43 @@ def test_the_catalog_lists_the_card_sets_with_their_cards_and_the_sets_with_slug
     fleet = next(s for s in catalog["recommended"] if s["slug"] == "invasion-fleet")
     assert fleet["riverboat_card"] == "Bazaar" and fleet["army_pile"] == "Corsair"
     assert next(c for c in catalog["cards"] if c["name"] == "Moat")["expansion"] == "base"
+
+
+# --- Riverboat's printed cards, played -------------------------------------------------
+
+
+def riverboat_turn(slug: str):
+    """Seat 0 plays Riverboat and ends its turn; seat 1 passes; seat 0's next turn starts."""
+    from dominion_kit import play, start
+
+    state = game.setup({"kingdom": slug}, 2, 5)
+    state = start(state, hand=["Riverboat"], deck=["Copper"] * 5 + ["Estate"] * 7)
+    state = play(state, "Riverboat")
+    while state.turn.seat == 0:
+        state = game.apply(state, 0, {"kind": "end_turn"}).state
+    while state.turn.seat == 1:
+        moves = game.legal_moves(state, 1)
+        end = next(m for m in moves if m.kind in ("end_turn", "end_phase", "choose"))
+        state = game.apply(state, 1, end).state
+    return state
+
+
+def test_spring_forwards_riverboat_plays_the_set_aside_market_next_turn():
+    state = riverboat_turn("spring-forward")
+    p = state.player_states[0]
+    assert state.turn.seat == 0 and state.turn.buys == 2 and state.turn.coins == 1
+    assert len(p.hand) == 6 and "Market" not in p.hand + p.discard + p.deck + p.in_play
+    assert state.riverboat_card == "Market" and state.supply.get("Market") is None
+
+
+def test_invasion_fleets_riverboat_plays_the_set_aside_bazaar_next_turn():
+    state = riverboat_turn("invasion-fleet")
+    assert state.turn.seat == 0 and len(state.player_states[0].hand) == 6
+    assert state.turn.coins == 1
+
+
+def test_solving_the_puzzles_riverboat_plays_the_set_aside_upgrade_next_turn():
+    state = riverboat_turn("solving-the-puzzle")
+    assert state.turn.seat == 0 and state.stack[-1].card == "Upgrade"
+    assert state.stack[-1].asks[0].kind == "trash"
+    assert sorted(state.stack[-1].asks[0].options) == ["Copper"] * 5 + ["Estate"]
