@@ -91,7 +91,7 @@ def begin(t: Table, f: Frame) -> None:
         remove_sun(t, f.seat)  # "+1 Sun always appears first on Omens"
     if f.card in ATTACKS and not f.vars.get("enlightened"):
         f.vars["immune"] = []
-        start_reactions(t, f.seat)
+        start_reactions(t, f)
 
 
 def treasure_played(t: Table, card: str) -> None:

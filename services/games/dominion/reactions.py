@@ -27,15 +27,18 @@ def reactions_for(t: Table, seat: int, moat_revealed: bool) -> list[str]:
     return options
 
 
-def start_reactions(t: Table, attacker: int) -> None:
-    """Push a `reactions` frame above the Attack's play if anyone holds a Reaction."""
+def start_reactions(t: Table, play: Frame) -> None:
+    """Push a `reactions` frame above the Attack's `play` frame if anyone holds a Reaction.
+    It remembers where that play frame is on the stack (a frame may sit between them:
+    Kind Emperor's gain, when the Attack's +1 Sun was the last)."""
     queue = [
         str(o)
-        for o in t.others(attacker)
+        for o in t.others(play.seat)
         if "Moat" in t.player(o).hand or "Diplomat" in t.player(o).hand
     ]
     if queue:
-        push(t, "reactions", attacker, queue=queue, immune=[], moat=False)
+        at = next(i for i, frame in enumerate(t.s.stack) if frame is play)
+        push(t, "reactions", play.seat, queue=queue, immune=[], moat=False, play_at=at)
 
 
 @handles("reactions")
@@ -83,6 +86,7 @@ def reactions(t: Table, f: Frame) -> None:
             distinct=True,
         )
         return
-    immune = f.vars["immune"]
+    immune, at = f.vars["immune"], f.vars["play_at"]
     done(t, f)
-    t.s.stack[-1].vars["immune"] = immune
+    assert isinstance(at, int)
+    t.s.stack[at].vars["immune"] = immune

@@ -2,7 +2,7 @@
 reacting players prompted one after another in turn order."""
 
 import pytest
-from dominion_kit import choose, me, new_game, play, prompt, prompts, start
+from dominion_kit import choose, me, new_game, play, prompt, prompts, start, with_prophecy
 
 from services.engine import IllegalMove
 from services.games.dominion import game
@@ -155,3 +155,17 @@ def test_no_reaction_prompt_when_nobody_holds_a_reaction():
     me(state, 1).hand = ["Copper"]
     state = play(state, "Witch")
     assert all(p.kind != "reaction" for p in prompts(state))
+
+
+def test_moat_still_protects_when_the_attacks_sun_activates_kind_emperor():
+    """Kitsune's +1 Sun removes the last token: Kind Emperor's gain waits on the stack
+    between the reactions and Kitsune; the Moat still protects from that Kitsune."""
+    state = start(with_prophecy("Kind Emperor", "Kitsune", "Moat", active=False), hand=["Kitsune"])
+    state.sun = 1
+    me(state, 1).hand = ["Moat"]
+    state = play(state, "Kitsune")
+    state = choose(state, "Moat", seat=1)
+    while prompt(state).kind == "gain":
+        state = choose(state, prompt(state).options[0])
+    state = choose(state, "Each other player gains a Curse", "+$2")
+    assert "Curse" not in me(state, 1).discard and state.turn.coins == 2
