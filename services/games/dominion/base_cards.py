@@ -202,7 +202,7 @@ def throne_room(t: Table, f: Frame) -> bool:
         return True
     lasting = CARDS[picks[0]].lasting
     if lasting and f.vars["where"] == "play" and not f.vars["replay"]:
-        t.s.turn.staying.append([f.card, lasting])
+        t.s.turn.staying.append([f.card, lasting, picks[0]])
     play_from_hand(t, f.seat, picks[0], replays=1)
     return True
 

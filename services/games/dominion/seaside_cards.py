@@ -17,7 +17,7 @@ from .zones import cards_in_play, reveal, top_card, trash_from_hand, trash_from_
 def blockade(t: Table, f: Frame) -> bool:
     """The gain is set aside on Blockade. If it does not get there (nothing to gain, or
     Progress/Rapid Expansion sent it elsewhere), Blockade has nothing left to do and is
-    discarded this turn."""
+    discarded this turn (`turn.durations_with_work`)."""
     if f.sub == 0:
         return ask_gain(
             t, f, "gain a card costing up to $4, setting it aside.", lambda c: up_to(c, 4)
@@ -25,10 +25,6 @@ def blockade(t: Table, f: Frame) -> bool:
     picks = take(f, f.seat)
     if picks and gain(t, f.seat, picks[0], "blockade") == "blockade":
         t.player(f.seat).blockade_victims[-1] = seats_mask(victims(t, f))
-    elif f.vars["where"] == "play" and not f.vars["replay"]:
-        staying = t.s.turn.staying
-        if ["Blockade", "next_turn"] in staying:
-            staying.remove(["Blockade", "next_turn"])
     return True
 
 

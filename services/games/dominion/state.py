@@ -133,7 +133,8 @@ class TurnState:
     extra: bool = False
     """This is an extra turn (Outpost): the previous turn was this player's too."""
     staying: list[list[str]] = field(default_factory=list)
-    """[card, lasting] for cards played this turn that stay in play after Clean-up."""
+    """[card, lasting] for cards played this turn that stay in play after Clean-up
+    ([Throne Room, lasting, the Duration it played] for a Throne Room)."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -17,7 +17,7 @@ from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
 from .playing import start_play
 from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
-from .state import Frame, TurnState
+from .state import Frame, PlayerState, TurnState
 from .table import Table
 from .zones import draw
 
@@ -267,12 +267,11 @@ def clean_up_cards(t: Table, seat: int) -> None:
     """Discard hand and play (Durations with work left stay), draw 5 (3 after Outpost);
     then Foresight."""
     p, turn = t.player(seat), t.s.turn
-    if turn.outposts and not extra_turn_follows(t):
-        # An Outpost that gives no extra turn has nothing left to do: it leaves now.
-        turn.staying = [entry for entry in turn.staying if entry[0] != "Outpost"]
+    if turn.staying and (turn.outposts or "Blockade" in p.in_play):
+        turn.staying = durations_with_work(t, p, turn.staying)
     leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
     p.durations = [entry for entry in p.durations if entry[1] == "game"]
-    for card, lasting in turn.staying:
+    for card, lasting, *_ in turn.staying:
         if card in p.in_play:
             p.in_play.remove(card)
             p.durations.append([card, lasting])
@@ -289,6 +288,25 @@ def clean_up_cards(t: Table, seat: int) -> None:
                 seat=seat, count=len(cards), cards=cards, source="Foresight", private_to=[seat]
             )
         )
+
+
+def durations_with_work(t: Table, p: PlayerState, staying: list[list[str]]) -> list[list[str]]:
+    """Durations played this turn that turn out to have nothing left to do leave in this
+    Clean-up: Outposts when no extra turn follows, Blockades beyond the number of cards
+    set aside on Blockades this turn; and so does a Throne Room whose card leaves."""
+    idle_outposts = not extra_turn_follows(t)
+    blockades_left = len(p.blockades)  # all set aside this turn: older ones went to hand
+    kept = []
+    for entry in staying:
+        if entry[0] == "Outpost" and idle_outposts:
+            continue
+        if entry[0] == "Blockade":
+            if blockades_left <= 0:
+                continue
+            blockades_left -= 1
+        kept.append(entry)
+    cards = [entry[0] for entry in kept]
+    return [entry for entry in kept if entry[0] != "Throne Room" or entry[2] in cards]
 
 
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:

@@ -320,3 +320,62 @@ def test_treasure_map_gains_as_many_golds_as_remain():
     state.supply["Gold"] = 2
     state = play(state, "Treasure Map")
     assert state.supply["Gold"] == 0 and me(state).deck.count("Gold") == 2
+
+
+# --- Durations with nothing left to do leave in this turn's Clean-up --------------------
+
+
+def test_a_throne_roomed_outpost_that_gives_no_extra_turn_leaves_with_its_throne_room():
+    state = start(new_game("Outpost", "Throne Room"), hand=["Outpost"], deck=["Copper"] * 20)
+    state = end_turn(play(state, "Outpost"))  # now on the extra turn
+    me(state).hand = ["Throne Room", "Outpost", "Copper"]
+    state.turn.phase = "action"
+    state = end_turn(choose(play(state, "Throne Room"), "Outpost"))
+    assert state.turn.seat == 1 and me(state).durations == []
+    assert {"Throne Room", "Outpost"} <= set(me(state).discard)
+
+
+def test_a_throne_roomed_outpost_gives_one_extra_turn_and_both_stay_for_it():
+    state = start(
+        new_game("Outpost", "Throne Room"), hand=["Throne Room", "Outpost"], deck=["Copper"] * 20
+    )
+    state = end_turn(choose(play(state, "Throne Room"), "Outpost"))
+    assert state.turn.extra and sorted(c for c, _ in me(state).durations) == [
+        "Outpost",
+        "Throne Room",
+    ]
+    state = end_turn(state)
+    assert state.turn.seat == 1 and me(state).durations == []
+
+
+def test_of_two_blockades_only_one_that_set_a_card_aside_stays():
+    state = start(
+        new_game("Blockade", "Village"),
+        hand=["Village", "Blockade", "Blockade"],
+        deck=["Copper"] * 10,
+    )
+    state = play(play(state, "Village"), "Blockade")
+    state = choose(state, "Silver")
+    state.supply = {
+        name: (0 if name != "Province" else left) for name, left in state.supply.items()
+    }
+    state.supply["Copper"] = 0
+    state = play(state, "Blockade")  # nothing left to gain
+    state = end_turn(state)
+    assert [c for c, _ in me(state).durations] == ["Blockade"] and "Blockade" in me(state).discard
+
+
+def test_a_throne_roomed_blockade_sets_two_cards_aside_and_stays_with_its_throne_room():
+    state = start(
+        new_game("Blockade", "Throne Room"), hand=["Throne Room", "Blockade"], deck=["Copper"] * 10
+    )
+    state = choose(play(state, "Throne Room"), "Blockade")
+    state = choose(choose(state, "Silver"), "Estate")
+    assert me(state).blockades == ["Silver", "Estate"]
+    state = end_turn(state)
+    assert sorted(c for c, _ in me(state).durations) == ["Blockade", "Throne Room"]
+    state = pass_turn(state, 1)
+    assert prompt(state).kind == "start_of_turn"  # the player orders the two
+    assert prompt(state).options == ["Blockade: Estate", "Blockade: Silver"]
+    state = choose(state, "Blockade: Silver")
+    assert {"Silver", "Estate"} <= set(me(state).hand)
