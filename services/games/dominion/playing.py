@@ -122,7 +122,7 @@ def claim_daimyos(t: Table, f: Frame) -> None:
     f.vars["replays"] += waiting
     lasting = CARDS[f.card].lasting
     if lasting:
-        turn.staying += [["Daimyo", lasting] for _ in range(waiting)]
+        turn.staying += [["Daimyo", lasting, f.card] for _ in range(waiting)]
 
 
 def enlightened(t: Table, card: str) -> bool:

@@ -134,7 +134,7 @@ class TurnState:
     """This is an extra turn (Outpost): the previous turn was this player's too."""
     staying: list[list[str]] = field(default_factory=list)
     """[card, lasting] for cards played this turn that stay in play after Clean-up
-    ([Throne Room, lasting, the Duration it played] for a Throne Room)."""
+    ([Throne Room or Daimyo, lasting, the Duration it played] for those two)."""
 
 
 @dataclass(slots=True, kw_only=True)

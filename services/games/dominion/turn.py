@@ -293,7 +293,8 @@ def clean_up_cards(t: Table, seat: int) -> None:
 def durations_with_work(t: Table, p: PlayerState, staying: list[list[str]]) -> list[list[str]]:
     """Durations played this turn that turn out to have nothing left to do leave in this
     Clean-up: Outposts when no extra turn follows, Blockades beyond the number of cards
-    set aside on Blockades this turn; and so does a Throne Room whose card leaves."""
+    set aside on Blockades this turn; and so does a Throne Room or Daimyo whose card leaves
+    (their entries name that card third)."""
     idle_outposts = not extra_turn_follows(t)
     blockades_left = len(p.blockades)  # all set aside this turn: older ones went to hand
     kept = []
@@ -306,7 +307,7 @@ def durations_with_work(t: Table, p: PlayerState, staying: list[list[str]]) -> l
             blockades_left -= 1
         kept.append(entry)
     cards = [entry[0] for entry in kept]
-    return [entry for entry in kept if entry[0] != "Throne Room" or entry[2] in cards]
+    return [entry for entry in kept if len(entry) < 3 or entry[2] in cards]
 
 
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:

@@ -379,3 +379,12 @@ def test_a_throne_roomed_blockade_sets_two_cards_aside_and_stays_with_its_throne
     assert prompt(state).options == ["Blockade: Estate", "Blockade: Silver"]
     state = choose(state, "Blockade: Silver")
     assert {"Silver", "Estate"} <= set(me(state).hand)
+
+
+def test_a_daimyo_that_replays_an_outpost_giving_no_extra_turn_leaves_with_it():
+    state = start(new_game("Outpost", "Daimyo"), hand=["Outpost"], deck=["Copper"] * 20)
+    state = end_turn(play(state, "Outpost"))  # now on the extra turn
+    me(state).hand = ["Daimyo", "Outpost", "Copper"]
+    state.turn.phase = "action"
+    state = end_turn(play(play(state, "Daimyo"), "Outpost"))
+    assert state.turn.seat == 1 and me(state).durations == []
