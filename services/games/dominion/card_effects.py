@@ -67,10 +67,16 @@ def gain_picked(t: Table, f: Frame, to: str = "discard") -> str | None:
     return None
 
 
+def victims(t: Table, f: Frame) -> list[int]:
+    """The other players an Attack's play affects: all but those who revealed Moat."""
+    immune = f.vars.get("immune") or ()
+    return [other for other in t.others(f.seat) if str(other) not in immune]
+
+
 def ask_discard_down_to_3(t: Table, f: Frame) -> bool:
     """Every affected player decides at the same time; the card waits for them all."""
     f.sub += 1
-    for other in t.others(f.seat):
+    for other in victims(t, f):
         hand = t.player(other).hand
         extra = len(hand) - 3
         if extra > 0:
@@ -87,7 +93,7 @@ def ask_discard_down_to_3(t: Table, f: Frame) -> bool:
 
 
 def discard_down_to_3(t: Table, f: Frame) -> None:
-    for other in t.others(f.seat):
+    for other in victims(t, f):
         discard_from_hand(t, other, take(f, other) or [])
 
 
@@ -209,7 +215,7 @@ def kitsune(t: Table, f: Frame) -> bool:
     if "+$2" in chosen:
         t.s.turn.coins += 2
     if "Each other player gains a Curse" in chosen:
-        for other in t.others(f.seat):
+        for other in victims(t, f):
             gain(t, other, "Curse")
     if "Gain a Silver" in chosen:
         gain(t, f.seat, "Silver")
@@ -330,7 +336,7 @@ def snake_witch(t: Table, f: Frame) -> bool:
     if take(f, f.seat) == ["Yes"]:
         reveal(t, f.seat, t.player(f.seat).hand)
         if return_to_pile(t, f):
-            for other in t.others(f.seat):
+            for other in victims(t, f):
                 gain(t, other, "Curse")
     return True
 

@@ -24,7 +24,19 @@ CARD_TYPES = (
     "Command",
     "Shadow",
     "Omen",
+    "Reaction",
 )
+
+EXPANSIONS = {
+    "rising-sun": "Rising Sun",
+    "base": "Dominion (2nd edition)",
+    "intrigue": "Intrigue (2nd edition), the cards of the recommended sets",
+    "seaside": "Seaside (2nd edition), the cards of the recommended sets",
+}
+"""The card sets a kingdom can be drawn from (option `card_sets`), by slug. Only the
+Intrigue and Seaside cards that Rising Sun's recommended sets use are here."""
+
+Expansion = Literal["rising-sun", "base", "intrigue", "seaside"]
 
 
 class Cost(BaseModel):
@@ -41,6 +53,8 @@ class Card(BaseModel):
 
     name: str
     set: Literal["basic", "kingdom"]
+    expansion: Expansion | None = None
+    """The card set of a kingdom card (None for the basic cards)."""
     cost: Cost
     types: tuple[str, ...]
     text: str
@@ -60,6 +74,7 @@ class Card(BaseModel):
         unknown = set(self.types) - set(CARD_TYPES)
         assert not unknown, f"{self.name}: unknown types {unknown}"
         assert ("Duration" in self.types) == (self.lasting is not None), self.name
+        assert (self.set == "kingdom") == (self.expansion is not None), self.name
         return self
 
     def is_(self, kind: str) -> bool:
@@ -82,12 +97,18 @@ class Prophecy(BaseModel):
 
 
 class RecommendedSet(BaseModel):
+    """A set as the rulebook prints it. `riverboat_card` is the card in brackets after
+    Riverboat; `army_pile` is the 11th pile of a set that lists one for Approaching Army."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
+    slug: str
     kingdom: tuple[str, ...]
     events: tuple[str, ...]
     prophecy: str | None
+    riverboat_card: str | None = None
+    army_pile: str | None = None
 
 
 class ComponentTable(BaseModel):
@@ -107,6 +128,8 @@ class ComponentTable(BaseModel):
             assert set(s.kingdom) <= names and len(s.kingdom) == 10, s.name
             assert set(s.events) <= events, s.name
             assert s.prophecy is None or s.prophecy in prophecies, s.name
+            assert ("Riverboat" in s.kingdom) == (s.riverboat_card is not None), s.name
+            assert s.army_pile is None or s.army_pile in names, s.name
         return self
 
 
@@ -120,9 +143,16 @@ CARDS: dict[str, Card] = {c.name: c for c in components().cards}
 EVENTS: dict[str, EventCard] = {e.name: e for e in components().events}
 PROPHECIES: dict[str, Prophecy] = {p.name: p for p in components().prophecies}
 RECOMMENDED: dict[str, RecommendedSet] = {s.name: s for s in components().recommended}
+RECOMMENDED_BY_SLUG: dict[str, RecommendedSet] = {s.slug: s for s in components().recommended}
 
 BASIC_CARDS = tuple(c.name for c in components().cards if c.set == "basic")
 KINGDOM_CARDS = tuple(c.name for c in components().cards if c.set == "kingdom")
+"""Every kingdom card of every card set."""
+SET_CARDS: dict[str, tuple[str, ...]] = {
+    slug: tuple(n for n in KINGDOM_CARDS if CARDS[n].expansion == slug) for slug in EXPANSIONS
+}
+RISING_SUN = SET_CARDS["rising-sun"]
+REACTIONS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Reaction"))
 OMENS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Omen"))
 ATTACKS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Attack"))
 SHADOWS = frozenset(n for n in KINGDOM_CARDS if CARDS[n].is_("Shadow"))

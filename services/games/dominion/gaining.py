@@ -24,17 +24,37 @@ def costing(t: Table, test: Callable[[Cost], bool]) -> list[str]:
     return gainable(t, lambda name: test(cost(t, name)))
 
 
-def gain(t: Table, seat: int, card: str, to: str = "discard") -> str | None:
+def gain(
+    t: Table, seat: int, card: str, to: str = "discard", *, by_blockade: bool = False
+) -> str | None:
     """Gain `card` from its pile. Returns where it went, or None if the pile is empty."""
     if t.s.supply.get(card, 0) <= 0:
         return None
     t.s.supply[card] -= 1
+    return gained(t, seat, card, to, by_blockade)
+
+
+def gain_from_trash(t: Table, seat: int, card: str) -> str | None:
+    """Lurker: gain a card from the trash (to the discard pile, like a gain from the Supply)."""
+    if card not in t.s.trash:
+        return None
+    t.s.trash.reverse()
+    t.s.trash.remove(card)
+    t.s.trash.reverse()
+    return gained(t, seat, card, "discard")
+
+
+def gained(t: Table, seat: int, card: str, to: str, by_blockade: bool = False) -> str:
     to = destination(t, card, to)
     p = t.player(seat)
-    {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
+    if to == "blockade":
+        p.blockades.append(card)
+        p.blockade_victims.append(0)  # Blockade fills in who its Attack hits
+    else:
+        {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
     t.log.append(unchecked(CardGained)(seat=seat, card=card, to=to))
     note_gain(t, seat, card)
-    when_gain(t, seat, card)
+    when_gain(t, seat, card, by_blockade)
     return to
 
 
@@ -55,13 +75,27 @@ def note_gain(t: Table, seat: int, card: str) -> None:
             t.s.turn.gained_in_buy = True
 
 
-def when_gain(t: Table, seat: int, card: str) -> None:
+def when_gain(t: Table, seat: int, card: str, by_blockade: bool = False) -> None:
+    if seat == t.active and not by_blockade and blockaded(t, seat, card):
+        gain(t, seat, "Curse", by_blockade=True)
     if t.prophecy("Harsh Winter") and seat == t.active:
         harsh_winter(t, seat, card)
     if t.prophecy("Bureaucracy") and not costs_zero(cost(t, card)):
         gain(t, seat, "Copper")
     if t.prophecy("Growth") and is_(t, card, "Treasure"):
         push(t, "growth", seat, card)
+
+
+def blockaded(t: Table, seat: int, card: str) -> bool:
+    """Blockade: "while it's set aside, when another player gains a copy of it on their
+    turn, they gain a Curse" — once per gain, however many Blockades hold a copy; the
+    Curse this gives does not itself trigger Blockade (RULES-NOTES.md)."""
+    for other, p in enumerate(t.s.player_states):
+        if other != seat and card in p.blockades:
+            for held, hit in zip(p.blockades, p.blockade_victims, strict=True):
+                if held == card and hit >> seat & 1:
+                    return True
+    return False
 
 
 def harsh_winter(t: Table, seat: int, card: str) -> None:

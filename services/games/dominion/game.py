@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat
 from services.engine.state import unchecked
 
-from .cards import components
+from .cards import EXPANSIONS, SET_CARDS, components
 from .decisions import prompt_of
 from .determinize import determinize
 from .evaluation import evaluate
@@ -76,7 +76,13 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return describe(move)
 
     def catalog(self) -> dict[str, Any]:
-        return components().model_dump(mode="json")
+        """The components, and the card sets (`card_sets` option) with their cards."""
+        data = components().model_dump(mode="json")
+        data["card_sets"] = [
+            {"slug": slug, "name": name, "cards": list(SET_CARDS[slug])}
+            for slug, name in EXPANSIONS.items()
+        ]
+        return data
 
 
 def phase_prompt(t: Table) -> Prompt:

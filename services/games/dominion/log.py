@@ -117,3 +117,20 @@ class Chose(Event):
 class GameEnded(Event):
     kind: str = "game_ended"
     reason: str
+
+
+class CardsPutOnDeck(Event):
+    """Cards put onto (or into) a deck from a hand or discard pile. Which cards is private
+    when they came from a hidden place; where they went (`position`, 0 = top) is public."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"cards"})
+    kind: str = "cards_put_on_deck"
+    count: int
+    cards: list[str]
+    source: str
+    position: int = 0
+
+
+class CardsTrashedFromSupply(Event):
+    kind: str = "cards_trashed_from_supply"
+    cards: list[str]

@@ -11,6 +11,7 @@ from typing import Any
 from services.engine import IllegalMove, Move
 from services.engine.state import unchecked
 
+from . import base_cards, intrigue_cards, seaside_cards  # noqa: F401  (register their cards)
 from .cards import EVENTS, SHADOWS
 from .costs import cost, is_
 from .decisions import answers, problem_with, record

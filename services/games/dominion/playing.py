@@ -14,15 +14,26 @@ from typing import cast
 from services.engine.state import unchecked
 
 from .card_effects import SPECIALS
-from .cards import CARDS
+from .cards import ATTACKS, CARDS
 from .costs import is_
 from .gaining import take_debt
 from .log import CardPlayed
 from .prophecies import remove_sun
+from .reactions import start_reactions
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
-from .zones import draw
+from .zones import draw, trash_from_play
+
+SILVER_OR_GOLD = ("Silver", "Gold")
+
+
+def corsaired(t: Table, seat: int) -> bool:
+    """Is a Corsair of another player attacking `seat` (until that player's next turn)?"""
+    for other, p in enumerate(t.s.player_states):
+        if other != seat and any(hit >> seat & 1 for hit in p.corsairs):
+            return True
+    return False
 
 
 def play_from_hand(t: Table, seat: int, card: str, replays: int = 0) -> Frame:
@@ -70,6 +81,8 @@ def begin(t: Table, f: Frame) -> None:
     f.pc = 1
     if is_(t, f.card, "Treasure"):
         treasure_played(t, f.card)
+    if is_(t, f.card, "Action"):
+        t.s.turn.actions_played += 1
     claim_daimyos(t, f)
     lasting = CARDS[f.card].lasting
     if lasting and not f.vars["replay"] and f.vars["where"] == "play":
@@ -78,6 +91,9 @@ def begin(t: Table, f: Frame) -> None:
         f.vars["enlightened"] = True
     elif CARDS[f.card].sun:
         remove_sun(t, f.seat)  # "+1 Sun always appears first on Omens"
+    if f.card in ATTACKS and not f.vars.get("enlightened"):
+        f.vars["immune"] = []
+        start_reactions(t, f)
 
 
 def treasure_played(t: Table, card: str) -> None:
@@ -85,6 +101,12 @@ def treasure_played(t: Table, card: str) -> None:
     first = card not in turn.treasures_played
     if first:
         turn.treasures_played.append(card)
+        if card == "Silver":
+            turn.coins += turn.merchants  # Merchant: "the first time you play a Silver"
+    if card in SILVER_OR_GOLD and not turn.silver_or_gold_played:
+        turn.silver_or_gold_played = True
+        if corsaired(t, turn.seat):
+            trash_from_play(t, turn.seat, card)
     if first and t.prophecy("Good Harvest"):
         turn.buys += 1
         turn.coins += 1
@@ -102,7 +124,7 @@ def claim_daimyos(t: Table, f: Frame) -> None:
     f.vars["replays"] = cast(int, f.vars["replays"]) + waiting
     lasting = CARDS[f.card].lasting
     if lasting:
-        turn.staying += [["Daimyo", lasting] for _ in range(waiting)]
+        turn.staying += [["Daimyo", lasting, f.card] for _ in range(waiting)]
 
 
 def enlightened(t: Table, card: str) -> bool:

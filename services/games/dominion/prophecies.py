@@ -14,7 +14,7 @@ from .decisions import ask, take
 from .gaining import gain, gainable
 from .log import PilesReplaced, ProphecyActive, SunRemoved
 from .resolution import done, handles, push
-from .setup import KINGDOM_PILE, deal_new_piles
+from .setup import deal_new_piles, pile_size
 from .state import Frame
 from .table import Table
 from .zones import discard_from_hand
@@ -53,7 +53,7 @@ def divine_wind(t: Table, seat: int) -> None:
         s.pile_debt.pop(name, None)
     added = deal_new_piles(s, s.rng)
     for name in added:
-        s.supply[name] = KINGDOM_PILE
+        s.supply[name] = pile_size(name, s.players)
     s.kingdom = added
     s.dealt += added
     t.log.append(PilesReplaced(seat=seat, removed=removed, added=added))

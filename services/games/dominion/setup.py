@@ -10,7 +10,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.engine import InvalidConfig, Rng
 
-from .cards import ATTACKS, CARDS, EVENTS, KINGDOM_CARDS, OMENS, PROPHECIES, RECOMMENDED
+from .cards import (
+    ATTACKS,
+    CARDS,
+    EVENTS,
+    EXPANSIONS,
+    KINGDOM_CARDS,
+    OMENS,
+    PROPHECIES,
+    RECOMMENDED,
+    RECOMMENDED_BY_SLUG,
+    SET_CARDS,
+)
 from .state import TURN_LIMIT, DominionState, PlayerState
 
 # Supplement, "Supply": Estates are in addition to the starting ones.
@@ -28,17 +39,32 @@ BASIC_SUPPLY = {
 PILES_TO_END = {2: 3, 3: 3, 4: 3, 5: 4, 6: 4}
 SUN_TOKENS = {2: 5, 3: 8, 4: 10, 5: 12, 6: 13}
 KINGDOM_PILE = 10
+VICTORY_PILE = {2: 8, 3: 12, 4: 12, 5: 12, 6: 12}
+"""Supplement: "a Victory kingdom pile is 8 with 2 players, 12 otherwise"."""
 STARTING_DECK = ["Copper"] * 7 + ["Estate"] * 3
 
 
 class DominionConfig(BaseModel):
     """How to choose the game's components. With no kingdom and no recommended set, the
-    kingdom is dealt at random from the 25 Rising Sun piles."""
+    kingdom is dealt at random from the chosen `card_sets` (Rising Sun alone by default)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kingdom: list[str] | None = Field(default=None, description="Exactly 10 kingdom cards.")
-    recommended: str | None = Field(default=None, description="Heading East | Dawn of an Era")
+    kingdom: list[str] | str | None = Field(
+        default=None,
+        description="Exactly 10 kingdom cards, or the slug of a recommended set: "
+        + ", ".join(RECOMMENDED_BY_SLUG)
+        + ".",
+    )
+    recommended: str | None = Field(
+        default=None, description="A recommended set by name or slug (same as `kingdom`)."
+    )
+    card_sets: list[str] | None = Field(
+        default=None,
+        description="Deal a random kingdom from these card sets: "
+        + ", ".join(EXPANSIONS)
+        + " (default: rising-sun).",
+    )
     events: list[str] | None = Field(default=None, description="Events to use (else random).")
     prophecy: str | None = Field(default=None, description="The Prophecy, if there is an Omen.")
     max_events: int = Field(default=2, ge=0, le=10, description="Random Events, at most.")
@@ -60,6 +86,7 @@ class Components:
     prophecy: str | None
     army_pile: str | None = None
     riverboat_card: str | None = None
+    card_sets: list[str] | None = None
 
 
 def refuse(code: str, message: str, **details: object) -> InvalidConfig:
@@ -70,12 +97,20 @@ def refuse(code: str, message: str, **details: object) -> InvalidConfig:
 
 
 def choose_components(config: DominionConfig, rng: Rng) -> Components:
+    if isinstance(config.kingdom, str):
+        if config.recommended is not None:
+            raise refuse(
+                "conflicting_options", "Name a recommended set once: in `kingdom` or `recommended`."
+            )
+        config = config.model_copy(update={"recommended": config.kingdom, "kingdom": None})
     check_names(config)
+    check_card_sets(config)
     check_named_setup_cards(config)
     if config.recommended is not None:
         return complete(config, recommended_components(config), rng)
     if config.kingdom is not None:
         kingdom = Components(list(config.kingdom), list(config.events or []), config.prophecy)
+        kingdom.card_sets = sets_of(kingdom.kingdom)
         return complete(config, kingdom, rng)
     for _ in range(RANDOM_DEALS):
         try:
@@ -95,16 +130,56 @@ def complete(config: DominionConfig, chosen: Components, rng: Rng) -> Components
     check_prophecy(chosen)
     if chosen.prophecy is None and OMENS & set(chosen.kingdom):
         chosen.prophecy = rng.choice(possible_prophecies(chosen.kingdom))
-    chosen.army_pile = choose_army_pile(config, chosen, rng)
-    chosen.riverboat_card = choose_riverboat_card(config, chosen, rng)
+    if chosen.army_pile is None:
+        chosen.army_pile = choose_army_pile(config, chosen, rng)
+    if chosen.riverboat_card is None:
+        chosen.riverboat_card = choose_riverboat_card(config, chosen, rng)
     return chosen
+
+
+def card_sets(config: DominionConfig) -> list[str]:
+    return list(dict.fromkeys(config.card_sets or ["rising-sun"]))
+
+
+def sets_of(kingdom: list[str]) -> list[str]:
+    """The card sets a kingdom's cards come from (Divine Wind deals from these)."""
+    return [slug for slug in EXPANSIONS if set(SET_CARDS[slug]) & set(kingdom)]
+
+
+def pool_of(sets: list[str]) -> list[str]:
+    return [card for slug in sets for card in SET_CARDS[slug]]
+
+
+def check_card_sets(config: DominionConfig) -> None:
+    if config.card_sets is None:
+        return
+    for slug in config.card_sets:
+        if slug not in EXPANSIONS:
+            raise refuse(
+                "unknown_card_set",
+                f"There is no card set called {slug!r}; the sets are {', '.join(EXPANSIONS)}.",
+                card_set=slug,
+            )
+    if config.kingdom is not None or config.recommended is not None:
+        raise refuse(
+            "conflicting_options",
+            "`card_sets` chooses a random kingdom; do not name a kingdom or set as well.",
+        )
+    if len(pool_of(card_sets(config))) < 10:
+        raise refuse(
+            "too_few_cards",
+            f"{', '.join(card_sets(config))} hold fewer than 10 kingdom cards: add a set.",
+        )
 
 
 def check_names(config: DominionConfig) -> None:
     for card in config.kingdom or []:
         if card not in CARDS:
             raise refuse(
-                "unknown_card", f"There is no card called {card!r} in Rising Sun.", card=card
+                "unknown_card",
+                f"There is no kingdom card called {card!r} (Rising Sun, Dominion, and the "
+                "Intrigue and Seaside cards of the recommended sets).",
+                card=card,
             )
         if card not in KINGDOM_CARDS:
             raise refuse(
@@ -149,12 +224,15 @@ def check_named_setup_cards(config: DominionConfig) -> None:
 
 
 def recommended_components(config: DominionConfig) -> Components:
-    chosen = RECOMMENDED.get(config.recommended or "")
+    """A set as printed: its 10 cards, Events, Prophecy, Riverboat's card in brackets, and
+    the 11th (Attack) pile Invasion Fleet lists for Approaching Army."""
+    name = config.recommended or ""
+    chosen = RECOMMENDED.get(name) or RECOMMENDED_BY_SLUG.get(name)
     if chosen is None:
         raise refuse(
             "unknown_recommended_set",
-            f"There is no recommended set called "
-            f"{config.recommended!r}; the Rising Sun sets are {', '.join(RECOMMENDED)}.",
+            f"There is no recommended set called {name!r}; the sets are "
+            f"{', '.join(RECOMMENDED_BY_SLUG)}.",
         )
     if config.kingdom is not None or config.events is not None or config.prophecy is not None:
         raise refuse(
@@ -162,33 +240,42 @@ def recommended_components(config: DominionConfig) -> Components:
             "A recommended set already names its kingdom, "
             "Events and Prophecy; do not give them as well.",
         )
-    return Components(list(chosen.kingdom), list(chosen.events), chosen.prophecy)
+    return Components(
+        list(chosen.kingdom),
+        list(chosen.events),
+        chosen.prophecy,
+        army_pile=chosen.army_pile,
+        riverboat_card=chosen.riverboat_card,
+        card_sets=sets_of(list(chosen.kingdom)),
+    )
 
 
 def random_components(config: DominionConfig, rng: Rng) -> Components:
     """ "Keep turning over cards until you get 10 Kingdom cards"; Events turned over are
     used up to `max_events` ("we recommend using at most 2"), further ones skipped.
     A named Prophecy needs an Omen: if none is dealt, the 10th card becomes a random Omen."""
-    piles = [n for n in KINGDOM_CARDS if n != config.army_pile]
-    randomizers = piles + ([] if config.events is not None else list(EVENTS))
+    sets = card_sets(config)
+    piles = [n for n in pool_of(sets) if n != config.army_pile]
+    events = list(EVENTS) if config.events is None and "rising-sun" in sets else []
+    randomizers = piles + events
     rng.shuffle(randomizers)
     kingdom: list[str] = []
-    events: list[str] = list(config.events or [])
+    dealt_events: list[str] = list(config.events or [])
     for card in randomizers:
         if len(kingdom) == 10:
             break
         if card not in EVENTS:
             kingdom.append(card)
-        elif len(events) < config.max_events:
-            events.append(card)
+        elif len(dealt_events) < config.max_events:
+            dealt_events.append(card)
     if config.prophecy is not None and not OMENS & set(kingdom):
-        kingdom[-1] = rng.choice(sorted(OMENS))
-    return Components(kingdom, events, config.prophecy)
+        kingdom[-1] = rng.choice(sorted(OMENS - set(kingdom)))
+    return Components(kingdom, dealt_events, config.prophecy, card_sets=sets)
 
 
 def possible_prophecies(kingdom: list[str]) -> list[str]:
     """Approaching Army needs an Attack pile that is not already in the kingdom."""
-    if set(kingdom) >= ATTACKS:
+    if set(kingdom) >= ATTACKS & set(pool_of(sets_of(kingdom))):
         return [p for p in PROPHECIES if p != "Approaching Army"]
     return list(PROPHECIES)
 
@@ -215,9 +302,10 @@ def choose_army_pile(config: DominionConfig, chosen: Components, rng: Rng) -> st
     there already is one)." — an Attack pile not already in the kingdom."""
     if chosen.prophecy != "Approaching Army":
         return None
-    options = sorted(ATTACKS - set(chosen.kingdom))
     if config.army_pile is None:
-        return rng.choice(options)
+        pool = ATTACKS & set(pool_of(chosen.card_sets or sets_of(chosen.kingdom)))
+        return rng.choice(sorted(pool - set(chosen.kingdom)))
+    options = sorted(ATTACKS - set(chosen.kingdom))
     if config.army_pile not in options:
         raise refuse(
             "bad_army_pile",
@@ -227,11 +315,12 @@ def choose_army_pile(config: DominionConfig, chosen: Components, rng: Rng) -> st
     return config.army_pile
 
 
-def riverboat_candidates(in_use: set[str]) -> list[str]:
-    """ "A non-Duration Action card costing exactly 5 coins that is not being used."""
+def riverboat_candidates(in_use: set[str], pool: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """ "A non-Duration Action card costing exactly 5 coins that is not being used" — from
+    `pool` (the game's card sets), or from every card set."""
     return [
         n
-        for n in KINGDOM_CARDS
+        for n in pool or KINGDOM_CARDS
         if n not in in_use
         and CARDS[n].is_("Action")
         and not CARDS[n].is_("Duration")
@@ -243,7 +332,12 @@ def riverboat_candidates(in_use: set[str]) -> list[str]:
 def choose_riverboat_card(config: DominionConfig, chosen: Components, rng: Rng) -> str | None:
     if "Riverboat" not in chosen.kingdom:
         return None
-    options = riverboat_candidates(set(chosen.kingdom) | {chosen.army_pile or ""})
+    in_use = set(chosen.kingdom) | {chosen.army_pile or ""}
+    if config.riverboat_card is None:
+        pool = pool_of(chosen.card_sets or sets_of(chosen.kingdom))
+        options = riverboat_candidates(in_use, pool) or riverboat_candidates(in_use)
+    else:
+        options = riverboat_candidates(in_use)
     if not options:
         raise refuse(
             "no_riverboat_card_available",
@@ -272,7 +366,7 @@ def new_state(config: DominionConfig, players: int, seed: int) -> DominionState:
     rng = Rng.from_seed(seed)
     chosen = choose_components(config, rng)
     piles = supply_order(chosen.kingdom + ([chosen.army_pile] if chosen.army_pile else []))
-    supply = dict(BASIC_SUPPLY[players]) | {name: KINGDOM_PILE for name in piles}
+    supply = dict(BASIC_SUPPLY[players]) | {name: pile_size(name, players) for name in piles}
     return DominionState(
         players=players,
         seed=seed,
@@ -285,9 +379,14 @@ def new_state(config: DominionConfig, players: int, seed: int) -> DominionState:
         riverboat_card=chosen.riverboat_card,
         army_pile=chosen.army_pile,
         dealt=list(piles),
+        card_sets=chosen.card_sets or sets_of(chosen.kingdom),
         turn_limit=config.turn_limit,
         player_states=[starting_player(rng) for _ in range(players)],
     )
+
+
+def pile_size(card: str, players: int) -> int:
+    return VICTORY_PILE[players] if CARDS[card].is_("Victory") else KINGDOM_PILE
 
 
 def starting_player(rng: Rng) -> PlayerState:
@@ -299,10 +398,11 @@ def starting_player(rng: Rng) -> PlayerState:
 
 def deal_new_piles(s: DominionState, rng: Rng) -> list[str]:
     """Divine Wind: 10 new random piles from the piles not in use (nor set aside)."""
-    unused = [n for n in KINGDOM_CARDS if n not in s.kingdom and n != s.riverboat_card]
+    pool = pool_of(s.card_sets)
+    unused = [n for n in pool if n not in s.kingdom and n != s.riverboat_card]
     rng.shuffle(unused)
     piles = supply_order(unused[:10])
     if "Riverboat" in piles and s.riverboat_card is None:
-        options = riverboat_candidates(set(piles))
+        options = riverboat_candidates(set(piles), pool)
         s.riverboat_card = rng.choice(options) if options else None
     return piles

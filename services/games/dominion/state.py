@@ -58,6 +58,14 @@ class Frame:
     answers: dict[str, list[str]] = field(default_factory=dict)
 
 
+def seats_mask(seats: list[int]) -> int:
+    """A set of seats as one int (bit `seat` set)."""
+    mask = 0
+    for seat in seats:
+        mask |= 1 << seat
+    return mask
+
+
 @dataclass(slots=True, kw_only=True)
 class PlayerState:
     deck: list[str] = field(default_factory=list)
@@ -71,11 +79,26 @@ class PlayerState:
     """Cards still in play from earlier turns, as [card, "next_turn" | "game"]."""
     debt: int = 0
     turns: int = 0
+    extra_turns: int = 0
+    """Extra turns (Outpost) among `turns`: they do not count for the tiebreaker."""
     gained_gold: bool = False
     samurai: int = 0
     """Samurai plays so far: +$1 each at the start of each of this player's turns."""
     riverboats: int = 0
     """Riverboat plays last turn: each plays the set-aside card at the start of the next."""
+    corsairs: list[int] = field(default_factory=list)
+    """One entry per Corsair play still waiting for this player's next turn: the players
+    its Attack hits until then, as a bit set (`seats_mask`). Flat ints, not lists of
+    seats, because every move copies the state."""
+    blockades: list[str] = field(default_factory=list)
+    """Cards Blockade gained and set aside (face up) until this player's next turn..."""
+    blockade_victims: list[int] = field(default_factory=list)
+    """...and, at the same index, the players each Blockade's Attack hits (bit set)."""
+    aside: list[str] = field(default_factory=list)
+    """Cards set aside face up while a card resolves (Library's skipped Actions, the
+    cards Bandit reveals)."""
+    looking: list[str] = field(default_factory=list)
+    """Cards taken off the deck that only this player looks at (Sentry)."""
     foresight: list[str] = field(default_factory=list)
     biding: list[str] = field(default_factory=list)
     rapid: list[str] = field(default_factory=list)
@@ -101,8 +124,17 @@ class TurnState:
     continue_used: bool = False
     treasures_locked: bool = False
     treasures_played: list[str] = field(default_factory=list)
+    actions_played: int = 0
+    """Plays of Action cards this turn, replays included (Conspirator)."""
+    merchants: int = 0
+    silver_or_gold_played: bool = False
+    """Corsair: only the first Silver or Gold a player plays each turn is trashed."""
+    outposts: int = 0
+    extra: bool = False
+    """This is an extra turn (Outpost): the previous turn was this player's too."""
     staying: list[list[str]] = field(default_factory=list)
-    """[card, lasting] for cards played this turn that stay in play after Clean-up."""
+    """[card, lasting] for cards played this turn that stay in play after Clean-up
+    ([Throne Room or Daimyo, lasting, the Duration it played] for those two)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -119,6 +151,8 @@ class DominionState(GameState):
     removed_piles: dict[str, int] = field(default_factory=dict)
     dealt: list[str] = field(default_factory=list)
     """Every kingdom pile ever put in the Supply (Divine Wind deals more)."""
+    card_sets: list[str] = field(default_factory=lambda: ["rising-sun"])
+    """The card sets this game's kingdom comes from (Divine Wind deals from them)."""
     player_states: list[PlayerState]
     turn: TurnState = field(default_factory=TurnState)
     stack: list[Frame] = field(default_factory=list)

@@ -19,7 +19,7 @@ from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
 from .playing import start_play
 from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
-from .state import Frame, TurnState
+from .state import Frame, PlayerState, TurnState
 from .table import Table
 from .zones import draw
 
@@ -111,7 +111,7 @@ def buy_phase_open(t: Table) -> bool:
 
 def begin_turn(t: Table) -> None:
     s = t.s
-    s.turn = TurnState(seat=s.turn.seat, phase="start")
+    s.turn = TurnState(seat=s.turn.seat, phase="start", extra=s.turn.extra)
     s.turn_count += 1
     t.player(s.turn.seat).turns += 1
     t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
@@ -124,15 +124,25 @@ def begin_turn(t: Table) -> None:
 
 
 def start_items(t: Table, seat: int) -> list[str]:
-    """Everything that happens at the start of this turn; the player may order them."""
+    """Everything that happens at the start of this turn; the player may order them.
+    (Built with plain `if`s: this runs every turn, and usually finds nothing.)"""
     p = t.player(seat)
-    items = ["Biding Time"] if p.biding else []
-    items += ["Samurai"] if p.samurai else []
-    items += ["Riverboat"] * p.riverboats
-    items += [f"Rapid Expansion: {card}" for card in p.rapid]
-    items += ["Kind Emperor"] if t.prophecy("Kind Emperor") else []
-    items += ["Sickness"] if t.prophecy("Sickness") else []
-    p.riverboats = 0
+    items: list[str] = []
+    if p.biding:
+        items.append("Biding Time")
+    if p.samurai:
+        items.append("Samurai")
+    if p.riverboats:
+        items += ["Riverboat"] * p.riverboats
+        p.riverboats = 0
+    if p.corsairs:
+        items += ["Corsair"] * len(p.corsairs)
+    if p.blockades:
+        items += [f"Blockade: {card}" for card in p.blockades]
+    if p.rapid:
+        items += [f"Rapid Expansion: {card}" for card in p.rapid]
+    if t.s.prophecy in ("Kind Emperor", "Sickness") and t.s.sun == 0:
+        items.append(t.s.prophecy)
     return items
 
 
@@ -171,6 +181,15 @@ def start_item(t: Table, seat: int, item: str) -> None:
         )
     elif item == "Samurai":
         t.s.turn.coins += p.samurai
+    elif item == "Corsair":
+        p.corsairs.pop(0)  # "+1 Card", and its Attack ends
+        draw(t, seat, 1)
+    elif item.startswith("Blockade: "):
+        card = item.removeprefix("Blockade: ")
+        index = p.blockades.index(card)
+        del p.blockades[index], p.blockade_victims[index]
+        p.hand.append(card)
+        t.log.append(CardsToHand(seat=seat, count=1, cards=[card], source="Blockade"))
     elif item == "Riverboat":
         if t.s.riverboat_card:  # "play the set-aside card, leaving it there"
             start_play(t, seat, t.s.riverboat_card, "set aside", "aside")
@@ -248,11 +267,14 @@ def biding_time(t: Table, seat: int) -> None:
 
 
 def clean_up_cards(t: Table, seat: int) -> None:
-    """Discard hand and play (Durations with work left stay), draw 5; then Foresight."""
+    """Discard hand and play (Durations with work left stay), draw 5 (3 after Outpost);
+    then Foresight."""
     p, turn = t.player(seat), t.s.turn
+    if turn.staying and (turn.outposts or "Blockade" in p.in_play):
+        turn.staying = durations_with_work(t, p, turn.staying)
     leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
     p.durations = [entry for entry in p.durations if entry[1] == "game"]
-    for card, lasting in turn.staying:
+    for card, lasting, *_ in turn.staying:
         if card in p.in_play:
             p.in_play.remove(card)
             p.durations.append([card, lasting])
@@ -260,7 +282,7 @@ def clean_up_cards(t: Table, seat: int) -> None:
     p.in_play = []
     p.discard += p.hand
     p.hand = []
-    draw(t, seat, 5)
+    draw(t, seat, 3 if turn.outposts else 5)  # Outpost: "you only draw 3 cards"
     if p.foresight:
         cards, p.foresight = p.foresight, []
         p.hand += cards
@@ -269,6 +291,26 @@ def clean_up_cards(t: Table, seat: int) -> None:
                 seat=seat, count=len(cards), cards=cards, source="Foresight", private_to=[seat]
             )
         )
+
+
+def durations_with_work(t: Table, p: PlayerState, staying: list[list[str]]) -> list[list[str]]:
+    """Durations played this turn that turn out to have nothing left to do leave in this
+    Clean-up: Outposts when no extra turn follows, Blockades beyond the number of cards
+    set aside on Blockades this turn; and so does a Throne Room or Daimyo whose card leaves
+    (their entries name that card third)."""
+    idle_outposts = not extra_turn_follows(t)
+    blockades_left = len(p.blockades)  # all set aside this turn: older ones went to hand
+    kept = []
+    for entry in staying:
+        if entry[0] == "Outpost" and idle_outposts:
+            continue
+        if entry[0] == "Blockade":
+            if blockades_left <= 0:
+                continue
+            blockades_left -= 1
+        kept.append(entry)
+    cards = [entry[0] for entry in kept]
+    return [entry for entry in kept if len(entry) < 3 or entry[2] in cards]
 
 
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:
@@ -293,21 +335,31 @@ def end_turn(t: Table) -> None:
         s.turn.phase = "over"
         t.log.append(GameEnded(reason=reason))
         return
+    if extra_turn_follows(t):
+        t.player(s.turn.seat).extra_turns += 1
+        s.turn = TurnState(seat=s.turn.seat, phase="start", extra=True)
+        return
     s.turn = TurnState(seat=(s.turn.seat + 1) % s.players, phase="start")
+
+
+def extra_turn_follows(t: Table) -> bool:
+    """Outpost: "Take an extra turn after this one (but not a 3rd turn in a row)" — so
+    never after a turn that is itself an extra turn."""
+    return bool(t.s.turn.outposts) and not t.s.turn.extra
 
 
 def game_end_reason(t: Table) -> str | None:
     """Checked at the end of a turn: the Province pile is empty, or 3 Supply piles are
     (4 with 5–6 players). Piles removed by Divine Wind no longer count. The service also
     ends the game once every player has had `turn_limit` turns (turns go round the table
-    with no extra turns in Rising Sun, so everyone has had the same number)."""
+    and extra turns (Outpost) are not counted, so everyone has had the same number)."""
     supply = t.s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
     empty = [name for name, left in supply.items() if left == 0]
     if len(empty) >= PILES_TO_END[t.s.players]:
         return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
-    if min(p.turns for p in t.s.player_states) >= t.s.turn_limit:
+    if min(p.turns - p.extra_turns for p in t.s.player_states) >= t.s.turn_limit:
         return (
             f"The turn limit is reached: every player has had {t.s.turn_limit} turns "
             "(a service rule, not the rulebook's)."

@@ -52,10 +52,22 @@ class PlayerView(BaseModel):
     biding_time: list[str] | None
     """Owner only (set aside face down); others see `biding_time_size`."""
     biding_time_size: int
+    set_aside: list[str]
+    """Cards set aside face up while a card resolves (Library, Bandit)."""
+    looking: list[str] | None
+    """Owner only: the cards Sentry is looking at; others see `looking_size`."""
+    looking_size: int
+    blockade: list[str]
+    """Cards set aside on this player's Blockades (gained, so public)."""
+    corsair_attacks: int
+    """Corsair plays of this player still attacking the others until their next turn."""
+    extra_turns: int
 
 
 class TurnView(BaseModel):
     seat: int
+    extra: bool = False
+    """An extra turn (Outpost)."""
     phase: str
     actions: int
     buys: int
@@ -98,6 +110,12 @@ def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
         rapid_expansion=list(p.rapid),
         biding_time=list(p.biding) if mine else None,
         biding_time_size=len(p.biding),
+        set_aside=list(p.aside),
+        looking=list(p.looking) if mine else None,
+        looking_size=len(p.looking),
+        blockade=list(p.blockades),
+        corsair_attacks=len(p.corsairs),
+        extra_turns=p.extra_turns,
     )
 
 
@@ -130,7 +148,12 @@ def build_view(s: DominionState, viewer: int | None, prompts: list[Prompt]) -> D
         viewer=viewer,
         players=[player_view(p, i, viewer) for i, p in enumerate(s.player_states)],
         turn=TurnView(
-            seat=turn.seat, phase=turn.phase, actions=turn.actions, buys=turn.buys, coins=turn.coins
+            seat=turn.seat,
+            extra=turn.extra,
+            phase=turn.phase,
+            actions=turn.actions,
+            buys=turn.buys,
+            coins=turn.coins,
         ),
         supply=[pile_view(t, name, left) for name, left in s.supply.items()],
         trash=list(s.trash),

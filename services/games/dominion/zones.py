@@ -76,6 +76,16 @@ def trash_from_hand(t: Table, seat: int, cards: list[str]) -> None:
         t.log.append(CardsTrashed(seat=seat, cards=list(cards)))
 
 
+def trash_from_play(t: Table, seat: int, card: str) -> None:
+    """Trash the last-played copy of `card` from play."""
+    in_play = t.player(seat).in_play
+    in_play.reverse()
+    in_play.remove(card)
+    in_play.reverse()
+    t.s.trash.append(card)
+    t.log.append(CardsTrashed(seat=seat, cards=[card]))
+
+
 def reveal(t: Table, seat: int, cards: list[str]) -> None:
     if cards:
         t.log.append(CardsRevealed(seat=seat, cards=list(cards)))
@@ -94,4 +104,15 @@ def shadow_positions(p: PlayerState) -> list[int]:
 
 def all_cards(p: PlayerState) -> list[str]:
     """Every card a player has (for scoring): deck, hand, discard, play, set-aside areas."""
-    return p.deck + p.hand + p.discard + cards_in_play(p) + p.foresight + p.biding + p.rapid
+    return (
+        p.deck
+        + p.hand
+        + p.discard
+        + cards_in_play(p)
+        + p.foresight
+        + p.biding
+        + p.rapid
+        + p.aside
+        + p.looking
+        + p.blockades
+    )

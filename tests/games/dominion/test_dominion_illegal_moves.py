@@ -146,3 +146,50 @@ def test_playing_a_card_that_is_not_a_treasure_as_one_is_refused():
     error = refused(state, kind="play_treasure", card="Estate")
     assert error.code == "not_a_treasure"
     assert "Estate is not a Treasure" in error.message
+
+
+# --- decisions of the base, Intrigue and Seaside cards -------------------------------------
+
+
+def test_secret_passage_refuses_a_position_outside_the_deck():
+    state = start(
+        new_game("Secret Passage"), hand=["Secret Passage", "Estate"], deck=["Copper"] * 4
+    )
+    state = choose(play(state, "Secret Passage"), "Estate")
+    error = refused(state, kind="choose", picks=["3"])
+    assert error.code == "not_a_legal_choice" and "0, 1, 2" in error.message
+
+
+def test_throne_room_refuses_a_card_that_is_not_an_action():
+    state = start(new_game("Throne Room", "Smithy"), hand=["Throne Room", "Smithy", "Copper"])
+    state = play(state, "Throne Room")
+    assert refused(state, kind="choose", picks=["Copper"]).code == "not_a_legal_choice"
+
+
+def test_a_reaction_that_is_not_in_hand_cannot_be_revealed():
+    state = start(new_game("Witch", "Moat", "Diplomat"), hand=["Witch"], deck=["Copper"] * 3)
+    me(state, 1).hand = ["Moat", "Copper"]
+    state = play(state, "Witch")
+    assert refused(state, 1, kind="choose", picks=["Diplomat"]).code == "not_a_legal_choice"
+
+
+def test_playing_a_card_while_others_react_is_refused():
+    state = start(new_game("Witch", "Moat"), hand=["Witch", "Smithy"], deck=["Copper"] * 3)
+    me(state, 1).hand = ["Moat"]
+    state.turn.actions = 2
+    state = play(state, "Witch")
+    assert refused(state, kind="end_phase").code in ("decision_pending", "not_your_turn")
+
+
+def test_lurker_cannot_trash_a_non_action_from_the_supply():
+    state = start(new_game("Lurker"), hand=["Lurker"])
+    state = choose(play(state, "Lurker"), "Trash an Action card from the Supply")
+    assert refused(state, kind="choose", picks=["Province"]).code == "not_a_legal_choice"
+
+
+def test_an_outpost_extra_turn_belongs_to_its_player_only():
+    state = start(new_game("Outpost"), hand=["Outpost"], deck=["Copper"] * 10)
+    state = play(state, "Outpost")
+    state = act(state, kind="end_turn")
+    assert state.turn.seat == 0 and state.turn.extra
+    assert refused(state, 1, kind="end_turn").code == "not_your_turn"

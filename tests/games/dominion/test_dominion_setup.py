@@ -6,7 +6,7 @@ from dominion_kit import kingdom_with, me, new_game
 
 from services.engine import InvalidConfig, get_game
 from services.games.dominion import game
-from services.games.dominion.cards import ATTACKS, CARDS, EVENTS, KINGDOM_CARDS, OMENS
+from services.games.dominion.cards import ATTACKS, CARDS, EVENTS, KINGDOM_CARDS, OMENS, RISING_SUN
 from services.games.dominion.setup import riverboat_candidates
 
 SUPPLY = {
@@ -158,12 +158,19 @@ def test_the_riverboat_card_can_be_named_but_must_qualify():
         new_game("Riverboat", riverboat_card="Samurai")
 
 
-def test_riverboat_with_every_5_cost_action_in_use_is_refused():
-    fives = riverboat_candidates(set())
-    kingdom = ["Riverboat"] + fives + ["Alley"]
-    with pytest.raises(InvalidConfig) as error:
-        game.setup({"kingdom": kingdom[:10]}, 2, 1)
-    assert error.value.code == "no_riverboat_card_available"
+def test_riverboat_with_every_rising_sun_5_cost_action_in_use_takes_one_from_another_set():
+    fives = riverboat_candidates(set(), RISING_SUN)
+    kingdom = (["Riverboat"] + fives + ["Alley"])[:10]
+    assert set(fives) <= set(kingdom)
+    state = game.setup({"kingdom": kingdom}, 2, 1)
+    assert state.riverboat_card in riverboat_candidates(set(kingdom))
+    assert CARDS[state.riverboat_card].expansion != "rising-sun"
+
+
+def test_riverboat_in_a_rising_sun_kingdom_sets_aside_a_rising_sun_card():
+    for seed in range(10):
+        state = new_game("Riverboat", seed=seed)
+        assert state.riverboat_card in RISING_SUN
 
 
 @pytest.mark.parametrize(
@@ -171,13 +178,18 @@ def test_riverboat_with_every_5_cost_action_in_use_is_refused():
     [
         ({"kingdom": ["Alley"]}, "kingdom_size"),
         ({"kingdom": kingdom_with("Alley")[:9] + ["Alley"]}, "kingdom_size"),
-        ({"kingdom": kingdom_with("Moat")}, "unknown_card"),
+        ({"kingdom": kingdom_with("Pirate Ship")}, "unknown_card"),
         ({"kingdom": kingdom_with("Gold")}, "not_a_kingdom_card"),
         ({"kingdom": kingdom_with("Alley"), "events": ["Ball"]}, "unknown_event"),
         ({"kingdom": kingdom_with("Alley"), "events": ["Amass", "Amass"]}, "duplicate_event"),
         ({"kingdom": kingdom_with("Poet"), "prophecy": "Drought"}, "unknown_prophecy"),
         ({"kingdom": kingdom_with("Alley"), "prophecy": "Progress"}, "prophecy_without_omen"),
-        ({"recommended": "Spring Forward"}, "unknown_recommended_set"),
+        ({"recommended": "Island People"}, "unknown_recommended_set"),
+        ({"kingdom": "island-people"}, "unknown_recommended_set"),
+        ({"kingdom": "heading-east", "recommended": "Heading East"}, "conflicting_options"),
+        ({"card_sets": ["alchemy"]}, "unknown_card_set"),
+        ({"card_sets": ["seaside"]}, "too_few_cards"),
+        ({"card_sets": ["base"], "kingdom": "heading-east"}, "conflicting_options"),
         ({"recommended": "Heading East", "kingdom": kingdom_with("Alley")}, "conflicting_options"),
         (
             {"kingdom": kingdom_with("Alley"), "riverboat_card": "Ronin"},
@@ -216,8 +228,9 @@ def test_the_first_player_starts_in_the_buy_phase_with_no_action_to_play():
 
 def test_the_catalog_lists_all_cards_events_and_prophecies():
     catalog = game.catalog()
-    assert len(catalog["cards"]) == 32 and len(catalog["events"]) == 10
-    assert len(catalog["prophecies"]) == 15 and len(KINGDOM_CARDS) == 25
+    assert len(catalog["cards"]) == 7 + 25 + 26 + 11 + 7 and len(catalog["events"]) == 10
+    assert len(catalog["prophecies"]) == 15 and len(KINGDOM_CARDS) == 69
+    assert len(RISING_SUN) == 25
 
 
 def test_a_named_prophecy_with_a_random_kingdom_always_gets_an_omen():
