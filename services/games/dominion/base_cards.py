@@ -37,7 +37,8 @@ def put_on_deck(t: Table, seat: int, card: str, source: str) -> None:
 
 def take_top(t: Table, seat: int, n: int) -> list[str]:
     """Take up to `n` cards off the top of the deck (shuffling if needed), top first."""
-    p, taken = t.player(seat), []
+    p = t.player(seat)
+    taken: list[str] = []
     while len(taken) < n and top_card(t, seat) is not None:
         taken.append(p.deck.pop())
     return taken
@@ -101,7 +102,7 @@ def vassal(t: Table, f: Frame) -> bool:
             return True
         f.vars["discarded"] = card
         return ask_yes_no(f, "play", f"play the discarded {card}?")
-    card = f.vars["discarded"]
+    card = str(f.vars["discarded"])
     if take(f, f.seat) == ["Yes"] and p.discard and p.discard[-1] == card:
         p.in_play.append(p.discard.pop())
         start_play(t, f.seat, str(card), "discard pile", "play")

@@ -69,8 +69,9 @@ def gain_picked(t: Table, f: Frame, to: str = "discard") -> str | None:
 
 def victims(t: Table, f: Frame) -> list[int]:
     """The other players an Attack's play affects: all but those who revealed Moat."""
-    immune = f.vars.get("immune") or ()
-    return [other for other in t.others(f.seat) if str(other) not in immune]
+    immune = f.vars.get("immune")
+    shielded = immune if isinstance(immune, list) else []
+    return [other for other in t.others(f.seat) if str(other) not in shielded]
 
 
 def ask_discard_down_to_3(t: Table, f: Frame) -> bool:
