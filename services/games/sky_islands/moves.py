@@ -10,6 +10,7 @@ from pydantic import Field
 from services.engine import Move
 from services.engine.state import trusted
 
+from .board import FITS
 from .state import Colour
 from .tiles import Rotation
 
@@ -113,12 +114,28 @@ MADE = 1 << 16
 """At most this many distinct moves of a kind are kept (a real game uses a few hundred)."""
 
 
-@lru_cache(maxsize=MADE)
-def place_moves(
-    tile: int, x: int, y: int, rotations: tuple[Rotation, ...]
-) -> tuple[PlaceTile, ...]:
-    """`tile` put in cell (x, y), turned each of these ways."""
-    return tuple(trusted(PlaceTile, tile=tile, x=x, y=y, rotation=r) for r in rotations)
+_placed: dict[int, dict[tuple[int, int], tuple[PlaceTile, ...]]] = {}
+"""Per tile and need code (`tile << 8 | code`), per cell, the placements there."""
+_placed_count = 0
+
+
+def place_moves(tile: int, code: int, cell: tuple[int, int]) -> tuple[PlaceTile, ...]:
+    """`tile` put in `cell`, whose need code is `code`, turned each way it fits."""
+    global _placed_count
+    table = _placed.get(tile << 8 | code)
+    if table is None:
+        if _placed_count >= MADE:
+            _placed.clear()
+            _placed_count = 0
+        table = _placed[tile << 8 | code] = {}
+    made = table.get(cell)
+    if made is None:
+        x, y = cell
+        made = table[cell] = tuple(
+            trusted(PlaceTile, tile=tile, x=x, y=y, rotation=r) for r in FITS[tile][code]
+        )
+        _placed_count += 1
+    return made
 
 
 @lru_cache(maxsize=MADE)

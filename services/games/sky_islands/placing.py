@@ -7,12 +7,14 @@ from services.engine import Event, IllegalMove, Move, Seat
 from services.engine.state import trusted
 
 from .board import (
+    FITTING_CODES,
+    BoardFacts,
     PlacedTile,
     can_place,
     cell_key,
-    fitting_rotations,
+    facts_after_placing,
+    facts_of,
     neighbours,
-    open_needs,
     placeable,
     placement_problem,
 )
@@ -33,14 +35,24 @@ def placeable_tiles(state: SkyIslandsState) -> list[int]:
 
 
 def placing_moves(state: SkyIslandsState) -> list[Move]:
+    facts = facts_of(state.board)
     moves: list[Move] = []
-    needs = open_needs(state.board)
     for tile in state.active.hand:
-        for (x, y), (faced, island) in needs:
-            rotations = fitting_rotations(tile, faced, island)
-            if rotations:
-                moves += place_moves(tile, x, y, rotations)
+        made = facts.moves.get(tile)
+        if made is None:
+            made = facts.moves[tile] = _tile_placements(tile, facts)
+        moves += made
     return moves or [trusted(DiscardTile, tile=t) for t in state.active.hand]
+
+
+def _tile_placements(tile: int, facts: BoardFacts) -> list[Move]:
+    """Every placement of `tile`: by the need of the cell (in code order), then cell."""
+    moves: list[Move] = []
+    by_code = facts.by_code
+    for code in sorted(FITTING_CODES[tile].intersection(by_code)):
+        for cell in by_code[code]:
+            moves += place_moves(tile, code, cell)
+    return moves
 
 
 def _check_in_hand(state: SkyIslandsState, tile: int) -> None:
@@ -62,8 +74,10 @@ def place_tile(state: SkyIslandsState, seat: Seat, move: PlaceTile) -> list[Even
     if problem is not None:
         raise IllegalMove(*problem)
     placed = PlacedTile(tile=move.tile, x=move.x, y=move.y, rotation=move.rotation)
+    before = facts_of(state.board)
     state.active.hand.remove(move.tile)
     state.board[cell_key(move.x, move.y)] = placed
+    facts_after_placing(before, state.board, placed)
     state.placed_this_turn = placed
     state.phase = "build"
     ships = [ship_of(placed)] + [ship_of(t) for _, t in neighbours(state.board, *placed.cell)]

@@ -11,10 +11,10 @@ from __future__ import annotations
 from services.engine import Move, Rng, Seat
 from services.engine.state import trusted
 
-from .board import MASKS, open_needs
+from .board import FITS, facts_of
 from .building import building_moves
 from .disposal import exchange_moves, must_return
-from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, PlaceTile
+from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, place_moves
 from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
 
 
@@ -34,22 +34,25 @@ def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
 
 def _placement(state: SkyIslandsState, rng: Rng) -> Move:
     """A placement touching as many tiles as any can (each touching tile's ship pays)."""
-    best: list[tuple[int, int, int, int]] = []
+    best: list[Move] = []
     most = 0
-    needs = open_needs(state.board)
+    needs = facts_of(state.board).needs
     for tile in state.active.hand:
-        for rotation, mask in MASKS[tile]:
-            for (x, y), (faced, island) in needs:
-                if mask & faced == island:
-                    touching = faced.bit_count()
-                    if touching > most:
-                        best, most = [], touching
-                    if touching == most:
-                        best.append((tile, x, y, rotation))
+        fits = FITS[tile]
+        for cell, code in needs:
+            if fits[code]:
+                touching = TOUCHING[code]
+                if touching > most:
+                    best, most = [], touching
+                if touching == most:
+                    best += place_moves(tile, code, cell)
     if not best:
         return trusted(DiscardTile, tile=rng.choice(state.active.hand))
-    tile, x, y, rotation = rng.choice(best)
-    return trusted(PlaceTile, tile=tile, x=x, y=y, rotation=rotation)
+    return rng.choice(best)
+
+
+TOUCHING = tuple((code >> 4).bit_count() for code in range(256))
+"""Per need code, how many tiles a tile placed there touches."""
 
 
 def _keep(state: SkyIslandsState) -> Move:
