@@ -188,7 +188,7 @@ def unchecked(cls: type[M]) -> Callable[..., M]:
     would, without validating: for moves, events and prompts the engine builds from its
     own, already valid state. Anything from outside goes through `model_validate`."""
     namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_set": object.__setattr__}
-    parameters, values, given = [], [], []
+    parameters, values, required, given = [], [], [], []
     for index, (name, info) in enumerate(cls.model_fields.items()):
         if info.default_factory is not None:
             namespace[f"_factory{index}"] = info.default_factory
@@ -198,7 +198,7 @@ def unchecked(cls: type[M]) -> Callable[..., M]:
         elif info.default is PydanticUndefined:
             parameters.append(name)
             values.append(f"{name!r}: {name}")
-            given.append(f"fields.add({name!r})")
+            required.append(repr(name))
         else:
             namespace[f"_default{index}"] = info.default
             parameters.append(f"{name}=_missing")
@@ -209,7 +209,7 @@ def unchecked(cls: type[M]) -> Callable[..., M]:
         f"def new_{cls.__name__}(*, {', '.join(parameters)}):",
         "    model = _new(_cls)",
         f"    _set(model, '__dict__', {{{', '.join(values)}}})",
-        "    fields = set()",
+        f"    fields = {{{', '.join(required)}}}" if required else "    fields = set()",
         *(f"    {line}" for line in given),
         "    _set(model, '__pydantic_fields_set__', fields)",
         "    _set(model, '__pydantic_extra__', None)",

@@ -62,8 +62,8 @@ def _towered(state: SkyIslandsState, islands: IslandMap) -> set[int]:
 
 def tower_spots(state: SkyIslandsState, seat: Seat) -> list[Node]:
     candidates = [h.node for h in state.houses_of(seat) if not h.tower]
-    if not candidates:
-        return []
+    if not candidates or not any(h.tower for h in state.trading_houses):
+        return candidates  # no tower anywhere yet: no connected island is towered
     islands = connected_islands(state.board)
     towered = _towered(state, islands)
     return [node for node in candidates if islands.of[node] not in towered]

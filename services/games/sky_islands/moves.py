@@ -8,9 +8,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from services.engine import Move
-from services.engine.state import trusted
+from services.engine.state import trusted, unchecked
 
-from .board import FITS
 from .state import Colour
 from .tiles import Rotation
 
@@ -114,28 +113,52 @@ MADE = 1 << 16
 """At most this many distinct moves of a kind are kept (a real game uses a few hundred)."""
 
 
-_placed: dict[int, dict[tuple[int, int], tuple[PlaceTile, ...]]] = {}
-"""Per tile and need code (`tile << 8 | code`), per cell, the placements there."""
+PlacementSlots = list[PlaceTile | None]
+"""The placements of one tile in one cell, by rotation // 90, each made when first asked."""
+
+_placed: dict[int, dict[tuple[int, int], PlacementSlots]] = {}
 _placed_count = 0
 
 
-def place_moves(tile: int, code: int, cell: tuple[int, int]) -> tuple[PlaceTile, ...]:
-    """`tile` put in `cell`, whose need code is `code`, turned each way it fits."""
+def placement_slots(tile: int) -> dict[tuple[int, int], PlacementSlots]:
+    """Per cell, the placements of `tile` made so far (fill them with `make_placement`)."""
     global _placed_count
-    table = _placed.get(tile << 8 | code)
-    if table is None:
+    made = _placed.get(tile)
+    if made is None:
         if _placed_count >= MADE:
             _placed.clear()
             _placed_count = 0
-        table = _placed[tile << 8 | code] = {}
-    made = table.get(cell)
-    if made is None:
-        x, y = cell
-        made = table[cell] = tuple(
-            trusted(PlaceTile, tile=tile, x=x, y=y, rotation=r) for r in FITS[tile][code]
-        )
-        _placed_count += 1
+        made = _placed[tile] = {}
     return made
+
+
+def make_placement(
+    slots: PlacementSlots, tile: int, cell: tuple[int, int], rotation: Rotation
+) -> PlaceTile:
+    global _placed_count
+    _placed_count += 1
+    move = slots[rotation // 90] = _new_place_tile(
+        tile=tile, x=cell[0], y=cell[1], rotation=rotation
+    )
+    return move
+
+
+def placements_in(
+    tile: int, rotations: tuple[Rotation, ...], cells: list[tuple[int, int]]
+) -> list[PlaceTile]:
+    """`tile` put in each of `cells`, turned each of these ways."""
+    made = placement_slots(tile)
+    moves: list[PlaceTile] = []
+    for cell in cells:
+        slots = made.get(cell)
+        if slots is None:
+            slots = made[cell] = [None, None, None, None]
+        for rotation in rotations:
+            moves.append(slots[rotation // 90] or make_placement(slots, tile, cell, rotation))
+    return moves
+
+
+_new_place_tile = unchecked(PlaceTile)
 
 
 @lru_cache(maxsize=MADE)

@@ -7,6 +7,7 @@ from services.engine import Event, IllegalMove, Move, Seat
 from services.engine.state import trusted
 
 from .board import (
+    FITS,
     FITTING_CODES,
     BoardFacts,
     PlacedTile,
@@ -19,7 +20,7 @@ from .board import (
     placement_problem,
 )
 from .events import HandRevealed, ResourcesGained, TileDiscarded, TilePlaced
-from .moves import DiscardTile, PlaceTile, place_moves
+from .moves import DiscardTile, PlaceTile, make_placement, placement_slots
 from .ships import sail_in, ship_of
 from .state import SkyIslandsState
 from .tiles import TILES
@@ -46,12 +47,20 @@ def placing_moves(state: SkyIslandsState) -> list[Move]:
 
 
 def _tile_placements(tile: int, facts: BoardFacts) -> list[Move]:
-    """Every placement of `tile`: by the need of the cell (in code order), then cell."""
+    """Every placement of `tile`: by the need of the cell (in code order), then cell,
+    then rotation (`placements_in`, inlined: a placement turn lists about 70)."""
     moves: list[Move] = []
-    by_code = facts.by_code
+    append = moves.append
+    made = placement_slots(tile)
+    by_code, fits = facts.by_code, FITS[tile]
     for code in sorted(FITTING_CODES[tile].intersection(by_code)):
+        rotations = fits[code]
         for cell in by_code[code]:
-            moves += place_moves(tile, code, cell)
+            slots = made.get(cell)
+            if slots is None:
+                slots = made[cell] = [None, None, None, None]
+            for rotation in rotations:
+                append(slots[rotation // 90] or make_placement(slots, tile, cell, rotation))
     return moves
 
 

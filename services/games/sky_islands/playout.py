@@ -14,7 +14,7 @@ from services.engine.state import trusted
 from .board import FITS, facts_of
 from .building import building_moves
 from .disposal import exchange_moves, must_return
-from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, place_moves
+from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, placements_in
 from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
 
 
@@ -45,7 +45,7 @@ def _placement(state: SkyIslandsState, rng: Rng) -> Move:
                 if touching > most:
                     best, most = [], touching
                 if touching == most:
-                    best += place_moves(tile, code, cell)
+                    best += placements_in(tile, fits[code], [cell])
     if not best:
         return trusted(DiscardTile, tile=rng.choice(state.active.hand))
     return rng.choice(best)
