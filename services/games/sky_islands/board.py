@@ -157,10 +157,10 @@ class BoardFacts:
         return self._islands
 
 
-FACTS_KEPT = 32
-"""Boards whose facts are kept, the oldest forgotten first. Few are needed — a move is
-followed by the next, and a placement derives its facts from the board before — and
-facts kept long would cost the garbage collector more than they save."""
+FACTS_KEPT = 64
+"""Boards whose facts are kept; all are forgotten when more accumulate. Few are needed —
+a move is followed by the next, and a placement derives its facts from the board
+before — and facts kept long would cost the garbage collector more than they save."""
 
 BOARDS_PER_KEY = 8
 """Boards kept whose cells were filled in the same order (a search's sibling moves)."""
@@ -223,13 +223,15 @@ def facts_after_placing(before: BoardFacts, board: Board, placed: PlacedTile) ->
 
 
 def _keep(key: tuple[str, ...], facts: BoardFacts) -> None:
-    bucket = _facts.pop(key, None)
+    bucket = _facts.get(key)
     if bucket is None:
         if len(_facts) >= FACTS_KEPT:
-            del _facts[next(iter(_facts))]
-        bucket = []
-    bucket.append(facts)
-    _facts[key] = bucket[-BOARDS_PER_KEY:]
+            _facts.clear()
+        _facts[key] = [facts]
+    elif len(bucket) < BOARDS_PER_KEY:
+        bucket.append(facts)
+    else:
+        bucket[len(_facts) % BOARDS_PER_KEY] = facts
 
 
 def _open_cells(board: Board) -> dict[Cell, int]:

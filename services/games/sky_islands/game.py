@@ -170,10 +170,22 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
     def evaluate(self, state: SkyIslandsState, seat: Seat) -> float:
         """Share of the lead: the seat's score if the game ended now, against the best
         other score."""
-        totals = [sum(parts.values()) for parts in breakdown(state)]
-        mine = totals[seat]
-        best_other = max(t for s, t in enumerate(totals) if s != seat)
-        return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
+        return _share(_totals(state), seat)
+
+    def evaluations(self, state: SkyIslandsState) -> list[float]:
+        """`evaluate` for every seat, scoring the position once (for searching bots)."""
+        totals = _totals(state)
+        return [_share(totals, seat) for seat in range(state.players)]
+
+
+def _totals(state: SkyIslandsState) -> list[int]:
+    return [sum(parts.values()) for parts in breakdown(state)]
+
+
+def _share(totals: list[int], seat: Seat) -> float:
+    mine = totals[seat]
+    best_other = max(t for s, t in enumerate(totals) if s != seat)
+    return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
 
 
 def _quarter_tile(quarter: str) -> int:

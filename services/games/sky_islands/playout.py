@@ -11,11 +11,12 @@ from __future__ import annotations
 from services.engine import Move, Rng, Seat
 from services.engine.state import trusted
 
-from .board import FITS, facts_of
+from .board import FITS, Cell, facts_of
 from .building import building_moves
 from .disposal import exchange_moves, must_return
 from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, placements_in
 from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
+from .tiles import Rotation
 
 
 def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
@@ -33,22 +34,32 @@ def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
 
 
 def _placement(state: SkyIslandsState, rng: Rng) -> Move:
-    """A placement touching as many tiles as any can (each touching tile's ship pays)."""
-    best: list[Move] = []
-    most = 0
-    needs = facts_of(state.board).needs
+    """A placement touching as many tiles as any can (each touching tile's ship pays),
+    chosen uniformly among those; only the chosen move is made."""
+    best: list[tuple[int, tuple[Rotation, ...], list[Cell]]] = []
+    most = count = 0
+    by_code = facts_of(state.board).by_code
+    codes = sorted(by_code)
     for tile in state.active.hand:
         fits = FITS[tile]
-        for cell, code in needs:
-            if fits[code]:
-                touching = TOUCHING[code]
-                if touching > most:
-                    best, most = [], touching
-                if touching == most:
-                    best += placements_in(tile, fits[code], [cell])
+        for code in codes:
+            rotations = fits[code]
+            if not rotations or TOUCHING[code] < most:
+                continue
+            if TOUCHING[code] > most:
+                best, most, count = [], TOUCHING[code], 0
+            best.append((tile, rotations, by_code[code]))
+            count += len(rotations) * len(by_code[code])
     if not best:
         return trusted(DiscardTile, tile=rng.choice(state.active.hand))
-    return rng.choice(best)
+    pick = rng.below(count)
+    for tile, rotations, cells in best:
+        size = len(rotations) * len(cells)
+        if pick < size:
+            cell, rotation = cells[pick // len(rotations)], rotations[pick % len(rotations)]
+            return placements_in(tile, (rotation,), [cell])[0]
+        pick -= size
+    raise AssertionError("the pick lies within the placements counted")
 
 
 TOUCHING = tuple((code >> 4).bit_count() for code in range(256))

@@ -10,7 +10,7 @@ from .board import cell_key, initial_board
 from .building import can_build
 from .disposal import has_choice
 from .events import GameEnded, IncomeReceived, IslandScored, TileDrawn, TurnEnded, TurnStarted
-from .scoring import breakdown, final_result, score_islands
+from .scoring import breakdown, ranked, score_islands
 from .ships import sail_in, ship_of
 from .state import (
     CUBES_PER_COLOUR,
@@ -114,7 +114,8 @@ def end_game(state: SkyIslandsState) -> list[Event]:
     state.placed_this_turn = None
     scores = score_islands(state)
     events: list[Event] = [
-        IslandScored(
+        trusted(
+            IslandScored,
             island=s.island.id,
             tile_count=s.island.tiles,
             closed=s.island.closed,
@@ -124,6 +125,7 @@ def end_game(state: SkyIslandsState) -> list[Event]:
         for s in scores
         if any(s.influence)
     ]
-    totals = [sum(parts.values()) for parts in breakdown(state, scores)]
-    winners = final_result(state).winners
-    return events + [GameEnded(scores=totals, winners=winners)]
+    table = breakdown(state, scores)
+    totals = [sum(parts.values()) for parts in table]
+    winners = ranked(table).winners
+    return [*events, trusted(GameEnded, scores=totals, winners=winners)]
