@@ -145,18 +145,43 @@ def _copier_of_class(cls: type) -> Copier:
         return copy.deepcopy
     if _is_shared(cls):
         return lambda value: value
-    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls, "_set": object.__setattr__}
-    lines = [f"def copy_{cls.__name__}(o):", "    n = _new(_cls)"]
-    frozen = _is_frozen_dataclass(cls)
-    for index, (name, tp) in enumerate(_field_types(cls).items()):
-        expression = _copy_expression(tp, f"o.{name}", f"_f{index}", namespace)
-        if frozen:
-            lines.append(f"    _set(n, {name!r}, {expression})")
-        else:
-            lines.append(f"    n.{name} = {expression}")
+    namespace: dict[str, Any] = {
+        "_new": cls.__new__,
+        "_cls": cls,
+        "_set": object.__setattr__,
+        "_list_copy": list.copy,
+    }
+    lines = [f"def copy_{cls.__name__}(o):"]
+    lines += _fill_copy(cls, "o", "n", "", namespace)
     lines.append("    return n")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names
     return namespace[f"copy_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+def _fill_copy(
+    cls: type, source: str, target: str, prefix: str, namespace: dict[str, Any]
+) -> list[str]:
+    """Lines making `target`, a copy of `source` (an instance of dataclass `cls`). A
+    field holding a mutable dataclass (a player's cubes, the RNG) is copied inline, one
+    level deep, rather than by calling its copier: a copy per move pays for every call."""
+    namespace[f"_cls{prefix}"], namespace[f"_new{prefix}"] = cls, cls.__new__
+    lines = [f"    {target} = _new{prefix}(_cls{prefix})"]
+    frozen = _is_frozen_dataclass(cls)
+    for index, (name, tp) in enumerate(_field_types(cls).items()):
+        value = f"{source}.{name}"
+        inline = not prefix and isinstance(tp, type) and dataclasses.is_dataclass(tp)
+        if inline and not _is_shared(tp):
+            inner = f"{prefix}_{index}"
+            lines.append(f"    v{inner} = {value}")
+            lines += _fill_copy(tp, f"v{inner}", f"n{inner}", inner, namespace)
+            expression = f"n{inner}"
+        else:
+            expression = _copy_expression(tp, value, f"_f{prefix}_{index}", namespace)
+        if frozen:
+            lines.append(f"    _set({target}, {name!r}, {expression})")
+        else:
+            lines.append(f"    {target}.{name} = {expression}")
+    return lines
 
 
 def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]) -> str:
@@ -169,9 +194,9 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
     origin, args = get_origin(tp), get_args(tp)
     if origin is list and dataclasses.is_dataclass(args[0]):
         namespace[helper] = _copier_of_class(args[0])
-        return f"[{helper}(v) for v in {value}]"
+        return f"list(map({helper}, {value}))"
     if origin is list and get_origin(args[0]) is list and _copier_of_type(args[0]) is list.copy:
-        return f"[v.copy() for v in {value}]"
+        return f"list(map(_list_copy, {value}))"
     namespace[helper] = copier
     return f"{helper}({value})"
 

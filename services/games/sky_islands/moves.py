@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from services.engine import Move
-from services.engine.state import trusted, unchecked
+from services.engine.state import unchecked
 
 from .state import Colour
 from .tiles import Rotation
@@ -163,18 +163,18 @@ _new_place_tile = unchecked(PlaceTile)
 
 @lru_cache(maxsize=MADE)
 def build_move(kind: type[BuildMove], x: int, y: int, island: int) -> BuildMove:
-    return trusted(kind, x=x, y=y, island=island)
+    return unchecked(kind)(x=x, y=y, island=island)
 
 
 @lru_cache(maxsize=MADE)
 def keep_move(red: int, white: int, blue: int) -> Keep:
-    return trusted(Keep, red=red, white=white, blue=blue)
+    return unchecked(Keep)(red=red, white=white, blue=blue)
 
 
 @lru_cache(maxsize=MADE)
 def exchange_move(give: Colour, take: Colour) -> Exchange:
-    return trusted(Exchange, give=give, take=take)
+    return unchecked(Exchange)(give=give, take=take)
 
 
-FINISH_BUILDING = trusted(FinishBuilding)
-END_TURN = trusted(EndTurn)
+FINISH_BUILDING = unchecked(FinishBuilding)()
+END_TURN = unchecked(EndTurn)()

@@ -4,7 +4,7 @@ gaining resources from the flying ships."""
 from __future__ import annotations
 
 from services.engine import Event, IllegalMove, Move, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .board import (
     FITS,
@@ -43,7 +43,7 @@ def placing_moves(state: SkyIslandsState) -> list[Move]:
         if made is None:
             made = facts.moves[tile] = _tile_placements(tile, facts)
         moves += made
-    return moves or [trusted(DiscardTile, tile=t) for t in state.active.hand]
+    return moves or [unchecked(DiscardTile)(tile=t) for t in state.active.hand]
 
 
 def _tile_placements(tile: int, facts: BoardFacts) -> list[Move]:
@@ -91,10 +91,10 @@ def place_tile(state: SkyIslandsState, seat: Seat, move: PlaceTile) -> list[Even
     state.phase = "build"
     ships = [ship_of(placed)] + [ship_of(t) for _, t in neighbours(state.board, *placed.cell)]
     gains = sail_in(state, seat, ships, "ships")
-    placed_event = trusted(
-        TilePlaced, seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation
+    placed_event = unchecked(TilePlaced)(
+        seat=seat, tile=move.tile, x=move.x, y=move.y, rotation=move.rotation
     )
-    return [placed_event, trusted(ResourcesGained, seat=seat, source="placement", **gains)]
+    return [placed_event, unchecked(ResourcesGained)(seat=seat, source="placement", **gains)]
 
 
 def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[Event]:
@@ -105,11 +105,11 @@ def discard_tile(state: SkyIslandsState, seat: Seat, move: DiscardTile) -> list[
             "You may discard a tile only when no tile in your hand can be placed; "
             f"tile {placeable_tiles(state)[0]} fits somewhere.",
         )
-    revealed = trusted(HandRevealed, seat=seat, tiles=list(state.active.hand))
+    revealed = unchecked(HandRevealed)(seat=seat, tiles=list(state.active.hand))
     state.active.hand.remove(move.tile)
     state.discarded.append(move.tile)
     state.phase = "build"
     # "they gain only 1 resource (or victory point) from the flying ship on the discarded tile"
     gains = sail_in(state, seat, [TILES[move.tile].ship], "ships")
-    discarded = trusted(TileDiscarded, seat=seat, tile=move.tile)
-    return [revealed, discarded, trusted(ResourcesGained, seat=seat, source="discard", **gains)]
+    discarded = unchecked(TileDiscarded)(seat=seat, tile=move.tile)
+    return [revealed, discarded, unchecked(ResourcesGained)(seat=seat, source="discard", **gains)]

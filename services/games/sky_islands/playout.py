@@ -9,7 +9,7 @@ pay, build while there is something to build, keep a mix of colours.
 from __future__ import annotations
 
 from services.engine import Move, Rng, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .board import FITS, Cell, facts_of
 from .building import building_moves
@@ -51,7 +51,7 @@ def _placement(state: SkyIslandsState, rng: Rng) -> Move:
             best.append((tile, rotations, by_code[code]))
             count += len(rotations) * len(by_code[code])
     if not best:
-        return trusted(DiscardTile, tile=rng.choice(state.active.hand))
+        return unchecked(DiscardTile)(tile=rng.choice(state.active.hand))
     pick = rng.below(count)
     for tile, rotations, cells in best:
         size = len(rotations) * len(cells)
@@ -76,4 +76,4 @@ def _keep(state: SkyIslandsState) -> Move:
             break
         colour = min(short, key=lambda c: kept[c])
         kept[colour] += 1
-    return trusted(Keep, **kept)
+    return unchecked(Keep)(**kept)
