@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
@@ -306,11 +307,11 @@ class ConnectedIsland:
     nodes: tuple[Node, ...]
     closed: bool
 
-    @property
+    @cached_property
     def cells(self) -> frozenset[Cell]:
         return frozenset((x, y) for x, y, _ in self.nodes)
 
-    @property
+    @cached_property
     def tiles(self) -> int:
         return len(self.cells)
 

@@ -48,6 +48,8 @@ def has_choice(state: SkyIslandsState) -> bool:
     if must_return(state):
         return True
     cubes = state.active.cubes
+    if max(cubes.red, cubes.white, cubes.blue) < EXCHANGE_RATE:
+        return False  # the usual case, answered without trying every exchange
     return any(
         cubes.get(give) >= EXCHANGE_RATE and _in_supply(state, give, take) > 0
         for give in COLOURS
