@@ -45,10 +45,14 @@ lint: install
 	$(VENV)/bin/ruff format --check services schema workers tests bench
 	$(VENV)/bin/mypy
 
+# The Sky Islands strength target: mcts at 1 CPU-second per move against greedy (a few
+# minutes: 20 games).
 bench: install
 	$(PY) bench/playouts.py
 	$(PY) bench/dominion_speed.py
 	$(PY) bench/bots.py --service
+	$(PY) bench/bots.py --games 20 --only sky-islands --levels mcts,greedy \
+		--mcts-seconds 1 --mcts-iterations 1000000 --mcts-cpu
 	$(PY) bench/sky_lanterns.py
 
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.

@@ -44,13 +44,15 @@ class Node:
 
 
 def key_of(move: Move) -> object:
-    """The move itself when it hashes (frozen moves of atoms do, by value); else its
-    canonical JSON, for moves that hold lists."""
+    """A hashable key equal for equal moves: the tuple of the move's field values (its
+    `kind` first), which hashes in C, where a frozen pydantic model hashes in Python;
+    for moves that hold lists, their canonical JSON."""
+    values = tuple(move.__dict__.values())
     try:
-        hash(move)
+        hash(values)
     except TypeError:
         return orjson.dumps(move.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
-    return move
+    return values
 
 
 class MctsBot:
@@ -150,10 +152,14 @@ class MctsBot:
     @staticmethod
     def rewards(game: Game, world: GameState, only: Seat | None = None) -> list[float]:
         """Per seat, the returns of a finished game (Result.returns), else the evaluation
-        (computed for `only` when given; the other seats then get 0)."""
+        (computed for `only` when given; the other seats then get 0). A game may score
+        every seat at once with `evaluations(state)`, a list like `evaluate`'s values."""
         if world.over:
             standings = game.standings(world)
             return standings.returns() if standings else [0.0] * world.players
+        evaluations = getattr(game, "evaluations", None)
+        if only is None and evaluations is not None:
+            return evaluations(world)  # type: ignore[no-any-return]
         seats = range(world.players) if only is None else [only]
         values = [0.0] * world.players
         for s in seats:

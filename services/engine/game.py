@@ -184,7 +184,7 @@ class Game(ABC, Generic[StateT, ConfigT]):
         if state.over:
             raise IllegalMove("game_over", "The game is over; no more moves can be made.")
         prompts = self.prompts(state)
-        if not any(p.seat == seat for p in prompts):
+        if seat not in [p.seat for p in prompts]:
             raise IllegalMove(
                 "not_your_turn",
                 f"Seat {seat} is not being asked to act now.",

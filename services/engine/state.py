@@ -148,18 +148,43 @@ def _copier_of_class(cls: type) -> Copier:
         return copy.deepcopy
     if _is_shared(cls):
         return lambda value: value
-    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls, "_set": object.__setattr__}
-    lines = [f"def copy_{cls.__name__}(o):", "    n = _new(_cls)"]
-    frozen = _is_frozen_dataclass(cls)
-    for index, (name, tp) in enumerate(_field_types(cls).items()):
-        expression = _copy_expression(tp, f"o.{name}", f"_f{index}", namespace)
-        if frozen:
-            lines.append(f"    _set(n, {name!r}, {expression})")
-        else:
-            lines.append(f"    n.{name} = {expression}")
+    namespace: dict[str, Any] = {
+        "_new": cls.__new__,
+        "_cls": cls,
+        "_set": object.__setattr__,
+        "_list_copy": list.copy,
+    }
+    lines = [f"def copy_{cls.__name__}(o):"]
+    lines += _fill_copy(cls, "o", "n", "", namespace)
     lines.append("    return n")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names
     return namespace[f"copy_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+def _fill_copy(
+    cls: type, source: str, target: str, prefix: str, namespace: dict[str, Any]
+) -> list[str]:
+    """Lines making `target`, a copy of `source` (an instance of dataclass `cls`). A
+    field holding a mutable dataclass (a player's cubes, the RNG) is copied inline, one
+    level deep, rather than by calling its copier: a copy per move pays for every call."""
+    namespace[f"_cls{prefix}"], namespace[f"_new{prefix}"] = cls, cls.__new__
+    lines = [f"    {target} = _new{prefix}(_cls{prefix})"]
+    frozen = _is_frozen_dataclass(cls)
+    for index, (name, tp) in enumerate(_field_types(cls).items()):
+        value = f"{source}.{name}"
+        inline = not prefix and isinstance(tp, type) and dataclasses.is_dataclass(tp)
+        if inline and not _is_shared(tp):
+            inner = f"{prefix}_{index}"
+            lines.append(f"    v{inner} = {value}")
+            lines += _fill_copy(tp, f"v{inner}", f"n{inner}", inner, namespace)
+            expression = f"n{inner}"
+        else:
+            expression = _copy_expression(tp, value, f"_f{prefix}_{index}", namespace)
+        if frozen:
+            lines.append(f"    _set({target}, {name!r}, {expression})")
+        else:
+            lines.append(f"    {target}.{name} = {expression}")
+    return lines
 
 
 def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]) -> str:
@@ -172,9 +197,9 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
     origin, args = get_origin(tp), get_args(tp)
     if origin is list and dataclasses.is_dataclass(args[0]):
         namespace[helper] = _copier_of_class(args[0])  # type: ignore[arg-type]
-        return f"[{helper}(v) for v in {value}]"
+        return f"list(map({helper}, {value}))"
     if origin is list and get_origin(args[0]) is list and _copier_of_type(args[0]) is list.copy:
-        return f"[v.copy() for v in {value}]"
+        return f"list(map(_list_copy, {value}))"
     namespace[helper] = copier
     return f"{helper}({value})"
 
@@ -190,7 +215,7 @@ def _unchecked(cls: type[M]) -> Callable[..., M]:
     would, without validating: for moves, events and prompts the engine builds from its
     own, already valid state. Anything from outside goes through `model_validate`."""
     namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_set": object.__setattr__}
-    parameters, values, given = [], [], []
+    parameters, values, required, given = [], [], [], []
     for index, (name, info) in enumerate(cls.model_fields.items()):
         if info.default_factory is not None:
             namespace[f"_factory{index}"] = info.default_factory
@@ -200,7 +225,7 @@ def _unchecked(cls: type[M]) -> Callable[..., M]:
         elif info.default is PydanticUndefined:
             parameters.append(name)
             values.append(f"{name!r}: {name}")
-            given.append(f"fields.add({name!r})")
+            required.append(repr(name))
         else:
             namespace[f"_default{index}"] = info.default
             parameters.append(f"{name}=_missing")
@@ -211,7 +236,7 @@ def _unchecked(cls: type[M]) -> Callable[..., M]:
         f"def new_{cls.__name__}(*, {', '.join(parameters)}):",
         "    model = _new(_cls)",
         f"    _set(model, '__dict__', {{{', '.join(values)}}})",
-        "    fields = set()",
+        f"    fields = {{{', '.join(required)}}}" if required else "    fields = set()",
         *(f"    {line}" for line in given),
         "    _set(model, '__pydantic_fields_set__', fields)",
         "    _set(model, '__pydantic_extra__', None)",

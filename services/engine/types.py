@@ -7,6 +7,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .state import unchecked
+
 Seat = int
 """Seats are numbered 0..n-1 in turn order of the setup (not of play)."""
 
@@ -120,9 +122,12 @@ class Result(BaseModel):
             tied_with_previous = position > 0 and scores[order[position - 1]][1] == key
             rank = standings[-1].rank if tied_with_previous else position + 1
             standings.append(
-                Standing(seat=seat, score=sum(breakdown.values()), breakdown=breakdown, rank=rank)
+                unchecked(Standing)(
+                    seat=seat, score=sum(breakdown.values()), breakdown=breakdown, rank=rank
+                )
             )
-        return cls(standings=standings, winners=[s.seat for s in standings if s.rank == 1])
+        winners = [s.seat for s in standings if s.rank == 1]
+        return unchecked(cls)(standings=standings, winners=winners)
 
     @classmethod
     def solo(

@@ -6,9 +6,11 @@ it survives JSON unchanged. Sides are indexed N=0, E=1, S=2, W=3.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cached_property
+from typing import Any
 
 from .tiles import ORIENTATIONS, QUARTER_CELLS, ROTATIONS, SIDES, TILES, Orientation, Rotation
 
@@ -72,45 +74,14 @@ def requirement(board: Board, x: int, y: int) -> tuple[int, int]:
     return faced, island
 
 
-Needs = list[tuple[Cell, tuple[int, int]]]
-
-_last_open: tuple[Board | None, int, Needs] = (None, 0, [])
-"""The last board asked about, its size then, and its open cells. Prompts and legal moves
-of one state ask in turn; tiles are only ever added to a board, so the size tells a
-board changed in place."""
+Need = tuple[Cell, int]
+"""An open cell and what a tile there must show: ((x, y), code), where code packs the
+sides facing a tile (high 4 bits) and those of them that must show island (low 4 bits),
+as `requirement` gives them: `faced << 4 | island`."""
 
 
-def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
-    """Every empty cell touching the board by an edge — the only places a tile can go —
-    with its requirement (as `requirement` gives it), in one pass over the board."""
-    return dict(_open_cells(board))
-
-
-def open_needs(board: Board) -> Needs:
-    """`open_cells` as a sorted list, shared: the caller must not change it."""
-    return _open_cells(board)
-
-
-def _open_cells(board: Board) -> Needs:
-    global _last_open
-    last_board, last_size, last_needs = _last_open
-    if board is last_board and len(board) == last_size:
-        return last_needs
-    occupied = {(t.x, t.y) for t in board.values()}
-    needs: dict[Cell, tuple[int, int]] = {}
-    for tile in board.values():
-        mask = ORIENTATIONS[(tile.tile, tile.rotation)].mask
-        x, y = tile.x, tile.y
-        for side, (dx, dy) in enumerate(OFFSETS):
-            cell = (x + dx, y + dy)
-            if cell in occupied:
-                continue
-            faced, island = needs.get(cell, (0, 0))
-            facing = 1 << OPPOSITE[side]  # the side of the new tile that faces this one
-            needs[cell] = (faced | facing, island | (facing if mask >> side & 1 else 0))
-    result = sorted(needs.items())
-    _last_open = (board, len(board), result)
-    return result
+def need_code(faced: int, island: int) -> int:
+    return faced << 4 | island
 
 
 MASKS: dict[int, tuple[tuple[Rotation, int], ...]] = {
@@ -119,33 +90,187 @@ MASKS: dict[int, tuple[tuple[Rotation, int], ...]] = {
 }
 """Per tile, (rotation, island-sides mask) for each way it can lie."""
 
+FITS: dict[int, tuple[tuple[Rotation, ...], ...]] = {
+    tile: tuple(
+        tuple(r for r, mask in masks if mask & (code >> 4) == code & 15) for code in range(256)
+    )
+    for tile, masks in MASKS.items()
+}
+"""Per tile and need code, the rotations in which the tile fits such a cell."""
 
-@cache
+FITTING_CODES: dict[int, frozenset[int]] = {
+    tile: frozenset(code for code, rotations in enumerate(fits) if rotations and code >> 4)
+    for tile, fits in FITS.items()
+}
+"""Per tile, the need codes of the open cells it fits in some way."""
+
+
 def fitting_rotations(tile: int, faced: int, island: int) -> tuple[Rotation, ...]:
     """The ways `tile` may lie in a cell whose touching sides are `faced`, of which
     `island` must show island."""
-    return tuple(rotation for rotation, mask in MASKS[tile] if mask & faced == island)
+    return FITS[tile][faced << 4 | island]
+
+
+class BoardFacts:
+    """What the placement rules and scoring derive from one board: its open cells with
+    their needs, the placement moves of each tile, and the connected islands.
+
+    Kept per board content (see `facts_of`), not in the state: many states share a board
+    (every move of a turn but the placement, every dealt world of a searching bot), and
+    a placement derives its board's open cells from the previous board's in a few steps.
+    """
+
+    __slots__ = ("snapshot", "cells", "by_code", "moves", "_needs", "_islands")
+
+    def __init__(
+        self, board: Board, cells: dict[Cell, int], by_code: dict[int, list[Cell]] | None = None
+    ) -> None:
+        self.snapshot = board.copy()
+        """The board's content, private: the board itself may be a copy that its move
+        changes after asking."""
+        self.cells = cells
+        """Open cell -> need code."""
+        if by_code is None:
+            by_code = {}
+            for cell, code in sorted(cells.items()):
+                if code in by_code:
+                    by_code[code].append(cell)
+                else:
+                    by_code[code] = [cell]
+        self.by_code = by_code
+        """Open cells by need code, each list in cell order."""
+        self.moves: dict[int, list[Any]] = {}
+        """Placement moves per hand tile, filled by `placing.placing_moves`."""
+        self._needs: list[Need] | None = None
+        self._islands: IslandMap | None = None
+
+    @property
+    def needs(self) -> list[Need]:
+        """The open cells and their needs, in cell order."""
+        if self._needs is None:
+            self._needs = sorted(self.cells.items())
+        return self._needs
+
+    @property
+    def islands(self) -> IslandMap:
+        if self._islands is None:
+            self._islands = _connected_islands(tuple(self.snapshot.values()))
+        return self._islands
+
+
+FACTS_KEPT = 64
+"""Boards whose facts are kept; all are forgotten when more accumulate. Few are needed —
+a move is followed by the next, and a placement derives its facts from the board
+before — and facts kept long would cost the garbage collector more than they save."""
+
+BOARDS_PER_KEY = 8
+"""Boards kept whose cells were filled in the same order (a search's sibling moves)."""
+
+_facts: dict[tuple[str, ...], list[BoardFacts]] = {}
+"""Facts by the board's cells in the order they were filled, then by content."""
+
+
+def facts_of(board: Board) -> BoardFacts:
+    """The facts of `board`, computed once per board content. Shared: read only."""
+    key = tuple(board)
+    bucket = _facts.get(key)
+    if bucket is not None:
+        for facts in bucket:
+            if facts.snapshot == board:
+                return facts
+    facts = BoardFacts(board, _open_cells(board))
+    _keep(key, facts)
+    return facts
+
+
+def facts_after_placing(before: BoardFacts, board: Board, placed: PlacedTile) -> BoardFacts:
+    """The facts of `board`, which is the board of `before` with `placed` added last:
+    the open cells change only around the new tile."""
+    cells = before.cells.copy()
+    by_code = before.by_code.copy()
+    copied: set[int] = set()
+
+    def own(code: int) -> list[Cell]:
+        """The list of `code`'s cells, this board's own (the others are shared)."""
+        if code not in copied:
+            copied.add(code)
+            by_code[code] = by_code[code].copy() if code in by_code else []
+        return by_code.setdefault(code, [])
+
+    def move(cell: Cell, old: int | None, new: int | None) -> None:
+        if old is not None:
+            own(old).remove(cell)
+        if new is not None:
+            insort(own(new), cell)
+
+    x, y = placed.x, placed.y
+    move((x, y), cells.pop((x, y)), None)
+    mask = ORIENTATIONS[(placed.tile, placed.rotation)].mask
+    for side, (dx, dy) in enumerate(OFFSETS):
+        if cell_key(x + dx, y + dy) in board:
+            continue
+        cell = (x + dx, y + dy)
+        facing = 1 << OPPOSITE[side]  # the side of a tile there that faces the new one
+        old = cells.get(cell)
+        new = (old or 0) | facing << 4 | (facing if mask >> side & 1 else 0)
+        cells[cell] = new
+        move(cell, old, new)
+    for code in copied:
+        if not by_code[code]:
+            del by_code[code]
+    facts = BoardFacts(board, cells, by_code)
+    _keep(tuple(board), facts)
+    return facts
+
+
+def _keep(key: tuple[str, ...], facts: BoardFacts) -> None:
+    bucket = _facts.get(key)
+    if bucket is None:
+        if len(_facts) >= FACTS_KEPT:
+            _facts.clear()
+        _facts[key] = [facts]
+    elif len(bucket) < BOARDS_PER_KEY:
+        bucket.append(facts)
+    else:
+        bucket[len(_facts) % BOARDS_PER_KEY] = facts
+
+
+def _open_cells(board: Board) -> dict[Cell, int]:
+    """Every empty cell touching the board by an edge, with its need code."""
+    cells: dict[Cell, int] = {}
+    for tile in board.values():
+        mask = ORIENTATIONS[(tile.tile, tile.rotation)].mask
+        x, y = tile.x, tile.y
+        for side, (dx, dy) in enumerate(OFFSETS):
+            if cell_key(x + dx, y + dy) in board:
+                continue
+            cell = (x + dx, y + dy)
+            facing = 1 << OPPOSITE[side]  # the side of a tile there that faces this one
+            cells[cell] = cells.get(cell, 0) | facing << 4 | (facing if mask >> side & 1 else 0)
+    return cells
+
+
+def open_cells(board: Board) -> dict[Cell, tuple[int, int]]:
+    """Every empty cell touching the board by an edge — the only places a tile can go —
+    with its requirement (as `requirement` gives it)."""
+    return {cell: (code >> 4, code & 15) for cell, code in facts_of(board).needs}
 
 
 def placements(board: Board, tiles: Iterable[int]) -> list[tuple[int, int, int, Rotation]]:
     """Every (tile, x, y, rotation) that the placement rules allow, by tile, then cell."""
-    needs = _open_cells(board)
+    needs = facts_of(board).needs
     return [
         (tile, x, y, rotation)
         for tile in tiles
-        for (x, y), (faced, island) in needs
-        for rotation in fitting_rotations(tile, faced, island)
+        for (x, y), code in needs
+        for rotation in FITS[tile][code]
     ]
 
 
 def placeable(board: Board, tiles: Iterable[int]) -> list[int]:
     """The tiles among `tiles` that fit somewhere."""
-    needs = {need for _, need in _open_cells(board)}
-    return [t for t in tiles if any(_fits_one(mask, needs) for _, mask in MASKS[t])]
-
-
-def _fits_one(mask: int, needs: set[tuple[int, int]]) -> bool:
-    return any(mask & faced == island for faced, island in needs)
+    codes = facts_of(board).by_code.keys()
+    return [t for t in tiles if not FITTING_CODES[t].isdisjoint(codes)]
 
 
 def can_place(board: Board, tiles: Iterable[int]) -> bool:
@@ -182,11 +307,11 @@ class ConnectedIsland:
     nodes: tuple[Node, ...]
     closed: bool
 
-    @property
+    @cached_property
     def cells(self) -> frozenset[Cell]:
         return frozenset((x, y) for x, y, _ in self.nodes)
 
-    @property
+    @cached_property
     def tiles(self) -> int:
         return len(self.cells)
 
@@ -234,10 +359,9 @@ def _join_across_edges(tiles: tuple[PlacedTile, ...], sets: _UnionFind) -> set[N
 def connected_islands(board: Board) -> IslandMap:
     """Every connected island of the board, in a stable order (by their first node).
     Shared between boards with the same tiles: the caller must not change it."""
-    return _connected_islands(tuple(board.values()))
+    return facts_of(board).islands
 
 
-@lru_cache(maxsize=256)
 def _connected_islands(tiles: tuple[PlacedTile, ...]) -> IslandMap:
     # Keyed by the placed tiles: a state's copies share them, and during one turn the
     # build step asks again and again about the same board.

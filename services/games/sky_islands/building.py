@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from services.engine import Event, IllegalMove, Move, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .board import IslandMap, Node, cell_key, connected_islands
 from .events import Built
@@ -62,8 +62,8 @@ def _towered(state: SkyIslandsState, islands: IslandMap) -> set[int]:
 
 def tower_spots(state: SkyIslandsState, seat: Seat) -> list[Node]:
     candidates = [h.node for h in state.houses_of(seat) if not h.tower]
-    if not candidates:
-        return []
+    if not candidates or not any(h.tower for h in state.trading_houses):
+        return candidates  # no tower anywhere yet: no connected island is towered
     islands = connected_islands(state.board)
     towered = _towered(state, islands)
     return [node for node in candidates if islands.of[node] not in towered]
@@ -131,7 +131,9 @@ def build_trading_house(state: SkyIslandsState, seat: Seat, move: BuildTradingHo
     state.merchants[seat].trading_houses_left -= 1
     state.trading_houses.append(TradingHouse(owner=seat, x=move.x, y=move.y, island=move.island))
     return [
-        trusted(Built, seat=seat, building="trading_house", x=move.x, y=move.y, island=move.island)
+        unchecked(Built)(
+            seat=seat, building="trading_house", x=move.x, y=move.y, island=move.island
+        )
     ]
 
 
@@ -169,7 +171,7 @@ def build_tower(state: SkyIslandsState, seat: Seat, move: BuildTower) -> list[Ev
     vp = sum(1 for h in state.trading_houses if islands.of[h.node] == target)
     state.merchants[seat].vp.towers += vp
     return [
-        trusted(Built, seat=seat, building="tower", x=move.x, y=move.y, island=move.island, vp=vp)
+        unchecked(Built)(seat=seat, building="tower", x=move.x, y=move.y, island=move.island, vp=vp)
     ]
 
 
@@ -182,7 +184,7 @@ def build_harbour(state: SkyIslandsState, seat: Seat, move: BuildHarbour) -> lis
     _pay(state, seat)
     state.harbours_left -= 1
     state.replace_house(house, replace(house, harbour=True))
-    return [trusted(Built, seat=seat, building="harbour", x=move.x, y=move.y, island=move.island)]
+    return [unchecked(Built)(seat=seat, building="harbour", x=move.x, y=move.y, island=move.island)]
 
 
 def finish_building(state: SkyIslandsState, seat: Seat, move: Move) -> list[Event]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import product
 
 from services.engine import Event, IllegalMove, Move, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .events import Exchanged, ResourcesReturned
 from .moves import END_TURN, EndTurn, Exchange, Keep, exchange_move, keep_move
@@ -48,6 +48,8 @@ def has_choice(state: SkyIslandsState) -> bool:
     if must_return(state):
         return True
     cubes = state.active.cubes
+    if max(cubes.red, cubes.white, cubes.blue) < EXCHANGE_RATE:
+        return False  # the usual case, answered without trying every exchange
     return any(
         cubes.get(give) >= EXCHANGE_RATE and _in_supply(state, give, take) > 0
         for give in COLOURS
@@ -72,7 +74,7 @@ def exchange(state: SkyIslandsState, seat: Seat, move: Exchange) -> list[Event]:
     state.supply.add(move.give, EXCHANGE_RATE)
     state.supply.add(move.take, -1)
     cubes.add(move.take, 1)
-    return [trusted(Exchanged, seat=seat, give=move.give, take=move.take)]
+    return [unchecked(Exchanged)(seat=seat, give=move.give, take=move.take)]
 
 
 def keep(state: SkyIslandsState, seat: Seat, move: Keep) -> list[Event]:
@@ -98,7 +100,7 @@ def keep(state: SkyIslandsState, seat: Seat, move: Keep) -> list[Event]:
         cubes.add(colour, -count)
         state.supply.add(colour, count)
     state.phase = "refill"
-    return [trusted(ResourcesReturned, seat=seat, **returned)]
+    return [unchecked(ResourcesReturned)(seat=seat, **returned)]
 
 
 def end_turn(state: SkyIslandsState, seat: Seat, move: EndTurn) -> list[Event]:

@@ -17,7 +17,7 @@ from services.engine import (
     Seat,
     copy_state,
 )
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from . import building, disposal, placing, playout
 from .moves import (
@@ -170,10 +170,22 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
     def evaluate(self, state: SkyIslandsState, seat: Seat) -> float:
         """Share of the lead: the seat's score if the game ended now, against the best
         other score."""
-        totals = [sum(parts.values()) for parts in breakdown(state)]
-        mine = totals[seat]
-        best_other = max(t for s, t in enumerate(totals) if s != seat)
-        return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
+        return _share(_totals(state), seat)
+
+    def evaluations(self, state: SkyIslandsState) -> list[float]:
+        """`evaluate` for every seat, scoring the position once (for searching bots)."""
+        totals = _totals(state)
+        return [_share(totals, seat) for seat in range(state.players)]
+
+
+def _totals(state: SkyIslandsState) -> list[int]:
+    return [sum(parts.values()) for parts in breakdown(state)]
+
+
+def _share(totals: list[int], seat: Seat) -> float:
+    mine = totals[seat]
+    best_other = max(t for s, t in enumerate(totals) if s != seat)
+    return 0.5 if mine + best_other == 0 else mine / (mine + best_other)
 
 
 def _quarter_tile(quarter: str) -> int:
@@ -185,8 +197,7 @@ def _prompt(state: SkyIslandsState) -> Prompt:
     if state.phase == "place":
         return _placing_prompt(state)
     if state.phase == "build":
-        return trusted(
-            Prompt,
+        return unchecked(Prompt)(
             seat=seat,
             kind="build",
             text="Build a trading house, tower or harbour (1 red + 1 white + 1 blue each), "
@@ -198,15 +209,14 @@ def _prompt(state: SkyIslandsState) -> Prompt:
         text += "then choose at most 3 to keep."
     else:
         text = "Exchange 3 resources of one colour for 1 if you wish, then end your turn."
-    return trusted(Prompt, seat=seat, kind="dispose", text=text)
+    return unchecked(Prompt)(seat=seat, kind="dispose", text=text)
 
 
 def _placing_prompt(state: SkyIslandsState) -> Prompt:
     seat = state.current
     fitting = placing.placeable_tiles(state)
     if fitting:
-        return trusted(
-            Prompt,
+        return unchecked(Prompt)(
             seat=seat,
             kind="place_tile",
             text="Place a tile from your hand so that it touches the sky islands; on every "
@@ -215,8 +225,7 @@ def _placing_prompt(state: SkyIslandsState) -> Prompt:
             min_picks=1,
             max_picks=1,
         )
-    return trusted(
-        Prompt,
+    return unchecked(Prompt)(
         seat=seat,
         kind="discard_tile",
         text="No tile in your hand can be placed: your hand is shown to all; discard one.",

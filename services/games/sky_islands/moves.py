@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from services.engine import Move
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .state import Colour
 from .tiles import Rotation
@@ -113,28 +113,68 @@ MADE = 1 << 16
 """At most this many distinct moves of a kind are kept (a real game uses a few hundred)."""
 
 
-@lru_cache(maxsize=MADE)
-def place_moves(
-    tile: int, x: int, y: int, rotations: tuple[Rotation, ...]
-) -> tuple[PlaceTile, ...]:
-    """`tile` put in cell (x, y), turned each of these ways."""
-    return tuple(trusted(PlaceTile, tile=tile, x=x, y=y, rotation=r) for r in rotations)
+PlacementSlots = list[PlaceTile | None]
+"""The placements of one tile in one cell, by rotation // 90, each made when first asked."""
+
+_placed: dict[int, dict[tuple[int, int], PlacementSlots]] = {}
+_placed_count = 0
+
+
+def placement_slots(tile: int) -> dict[tuple[int, int], PlacementSlots]:
+    """Per cell, the placements of `tile` made so far (fill them with `make_placement`)."""
+    global _placed_count
+    made = _placed.get(tile)
+    if made is None:
+        if _placed_count >= MADE:
+            _placed.clear()
+            _placed_count = 0
+        made = _placed[tile] = {}
+    return made
+
+
+def make_placement(
+    slots: PlacementSlots, tile: int, cell: tuple[int, int], rotation: Rotation
+) -> PlaceTile:
+    global _placed_count
+    _placed_count += 1
+    move = slots[rotation // 90] = _new_place_tile(
+        tile=tile, x=cell[0], y=cell[1], rotation=rotation
+    )
+    return move
+
+
+def placements_in(
+    tile: int, rotations: tuple[Rotation, ...], cells: list[tuple[int, int]]
+) -> list[PlaceTile]:
+    """`tile` put in each of `cells`, turned each of these ways."""
+    made = placement_slots(tile)
+    moves: list[PlaceTile] = []
+    for cell in cells:
+        slots = made.get(cell)
+        if slots is None:
+            slots = made[cell] = [None, None, None, None]
+        for rotation in rotations:
+            moves.append(slots[rotation // 90] or make_placement(slots, tile, cell, rotation))
+    return moves
+
+
+_new_place_tile = unchecked(PlaceTile)
 
 
 @lru_cache(maxsize=MADE)
 def build_move(kind: type[BuildMove], x: int, y: int, island: int) -> BuildMove:
-    return trusted(kind, x=x, y=y, island=island)
+    return unchecked(kind)(x=x, y=y, island=island)
 
 
 @lru_cache(maxsize=MADE)
 def keep_move(red: int, white: int, blue: int) -> Keep:
-    return trusted(Keep, red=red, white=white, blue=blue)
+    return unchecked(Keep)(red=red, white=white, blue=blue)
 
 
 @lru_cache(maxsize=MADE)
 def exchange_move(give: Colour, take: Colour) -> Exchange:
-    return trusted(Exchange, give=give, take=take)
+    return unchecked(Exchange)(give=give, take=take)
 
 
-FINISH_BUILDING = trusted(FinishBuilding)
-END_TURN = trusted(EndTurn)
+FINISH_BUILDING = unchecked(FinishBuilding)()
+END_TURN = unchecked(EndTurn)()

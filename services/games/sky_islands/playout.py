@@ -9,13 +9,14 @@ pay, build while there is something to build, keep a mix of colours.
 from __future__ import annotations
 
 from services.engine import Move, Rng, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
-from .board import MASKS, open_needs
+from .board import FITS, Cell, facts_of
 from .building import building_moves
 from .disposal import exchange_moves, must_return
-from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, PlaceTile
+from .moves import END_TURN, FINISH_BUILDING, DiscardTile, Keep, placements_in
 from .state import COLOURS, KEEP_AT_MOST, SkyIslandsState
+from .tiles import Rotation
 
 
 def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
@@ -33,23 +34,36 @@ def playout_move(state: SkyIslandsState, seat: Seat, rng: Rng) -> Move:
 
 
 def _placement(state: SkyIslandsState, rng: Rng) -> Move:
-    """A placement touching as many tiles as any can (each touching tile's ship pays)."""
-    best: list[tuple[int, int, int, int]] = []
-    most = 0
-    needs = open_needs(state.board)
+    """A placement touching as many tiles as any can (each touching tile's ship pays),
+    chosen uniformly among those; only the chosen move is made."""
+    best: list[tuple[int, tuple[Rotation, ...], list[Cell]]] = []
+    most = count = 0
+    by_code = facts_of(state.board).by_code
+    codes = sorted(by_code)
     for tile in state.active.hand:
-        for rotation, mask in MASKS[tile]:
-            for (x, y), (faced, island) in needs:
-                if mask & faced == island:
-                    touching = faced.bit_count()
-                    if touching > most:
-                        best, most = [], touching
-                    if touching == most:
-                        best.append((tile, x, y, rotation))
+        fits = FITS[tile]
+        for code in codes:
+            rotations = fits[code]
+            if not rotations or TOUCHING[code] < most:
+                continue
+            if TOUCHING[code] > most:
+                best, most, count = [], TOUCHING[code], 0
+            best.append((tile, rotations, by_code[code]))
+            count += len(rotations) * len(by_code[code])
     if not best:
-        return trusted(DiscardTile, tile=rng.choice(state.active.hand))
-    tile, x, y, turned = rng.choice(best)
-    return trusted(PlaceTile, tile=tile, x=x, y=y, rotation=turned)
+        return unchecked(DiscardTile)(tile=rng.choice(state.active.hand))
+    pick = rng.below(count)
+    for tile, rotations, cells in best:
+        size = len(rotations) * len(cells)
+        if pick < size:
+            cell, rotation = cells[pick // len(rotations)], rotations[pick % len(rotations)]
+            return placements_in(tile, (rotation,), [cell])[0]
+        pick -= size
+    raise AssertionError("the pick lies within the placements counted")
+
+
+TOUCHING = tuple((code >> 4).bit_count() for code in range(256))
+"""Per need code, how many tiles a tile placed there touches."""
 
 
 def _keep(state: SkyIslandsState) -> Move:
@@ -62,4 +76,4 @@ def _keep(state: SkyIslandsState) -> Move:
             break
         colour = min(short, key=lambda c: kept[c])
         kept[colour] += 1
-    return trusted(Keep, **kept)
+    return unchecked(Keep)(**kept)

@@ -4,13 +4,13 @@ skipping steps in which the active player has no choice, and the end of the game
 from __future__ import annotations
 
 from services.engine import Event, Rng, Seat
-from services.engine.state import trusted
+from services.engine.state import unchecked
 
 from .board import cell_key, initial_board
 from .building import can_build
 from .disposal import has_choice
 from .events import GameEnded, IncomeReceived, IslandScored, TileDrawn, TurnEnded, TurnStarted
-from .scoring import breakdown, final_result, score_islands
+from .scoring import breakdown, ranked, score_islands
 from .ships import sail_in, ship_of
 from .state import (
     CUBES_PER_COLOUR,
@@ -55,8 +55,8 @@ def begin_turn(state: SkyIslandsState) -> list[Event]:
     state.placed_this_turn = None
     merchant = state.active
     events: list[Event] = [
-        trusted(
-            TurnStarted, seat=state.current, turn=merchant.turns_taken + 1, number=state.turn_number
+        unchecked(TurnStarted)(
+            seat=state.current, turn=merchant.turns_taken + 1, number=state.turn_number
         )
     ]
     # "In the first turn, skip this step" — each player's own first turn.
@@ -73,7 +73,7 @@ def collect_income(state: SkyIslandsState) -> list[Event]:
     if not harbours:
         return []
     ships = [ship_of(state.board[cell_key(h.x, h.y)]) for h in harbours]
-    return [trusted(IncomeReceived, seat=seat, **sail_in(state, seat, ships, "income"))]
+    return [unchecked(IncomeReceived)(seat=seat, **sail_in(state, seat, ships, "income"))]
 
 
 def advance(state: SkyIslandsState) -> list[Event]:
@@ -94,13 +94,13 @@ def refill(state: SkyIslandsState) -> list[Event]:
         return []
     tile = state.pile.pop(0)
     merchant.hand.append(tile)
-    return [trusted(TileDrawn, seat=state.current, tile=tile, private_to=[state.current])]
+    return [unchecked(TileDrawn)(seat=state.current, tile=tile, private_to=[state.current])]
 
 
 def finish_turn(state: SkyIslandsState) -> list[Event]:
     state.active.turns_taken += 1
     events = refill(state)
-    events.append(trusted(TurnEnded, seat=state.current, turn=state.active.turns_taken))
+    events.append(unchecked(TurnEnded)(seat=state.current, turn=state.active.turns_taken))
     if all(m.turns_taken >= TURNS_PER_PLAYER for m in state.merchants):
         return events + end_game(state)
     state.current = (state.current + 1) % state.players  # "the turn passes to the left"
@@ -114,7 +114,7 @@ def end_game(state: SkyIslandsState) -> list[Event]:
     state.placed_this_turn = None
     scores = score_islands(state)
     events: list[Event] = [
-        IslandScored(
+        unchecked(IslandScored)(
             island=s.island.id,
             tile_count=s.island.tiles,
             closed=s.island.closed,
@@ -124,6 +124,7 @@ def end_game(state: SkyIslandsState) -> list[Event]:
         for s in scores
         if any(s.influence)
     ]
-    totals = [sum(parts.values()) for parts in breakdown(state, scores)]
-    winners = final_result(state).winners
-    return events + [GameEnded(scores=totals, winners=winners)]
+    table = breakdown(state, scores)
+    totals = [sum(parts.values()) for parts in table]
+    winners = ranked(table).winners
+    return [*events, unchecked(GameEnded)(scores=totals, winners=winners)]

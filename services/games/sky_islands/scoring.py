@@ -77,8 +77,12 @@ def breakdown(
 def final_result(state: SkyIslandsState) -> Result:
     """Standings; "if several players share the highest total, those players share the
     victory"."""
-    table = breakdown(state)
-    ranked: dict[Seat, tuple[dict[str, int], tuple]] = {
+    return ranked(breakdown(state))
+
+
+def ranked(table: list[dict[str, int]]) -> Result:
+    """The standings of seats with these breakdowns (see `final_result`)."""
+    scores: dict[Seat, tuple[dict[str, int], tuple]] = {
         seat: (parts, (sum(parts.values()),)) for seat, parts in enumerate(table)
     }
-    return Result.rank(ranked)
+    return Result.rank(scores)
