@@ -73,11 +73,9 @@ SPREAD_START = 5.0
 
 SHARE_WEIGHT = 0.15
 
-GHOST_GROWTH = {"coal": 0.6, "indigo": 0.35}
-"""Expected Coal and Indigo the ghost gains per die it takes (die values 1-6 alike; the
-player pays off about half the demands of 2s and 5s)."""
-GHOST_VP_PER_TURN = 1.0
-"""A 6 (one die in six) gives the ghost 6 VP."""
+GHOST_RATE = (0.6, 0.35, 1.0)
+"""Expected Coal, Indigo and VP the ghost gains per die in a later round (die values 1-6
+alike; the player pays off about half the demands of 2s and 5s; a 6 gives 6 VP)."""
 RAIDERS_GROWTH = 1.5
 """Resources the Raiders plunder per die they take, on average."""
 RAIDERS_BASIC_GROWTH = 0.35
@@ -211,12 +209,14 @@ def rival_projection(state: SkyLanternsState) -> tuple[float, float]:
     events = [rival_turns_left(state, r) for r in INCOME_ROUNDS if r > state.round]
     events.append(turns)  # final scoring
     if rival.scenario == "dead-mine":
-        coal, indigo = rival.basics["coal"], rival.basics["indigo"]
-        for n in events:
-            c, i = _ghost_after(coal, indigo, n)
+        now_rate = _ghost_rate(state, [v for v in state.spaces.values() if v is not None])
+        soon = rival_turns_left(state, state.round + 1)
+        gains = [_ghost_gains(now_rate, soon, n) for n in events]
+        for gain in gains:
+            c, i = _ghost_after(rival.basics["coal"], rival.basics["indigo"], gain)
             score += c * i
-        score += GHOST_VP_PER_TURN * turns
-        total = coal + indigo + turns * sum(GHOST_GROWTH.values())
+        score += gains[-1][2]
+        total = rival.basics["coal"] + rival.basics["indigo"] + gains[-1][0] + gains[-1][1]
         loss = logistic((total - 2 * solo.CAP + 0.5) / 1.5)
     else:
         held = sum(rival.basics.values()) + rival.coins + rival.camphor
@@ -226,11 +226,41 @@ def rival_projection(state: SkyLanternsState) -> tuple[float, float]:
     return score, loss
 
 
-def _ghost_after(coal: int, indigo: int, turns: int) -> tuple[float, float]:
-    """The ghost's expected Coal and Indigo after `turns` more dice, with the overflow of
-    a full track into the other."""
-    c = coal + GHOST_GROWTH["coal"] * turns
-    i = indigo + GHOST_GROWTH["indigo"] * turns
+def _ghost_rate(state: SkyLanternsState, values: list[int]) -> tuple[float, float, float]:
+    """The ghost's expected (Coal, Indigo, VP) per die, taking one of `values` alike: a 1
+    gives 1 Indigo, a 2 gives 2 Indigo unless the player pays 2 Camphor, a 3 1 Coal, a 4
+    2 Coal, a 5 2 Coal unless the player pays 2 Coal, a 6 6 VP."""
+    if not values:
+        return GHOST_RATE
+    player = state.seats[0]
+    blocks_2 = player.camphor >= 2
+    blocks_5 = player.basics["coal"] >= 2
+    coal = indigo = vp = 0.0
+    for v in values:
+        indigo += 1 if v == 1 else 2 * (not blocks_2) if v == 2 else 0
+        coal += 1 if v == 3 else 2 if v == 4 else 2 * (not blocks_5) if v == 5 else 0
+        vp += 6 if v == 6 else 0
+    return coal / len(values), indigo / len(values), vp / len(values)
+
+
+def _ghost_gains(
+    now_rate: tuple[float, float, float], soon: int, turns: int
+) -> tuple[float, float, float]:
+    """Expected (Coal, Indigo, VP) over the ghost's next `turns` dice: the first `soon`
+    (this round's) from the dice on the board now, the rest at the average rate."""
+    first, later = min(soon, turns), max(0, turns - soon)
+    return (
+        now_rate[0] * first + GHOST_RATE[0] * later,
+        now_rate[1] * first + GHOST_RATE[1] * later,
+        now_rate[2] * first + GHOST_RATE[2] * later,
+    )
+
+
+def _ghost_after(coal: int, indigo: int, gain: tuple[float, float, float]) -> tuple[float, float]:
+    """The ghost's expected Coal and Indigo after gaining `gain`, with the overflow of a
+    full track into the other."""
+    c = coal + gain[0]
+    i = indigo + gain[1]
     if c > solo.CAP:
         i, c = i + c - solo.CAP, solo.CAP
     if i > solo.CAP:
