@@ -1,6 +1,6 @@
 """Valley of Sky Lanterns: balance of the designed components, playout speed, bot strength.
 
-    python bench/sky_lanterns.py                  # everything (MCTS at 1 s/move: ~1 h)
+    python bench/sky_lanterns.py                  # everything (MCTS at 1 s/move: ~1.5 h)
     python bench/sky_lanterns.py --parts balance,speed --balance-games 100
     python bench/sky_lanterns.py --parts strength --strength-players 3 --strength-games 30
     python bench/sky_lanterns.py --parts solo --solo-levels mcts --solo-mcts-games 10
