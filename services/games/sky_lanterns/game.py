@@ -10,9 +10,10 @@ from . import moves as mv
 from .answers import carry_out
 from .asking import asked, setup_seats
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
-from .evaluation import share
+from .evaluation import win_chance
 from .offers import offered_moves
 from .options import SkyLanternsOptions
+from .playout import playout_move
 from .scoring import final_result
 from .setup import set_up
 from .state import SETUP_STEPS, SkyLanternsState
@@ -194,9 +195,14 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return [*state.draft_packets[seat], *([pick] if pick is not None else [])]
 
     def evaluate(self, state: SkyLanternsState, seat: Seat) -> float:
-        """The seat's projected score (now, plus what its tableau should still pay)
-        against the best other projected score (see `evaluation.py`)."""
-        return share(state, seat)
+        """The seat's chance of winning, from its projected score (now, plus what its
+        tableau should still pay) against the others' (see `evaluation.py`)."""
+        return win_chance(state, seat)
+
+    def playout_move(self, state: SkyLanternsState, seat: Seat, rng: Rng) -> Move:
+        """A sensible legal move chosen cheaply, for the searching bot's playouts (see
+        `playout.py`)."""
+        return playout_move(state, seat, rng)
 
 
 def describe(move: Move) -> str:
