@@ -30,7 +30,7 @@ def playout_move(state: SkyLanternsState, seat: int, rng: Rng) -> Move:
     if kind == "take_die":
         return _take(state, useful, rng)
     if kind in ("place_core", "place_compensation", "return_die"):
-        core = [m for m in useful if isinstance(m, mv.PlaceCore)]
+        core: list[Move] = [m for m in useful if isinstance(m, mv.PlaceCore)]
         return rng.choice(core if core and rng.below(4) else useful)
     if kind == "convert":
         return max(useful, key=lambda m: m.times)  # type: ignore[attr-defined]
