@@ -109,7 +109,8 @@ class ClockRequest(Strict):
     )
     on_timeout: Literal["forfeit", "bot"] = Field(
         default="forfeit",
-        description="When a bank runs out: forfeit (the seat resigns; the others are scored) "
+        description="When a bank runs out: forfeit (the game's on_leave policy: the seat "
+        "resigns and the others are scored, or it is abandoned and a bot plays it on) "
         "or bot (a bot makes that move; the seat plays on with only its increment).",
     )
 

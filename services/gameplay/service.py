@@ -452,14 +452,42 @@ class GameService:
         record = await self._load(game_id)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
-        if leave_policy(record, game).bot_takes_over:
-            return await self._leave(record, game, seat, expected_version), False
         request_print = fingerprint({"resign": True, "expected_version": expected_version})
+        if leave_policy(record, game).bot_takes_over:
+            return await self._leave_once(
+                record, game, seat, who, expected_version, idempotency_key, request_print
+            )
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             return None, game.resign(state, seat)
 
         return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+
+    async def _leave_once(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        who: Credentials,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_print: str,
+    ) -> tuple[MoveAccepted, bool]:
+        """Leave, remembering the answer under the Idempotency-Key as a commit would."""
+        if idempotency_key is None:
+            return await self._leave(record, game, seat, expected_version), False
+        digest = hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+        first = await self.store.idempotent_answer(record.id, digest)
+        if first is not None:
+            return _replayed(first, request_print), True
+        accepted = await self._leave(record, game, seat, expected_version)
+        answer = {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
+        await self.store.redis.set(
+            self.store.keys(record.id).idempotency(digest),
+            orjson.dumps(answer).decode(),
+            px=self.store.lifetimes.idempotency * 1000,
+        )
+        return accepted, False
 
     async def _leave(
         self, record: GameRecord, game: Game, seat: int, expected_version: int | None

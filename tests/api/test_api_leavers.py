@@ -218,3 +218,14 @@ def test_graphql_leaves_and_switches_autopilot(api, gql):
             ... on Rejected { code } } }"""
     )
     assert bad["data"]["createGame"]["code"] == "invalid_request"
+
+
+def test_a_retried_leave_with_its_idempotency_key_gets_the_first_answer(api):
+    created = api.create(seats=3)
+    game_id, token = created["id"], tokens_of(created)[0]
+    headers = {**api.auth(token), "Idempotency-Key": "leave-0001-abcdef"}
+    first = api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=headers)
+    again = api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json() and first.json()["abandoned"] is True
