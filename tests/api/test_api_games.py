@@ -323,7 +323,7 @@ query($tag: String) { games(tag: $tag) { games { id seats { seat resigned } } } 
 
 
 def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
-    created = api.create(seats=3, tags=["resign-listing"])
+    created = api.create(seats=3, tags=["resign-listing"], on_leave="end_game")
     tokens = tokens_of(created)
     response = api.client.post(f"/v1/games/{created['id']}/resign", headers=api.auth(tokens[1]))
     assert response.status_code == 200
