@@ -21,6 +21,7 @@ class GameTypes:
     move_applied: Any
     move_result: Any
     views: ViewTypes
+    game_at_version: Any
 
 
 def build_game_types(views: ViewTypes) -> GameTypes:
@@ -81,6 +82,10 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         replayed: bool = strawberry.field(
             description="True when answered from an earlier request with the same key."
         )
+        abandoned: bool = strawberry.field(
+            description="A resignation under onLeave bot_takes_over: nothing was committed; "
+            "the seat is abandoned and a bot plays it from here."
+        )
 
         @classmethod
         def of(
@@ -96,10 +101,37 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 turn=accepted.turn,
                 prompts=[Prompt.of(p) for p in accepted.prompts],
                 replayed=replayed,
+                abandoned=accepted.abandoned,
+            )
+
+    @strawberry.type(
+        name="GameAtVersion", description="A finished game as a spectator saw it at a version."
+    )
+    class GameAtVersion:
+        game_id: strawberry.ID
+        game: str
+        version: int
+        last_version: int
+        view: view_union
+
+        @classmethod
+        def of(cls, document: payloads.VersionView, rules: GameRules) -> "GameAtVersion":
+            return cls(
+                game_id=strawberry.ID(document.id),
+                game=document.game,
+                version=document.version,
+                last_version=document.last_version,
+                view=views.convert(rules, document.view),
             )
 
     move_result = Annotated[
         MoveApplied | Rejected | VersionConflict,
         strawberry.union("MoveResult", description="Applied, or why not (nothing changed)."),
     ]
-    return GameTypes(game=Game, move_applied=MoveApplied, move_result=move_result, views=views)
+    return GameTypes(
+        game=Game,
+        move_applied=MoveApplied,
+        move_result=move_result,
+        views=views,
+        game_at_version=GameAtVersion,
+    )

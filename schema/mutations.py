@@ -15,7 +15,15 @@ from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes
-from .types import CreateGameInput, CreateGameResult, GameCreated, Rejected, VersionConflict
+from .types import (
+    Autopilot,
+    AutopilotResult,
+    CreateGameInput,
+    CreateGameResult,
+    GameCreated,
+    Rejected,
+    VersionConflict,
+)
 
 Info = strawberry.Info[GraphQLContext, None]
 
@@ -84,6 +92,22 @@ def build_mutation(types: GameTypes) -> type:
             except Problem as problem:
                 return _rejected_or_raise(problem)
             return applied.of(accepted, context.service.games[accepted.game], replayed)
+
+        @strawberry.mutation(
+            description="Step away (on: a bot plays your seat's turns) or come back, with "
+            "that seat's own token."
+        )
+        async def set_autopilot(
+            self, info: Info, game_id: strawberry.ID, seat: int, on: bool
+        ) -> AutopilotResult:
+            context = info.context
+            try:
+                document = await context.service.autopilot(
+                    str(game_id), context.credentials(), seat, on
+                )
+            except Problem as problem:
+                return _rejected_or_raise(problem)
+            return Autopilot.of(document)
 
     return Mutation
 

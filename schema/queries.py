@@ -3,18 +3,28 @@
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
 import strawberry
+from strawberry.scalars import JSON
 
 from services.store import GameStatus as StoreStatus
 
 from .context import GraphQLContext
 from .game_types import GameTypes
-from .types import CatalogGame, EventPage, GamePage, GameResult, GameStatus, LegalMoves
+from .types import (
+    CatalogGame,
+    EventPage,
+    GamePage,
+    GameResult,
+    GameStatus,
+    LegalMoves,
+    RecordPage,
+)
 
 Info = strawberry.Info[GraphQLContext, None]
 
 
 def build_query(types: GameTypes) -> type:
     game_type = types.game
+    at_version = types.game_at_version
 
     @strawberry.type(name="Query")
     class Query:
@@ -64,6 +74,37 @@ def build_query(types: GameTypes) -> type:
         @strawberry.field(description="Final standings with every score's breakdown.")
         async def result(self, info: Info, game_id: strawberry.ID) -> GameResult:
             return GameResult.of(await info.context.service.result(str(game_id)))
+
+        @strawberry.field(
+            description="The record of a finished game (for its seats and platform API keys): "
+            "everything `skyport replay` needs, hidden information included."
+        )
+        async def record(self, info: Info, game_id: strawberry.ID) -> JSON:
+            context = info.context
+            record = await context.service.record(str(game_id), context.credentials())
+            return JSON(record.model_dump(mode="json"))
+
+        @strawberry.field(description="A finished game as a spectator saw it at `version`.")
+        async def game_at_version(
+            self, info: Info, game_id: strawberry.ID, version: int
+        ) -> at_version:
+            context = info.context
+            document = await context.service.version_view(str(game_id), version)
+            return at_version.of(document, context.service.games[document.game])
+
+        @strawberry.field(description="Records of finished games your API key created.")
+        async def records(
+            self,
+            info: Info,
+            tag: str | None = None,
+            limit: int = 20,
+            cursor: str | None = None,
+        ) -> RecordPage:
+            context = info.context
+            page = await context.service.list_records(
+                context.credentials(), tag=tag, limit=limit, cursor=cursor
+            )
+            return RecordPage.of(page)
 
         @strawberry.field(description="Games, their options and component data.")
         def catalog(self, info: Info) -> list[CatalogGame]:

@@ -32,10 +32,23 @@ class Seat:
     name: str
     bot: str | None
     resigned: bool
+    abandoned: bool = strawberry.field(
+        description="The seat left; a bot plays it to the end (onLeave bot_takes_over)."
+    )
+    autopilot: bool = strawberry.field(
+        description="The seat stepped away; a bot plays its turns for now."
+    )
 
     @classmethod
     def of(cls, info: payloads.SeatInfo) -> "Seat":
-        return cls(seat=info.seat, name=info.name, bot=info.bot, resigned=info.resigned)
+        return cls(
+            seat=info.seat,
+            name=info.name,
+            bot=info.bot,
+            resigned=info.resigned,
+            abandoned=info.abandoned,
+            autopilot=info.autopilot,
+        )
 
 
 @strawberry.type(description="A seat that must act now. Text and options only for that seat.")
@@ -66,6 +79,7 @@ class Standing:
     score: int
     breakdown: list[ScorePart]
     resigned: bool
+    abandoned: bool = strawberry.field(description="The seat left and a bot played it to the end.")
 
     @classmethod
     def of(cls, info: payloads.StandingInfo) -> "Standing":
@@ -76,6 +90,7 @@ class Standing:
             score=info.score,
             breakdown=[ScorePart(category=k, points=v) for k, v in info.breakdown.items()],
             resigned=info.resigned,
+            abandoned=info.abandoned,
         )
 
 
@@ -282,6 +297,60 @@ class GamePage:
         return cls(games=[GameSummary.of(g) for g in page.games], next_cursor=page.next_cursor)
 
 
+@strawberry.type(description="The record of a finished game, as listed.")
+class RecordSummary:
+    id: strawberry.ID
+    game: str
+    version: int
+    seats: list[str]
+    winners: list[int]
+    tags: list[str]
+    finished_at: str
+
+    @classmethod
+    def of(cls, summary: payloads.RecordSummary) -> "RecordSummary":
+        return cls(
+            id=strawberry.ID(summary.id),
+            game=summary.game,
+            version=summary.version,
+            seats=summary.seats,
+            winners=summary.winners,
+            tags=summary.tags,
+            finished_at=summary.finished_at,
+        )
+
+
+@strawberry.type
+class RecordPage:
+    records: list[RecordSummary]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, page: payloads.RecordList) -> "RecordPage":
+        return cls(
+            records=[RecordSummary.of(r) for r in page.records], next_cursor=page.next_cursor
+        )
+
+
+@strawberry.type(description="A seat's autopilot was switched.")
+class Autopilot:
+    game_id: strawberry.ID
+    seat: int
+    version: int
+    autopilot: bool
+    bot: str | None = strawberry.field(description="The bot level playing the seat while on.")
+
+    @classmethod
+    def of(cls, document: payloads.AutopilotDocument) -> "Autopilot":
+        return cls(
+            game_id=strawberry.ID(document.id),
+            seat=document.seat,
+            version=document.version,
+            autopilot=document.autopilot,
+            bot=document.bot,
+        )
+
+
 @strawberry.type
 class CatalogGame:
     id: str
@@ -381,9 +450,24 @@ class CreateGameInput:
         default=strawberry.UNSET, description='Which webhooks: "game.finished" (default), "move".'
     )
     clock: ClockInput | None = strawberry.UNSET
+    on_leave: str | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="When a seat resigns or runs out of time: bot_takes_over (default with "
+        "3+ seats: the seat is abandoned and a bot plays it to the end) or end_game "
+        "(default with 2 seats).",
+    )
+    leave_bot: str | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="Bot level for abandoned seats and autopilot (default greedy if offered).",
+    )
 
 
 CreateGameResult = Annotated[
     GameCreated | Rejected,
     strawberry.union("CreateGameResult"),
+]
+
+AutopilotResult = Annotated[
+    Autopilot | Rejected,
+    strawberry.union("AutopilotResult"),
 ]

@@ -25,6 +25,7 @@ from . import (
     routes_games,
     routes_health,
     routes_playground,
+    routes_records,
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -87,6 +88,7 @@ def create_app(
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
     return [
         *routes_games.routes,
+        *routes_records.routes,
         *routes_events.routes,
         *routes_board.routes,
         *routes_playground.routes,

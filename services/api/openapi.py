@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from services.engine import Game
 from services.gameplay import payloads as p
+from services.gameplay.records import Record
 from services.store import GameStatus
 
 REF = "#/components/schemas/{model}"
@@ -30,9 +31,18 @@ RESPONSE_MODELS: list[type[BaseModel]] = [
     p.EventsPage,
     p.GameResult,
     p.Catalog,
+    Record,
+    p.RecordList,
+    p.VersionView,
+    p.AutopilotDocument,
     p.ProblemDocument,
 ]
-REQUEST_MODELS: list[type[BaseModel]] = [p.CreateGameRequest, p.MoveRequest, p.ResignRequest]
+REQUEST_MODELS: list[type[BaseModel]] = [
+    p.CreateGameRequest,
+    p.MoveRequest,
+    p.ResignRequest,
+    p.AutopilotRequest,
+]
 
 
 def pascal(game_id: str) -> str:
@@ -92,6 +102,10 @@ def _type_views(schemas: dict[str, Any], views: list[dict[str, Any]]) -> None:
         "description": "Every seat's view: finished games read with an API key.",
     }
     schemas["MoveAccepted"]["properties"]["view"] = {**any_view, "description": "Your view."}
+    schemas["VersionView"]["properties"]["view"] = {
+        **any_view,
+        "description": "A spectator's view at that version.",
+    }
 
 
 def _type_moves(schemas: dict[str, Any], games: Mapping[str, Game]) -> None:
@@ -130,7 +144,7 @@ def _problems(*statuses: int, store: bool = True) -> dict[str, Any]:
         400: "Malformed request (bad JSON, query or header)",
         401: "Missing or unknown token",
         403: "The token may not do this",
-        404: "No such game",
+        404: "No such game (or seat, or version)",
         409: "Version conflict, or the game is not in a state for this",
         413: "Body too large",
         415: "Body is not JSON",
@@ -264,7 +278,9 @@ def _paths() -> dict[str, Any]:
         "/v1/games/{game_id}/resign": {
             "post": {
                 "operationId": "resign",
-                "summary": "Give up; the game ends at once and you rank last.",
+                "summary": "Give up. With on_leave end_game the game ends at once and you rank "
+                "last; with bot_takes_over your seat is abandoned (nothing is committed, "
+                "`abandoned` is true) and a bot plays it to the end.",
                 "security": [{"bearer": []}],
                 "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM],
                 "requestBody": _body("ResignRequest", required=False),
@@ -314,6 +330,88 @@ def _paths() -> dict[str, Any]:
                 "summary": "Final standings with every score's breakdown.",
                 "parameters": [GAME_ID_PARAM],
                 "responses": {"200": _json("GameResult", "Standings"), **_problems(400, 404, 409)},
+            }
+        },
+        "/v1/games/{game_id}/record": {
+            "get": {
+                "operationId": "gameRecord",
+                "summary": "The record of a finished game: game, options, seed, seats, every "
+                "committed move with its seat, version, time and unredacted events, and the "
+                "result; replay it with `skyport replay FILE`. For the game's seat tokens and "
+                "platform API keys; 409 not_finished before the end. Kept SKYPORT_RECORD_TTL "
+                "seconds after the end, longer than the game.",
+                "security": [{"bearer": []}],
+                "parameters": [GAME_ID_PARAM],
+                "responses": {
+                    "200": _json("Record", "The record"),
+                    **_problems(400, 401, 404, 409),
+                },
+            }
+        },
+        "/v1/games/{game_id}/states/{version}": {
+            "get": {
+                "operationId": "stateAtVersion",
+                "summary": "A finished game as a spectator saw it at `version` (0: before the "
+                "first move); 404 version_not_found beyond its last version.",
+                "parameters": [
+                    GAME_ID_PARAM,
+                    {
+                        "name": "version",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 0},
+                    },
+                ],
+                "responses": {
+                    "200": _json("VersionView", "The view at that version"),
+                    **_problems(400, 404, 409),
+                },
+            }
+        },
+        "/v1/games/{game_id}/seats/{seat}/autopilot": {
+            "post": {
+                "operationId": "autopilot",
+                "summary": "Step away (on: a bot of the game's leave_bot level plays your turns) "
+                "or come back (off), with that seat's own token.",
+                "security": [{"bearer": []}],
+                "parameters": [
+                    GAME_ID_PARAM,
+                    {
+                        "name": "seat",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 0},
+                    },
+                ],
+                "requestBody": _body("AutopilotRequest"),
+                "responses": {
+                    "200": _json("AutopilotDocument", "Switched"),
+                    **_problems(400, 401, 403, 404, 409, 413, 415, 422),
+                },
+            }
+        },
+        "/v1/records": {
+            "get": {
+                "operationId": "listRecords",
+                "summary": "Records of finished games your API key created, newest first.",
+                "security": [{"bearer": []}],
+                "parameters": [
+                    _query("tag", {"type": "string", "pattern": p.TAG_PATTERN}, "Only this tag."),
+                    _query(
+                        "limit",
+                        {"type": "integer", "minimum": 1, "maximum": 100},
+                        "Page size (default 20).",
+                    ),
+                    _query(
+                        "cursor",
+                        {"type": "string", "pattern": "^\\d{15}:[a-z2-7]{1,64}$"},
+                        "next_cursor of the previous page.",
+                    ),
+                ],
+                "responses": {
+                    "200": _json("RecordList", "A page of records"),
+                    **_problems(400, 401, 403),
+                },
             }
         },
         "/v1/games/{game_id}/board.svg": {

@@ -26,6 +26,7 @@ from redis.asyncio import Redis
 from services.engine import Game, all_games
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 
+from .archive import RecordArchive
 from .auth import Credentials
 from .clocks import ClockDeadlines
 from .commits import CommitMetrics, CommitPipeline, NextStep
@@ -37,6 +38,7 @@ from .dispatch import (
     WebhookSender,
     webhook_policy,
 )
+from .leavers import SeatsAway
 from .notifier import WebhookNotifier
 from .referee import Referee, budgeted_bots
 from .served import ServedGames
@@ -147,6 +149,7 @@ def build_service(
     notifier = WebhookNotifier(_webhook_sender(dispatcher))
     deadlines = ClockDeadlines(store)
     pipeline = CommitPipeline(store, [CommitMetrics(), notifier, deadlines, NextStep(dispatcher)])
+    archive = RecordArchive(redis, settings.key_prefix, settings.record_ttl)
     referee = Referee(
         store=store,
         served=served,
@@ -154,6 +157,8 @@ def build_service(
         deadlines=deadlines,
         dispatcher=dispatcher,
         notifier=notifier,
+        seats_away=SeatsAway(store),
+        archive=archive,
         bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
     )
     service = GameService(
@@ -166,6 +171,7 @@ def build_service(
         keepalive=settings.stream_keepalive,
         key_webhooks=key_webhooks(settings),
         webhook_allow_private=settings.webhook_allow_private,
+        archive=archive,
     )
     return Gameplay(settings, redis, store, live, dispatcher, referee, service)
 

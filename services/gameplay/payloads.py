@@ -28,6 +28,7 @@ Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
 WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
 WebhookEvent = Literal["game.finished", "move"]
+OnLeave = Literal["bot_takes_over", "end_game"]
 
 MAX_SEAT_NAME = 64
 SEAT_NAME_ERROR = "invalid_seat_name"
@@ -108,7 +109,8 @@ class ClockRequest(Strict):
     )
     on_timeout: Literal["forfeit", "bot"] = Field(
         default="forfeit",
-        description="When a bank runs out: forfeit (the seat resigns; the others are scored) "
+        description="When a bank runs out: forfeit (the game's on_leave policy: the seat "
+        "resigns and the others are scored, or it is abandoned and a bot plays it on) "
         "or bot (a bot makes that move; the seat plays on with only its increment).",
     )
 
@@ -143,6 +145,18 @@ class CreateGameRequest(Strict):
         description="Which events to POST: game.finished (final standings) and/or move "
         "(every committed move, as a spectator sees it).",
     )
+    on_leave: OnLeave | None = Field(
+        default=None,
+        description="When a seat resigns or its clock runs out (with on_timeout forfeit): "
+        "bot_takes_over (the default with 3 or more seats: the seat is marked abandoned and "
+        "a bot of level leave_bot plays it to the end) or end_game (the default with 2 "
+        "seats: the game ends and the others are scored).",
+    )
+    leave_bot: str | None = Field(
+        default=None,
+        description="Bot level that plays abandoned seats and seats on autopilot (see the "
+        "catalog's bot_levels); default greedy where the game offers it, else random.",
+    )
 
 
 class MoveRequest(Strict):
@@ -160,6 +174,13 @@ class ResignRequest(Strict):
     expected_version: StrictInt | None = Field(default=None, ge=0)
 
 
+class AutopilotRequest(Strict):
+    on: bool = Field(
+        description="true: a bot (the game's leave_bot) plays your turns until you turn it "
+        "off; false: you play again."
+    )
+
+
 # --- responses -----------------------------------------------------------------------
 
 
@@ -168,6 +189,12 @@ class SeatInfo(BaseModel):
     name: str
     bot: str | None = None
     resigned: bool = False
+    abandoned: bool = Field(
+        default=False, description="The seat left; a bot plays it to the end (on_leave)."
+    )
+    autopilot: bool = Field(
+        default=False, description="The seat stepped away; a bot plays its turns for now."
+    )
 
 
 class CreatedSeat(SeatInfo):
@@ -208,6 +235,9 @@ class StandingInfo(BaseModel):
     score: int
     breakdown: dict[str, int]
     resigned: bool = False
+    abandoned: bool = Field(
+        default=False, description="The seat left and a bot played it to the end."
+    )
 
 
 class OpponentInfo(BaseModel):
@@ -287,6 +317,44 @@ class MoveAccepted(BaseModel):
     view: dict[str, Any]
     turn: list[int]
     prompts: list[PromptInfo]
+    abandoned: bool = Field(
+        default=False,
+        description="A resignation under on_leave bot_takes_over: nothing was committed "
+        "(version unchanged); the seat is abandoned and a bot plays it from here.",
+    )
+
+
+class AutopilotDocument(BaseModel):
+    id: str
+    seat: int
+    version: int = Field(description="The game's version when it was switched.")
+    autopilot: bool
+    bot: str | None = Field(description="The bot level playing the seat while on.")
+
+
+class RecordSummary(BaseModel):
+    id: str
+    game: str
+    version: int = Field(description="The game's last version.")
+    seats: list[str] = Field(description="The seats' names, in seat order.")
+    winners: list[int]
+    tags: list[str]
+    finished_at: str
+
+
+class RecordList(BaseModel):
+    records: list[RecordSummary]
+    next_cursor: str | None
+
+
+class VersionView(BaseModel):
+    """A spectator's view of a finished game at one of its versions."""
+
+    id: str
+    game: str
+    version: int
+    last_version: int
+    view: dict[str, Any] = Field(description="The game's own view for a spectator.")
 
 
 class LogEntryDocument(BaseModel):

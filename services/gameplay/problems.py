@@ -109,6 +109,10 @@ def forbidden(code: str, detail: str) -> Problem:
     return Problem(403, code, detail)
 
 
+def conflict(code: str, detail: str, **extra: Any) -> Problem:
+    return Problem(409, code, detail, **extra)
+
+
 def bad_request(code: str, detail: str, **extra: Any) -> Problem:
     return Problem(400, code, detail, **extra)
 

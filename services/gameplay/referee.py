@@ -22,9 +22,11 @@ from services.store import CommitVerdict, GameRecord, GameStatus, GameStore
 from services.store.progress import PendingGames
 
 from . import metrics
+from .archive import RecordArchive, archived_from_store, full_log
 from .clocks import ClockDeadlines, clock_of, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .dispatch import Dispatcher
+from .leavers import AwayVerdict, SeatsAway, bot_of, leave_policy
 from .notifier import WebhookNotifier
 from .results import result_of
 from .served import ServedGames
@@ -56,6 +58,8 @@ class Referee:
         deadlines: ClockDeadlines,
         dispatcher: Dispatcher,
         notifier: WebhookNotifier,
+        seats_away: SeatsAway,
+        archive: RecordArchive | None = None,
         bot_maker: BotMaker = make_bot,
     ) -> None:
         self.store = store
@@ -64,6 +68,8 @@ class Referee:
         self.deadlines = deadlines
         self.dispatcher = dispatcher
         self.notifier = notifier
+        self.seats_away = seats_away
+        self.archive = archive
         self.bot_maker = bot_maker
 
     # --- bots and scoring --------------------------------------------------------------
@@ -95,7 +101,7 @@ class Referee:
         seat = _prompted_bot(record, game.prompts(state))
         if seat is None:
             return
-        level = record.seats[seat].bot or "random"
+        level = bot_of(record, seat) or "random"
         try:
             move, outcome = await self._bot_choice(record, game, state, seat, level)
         except Exception as error:
@@ -144,7 +150,42 @@ class Referee:
             )
         if done:
             metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
+            await self.keep_record(record)
             await self.notifier.finished(replace(record, standings=result.model_dump(mode="json")))
+
+    async def keep_record(self, record: GameRecord) -> None:
+        """Archive the record of a game just finished. A failure here costs nothing but
+        time: the first read of the record builds it from the store instead."""
+        if self.archive is None:
+            return
+        try:
+            log_entries = await full_log(self.store, record.id, record.version)
+            await self.archive.keep(
+                archived_from_store(record, log_entries, self.served.of(record))
+            )
+        except Exception as error:
+            log.error("record_not_kept", game_id=record.id, exc_info=error)
+
+    # --- seats that leave or step away -------------------------------------------------
+
+    async def take_over(self, record: GameRecord, seat: int, *, at_version: bool) -> AwayVerdict:
+        """The seat left: a bot of the game's leave_bot level plays it from here on."""
+        policy = leave_policy(record, self.served.of(record))
+        verdict = await self.seats_away.abandon(
+            record, seat, policy.leave_bot, at_version=at_version
+        )
+        if verdict is AwayVerdict.DONE:
+            log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)
+            # Sent even if a turn at this version was sent before: that one found no bot due.
+            await self.dispatcher.resend(record.id, record.version)
+        return verdict
+
+    async def autopilot(self, record: GameRecord, seat: int, on: bool) -> AwayVerdict:
+        policy = leave_policy(record, self.served.of(record))
+        verdict = await self.seats_away.autopilot(record, seat, policy.leave_bot if on else None)
+        if verdict is AwayVerdict.DONE and on:
+            await self.dispatcher.resend(record.id, record.version)
+        return verdict
 
     async def _abort(self, record: GameRecord, reason: str) -> None:
         await self.store.transition(
@@ -199,7 +240,12 @@ class Referee:
         if record.status is not GameStatus.ACTIVE or not overdue or record.clock_rules is None:
             await self.deadlines.note(record)
             return
-        seat = overdue[0]
+        away = [seat for seat in overdue if bot_of(record, seat) is not None]
+        if len(away) == len(overdue):
+            # Every seat out of time is played by a bot already: its turn is what is due.
+            await self.dispatcher.after_commit(record.id, record.version, moved=False)
+            return
+        seat = next(seat for seat in overdue if seat not in away)
         game = self.served.of(record)
         state = game.load_state(record.state)
         move: Move | None = None
@@ -212,6 +258,14 @@ class Referee:
             except Exception as error:  # no bot move: the seat forfeits instead
                 log.error("timeout_bot_failed", game_id=game_id, seat=seat, exc_info=error)
                 move = None
+        elif leave_policy(record, game).bot_takes_over:
+            # The leave policy applies to a forfeit: the seat is abandoned, a bot plays on.
+            verdict = await self.take_over(record, seat, at_version=True)
+            if verdict is AwayVerdict.DONE:
+                log.info("clock_ran_out", game_id=game_id, seat=seat, policy="timeout_abandoned")
+            else:
+                await self.deadlines.renote(game_id)
+            return
         if outcome is None:
             outcome = game.resign(state, seat)
         how = "timeout_bot" if move is not None else "timeout_forfeit"
@@ -260,7 +314,8 @@ class Referee:
 
 
 def _prompted_bot(record: GameRecord, prompts: Sequence[Prompt]) -> int | None:
+    """A prompted seat that a bot plays: a bot seat, or one that left or stepped away."""
     for prompt in prompts:
-        if record.seats[prompt.seat].bot is not None:
+        if bot_of(record, prompt.seat) is not None:
             return prompt.seat
     return None

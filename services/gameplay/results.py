@@ -28,6 +28,7 @@ def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
                 score=standing.score,
                 breakdown=standing.breakdown,
                 resigned=standing.seat in state.resigned,
+                abandoned=record.away.get(standing.seat, {}).get("why") == "abandoned",
             )
             for standing in result.standings
         ],

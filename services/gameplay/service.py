@@ -32,11 +32,14 @@ from services.store import (
 )
 
 from . import metrics
+from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
+from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .payloads import (
     TAG_PATTERN,
+    AutopilotDocument,
     Catalog,
     CreatedSeat,
     CreateGameRequest,
@@ -49,11 +52,14 @@ from .payloads import (
     LegalMovesDocument,
     LogEntryDocument,
     MoveAccepted,
+    RecordList,
     SeatInfo,
+    VersionView,
 )
 from .problems import (
     Problem,
     bad_request,
+    conflict,
     forbidden,
     from_game_error,
     not_found,
@@ -61,6 +67,7 @@ from .problems import (
     unprocessable,
     version_conflict,
 )
+from .records import Record, ReplayMismatch, state_at
 from .referee import Referee
 from .results import result_of
 from .served import ServedGames
@@ -129,6 +136,8 @@ class GameService:
     """Callback URL per API key scope (`Credentials.scope`): every game it creates."""
     webhook_allow_private: bool = False
     """Whether a game's webhook URL may name a private or cluster-internal host."""
+    archive: RecordArchive | None = None
+    """Where finished games' records are kept; None: built from the live game only."""
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -155,6 +164,7 @@ class GameService:
                     f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
                     known=levels,
                 )
+        policy = leave_policy_of_request(request, game)
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         try:
             state = game.setup(request.options, len(request.seats), seed)
@@ -166,7 +176,7 @@ class GameService:
         salt = new_salt()
         tokens = self._tokens(request, who, idempotency_key, salt)
         record = self._new_record(game_id, game, request, state, seed, tokens, who, salt)
-        record = replace(record, create_fingerprint=request_print)
+        record = replace(record, create_fingerprint=request_print, leave_policy=policy)
         record = self._with_created_answer(record)
         stored_print = await self.store.create(record)
         if stored_print is None:
@@ -437,12 +447,177 @@ class GameService:
         expected_version: int | None,
         idempotency_key: str | None,
     ) -> tuple[MoveAccepted, bool]:
+        """Resign: under on_leave bot_takes_over the seat is abandoned and a bot plays it
+        on (nothing is committed); under end_game the engine's resignation ends the game."""
+        record = await self._load(game_id)
+        seat = self._acting_seat(self._viewer(record, who))
+        game = self._game_of(record)
         request_print = fingerprint({"resign": True, "expected_version": expected_version})
+        if leave_policy(record, game).bot_takes_over:
+            return await self._leave_once(
+                record, game, seat, who, expected_version, idempotency_key, request_print
+            )
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             return None, game.resign(state, seat)
 
         return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+
+    async def _leave_once(
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        who: Credentials,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_print: str,
+    ) -> tuple[MoveAccepted, bool]:
+        """Leave, remembering the answer under the Idempotency-Key as a commit would."""
+        if idempotency_key is None:
+            return await self._leave(record, game, seat, expected_version), False
+        digest = hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+        first = await self.store.idempotent_answer(record.id, digest)
+        if first is not None:
+            return _replayed(first, request_print), True
+        accepted = await self._leave(record, game, seat, expected_version)
+        answer = {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
+        await self.store.redis.set(
+            self.store.keys(record.id).idempotency(digest),
+            orjson.dumps(answer).decode(),
+            px=self.store.lifetimes.idempotency * 1000,
+        )
+        return accepted, False
+
+    async def _leave(
+        self, record: GameRecord, game: Game, seat: int, expected_version: int | None
+    ) -> MoveAccepted:
+        if record.status is not GameStatus.ACTIVE:
+            raise _closed(record.status)
+        if expected_version is not None and expected_version != record.version:
+            raise version_conflict(record.version, expected_version)
+        _check_present(record, seat)
+        verdict = await self.referee.take_over(record, seat, at_version=False)
+        _check_away_verdict(verdict, record)
+        state = game.load_state(record.state)
+        prompts = game.prompts(state)
+        return MoveAccepted(
+            id=record.id,
+            game=record.game,
+            version=record.version,
+            status=record.status,
+            seat=seat,
+            events=[],
+            view=game.view(state, seat).model_dump(mode="json"),
+            turn=sorted({prompt.seat for prompt in prompts}),
+            prompts=prompts_for(prompts, Viewer(seat=seat)),
+            abandoned=True,
+        )
+
+    async def autopilot(
+        self, game_id: str, who: Credentials, seat: int, on: bool
+    ) -> AutopilotDocument:
+        """A seat steps away (a bot plays its turns) or comes back, with its own token."""
+        record = await self._load(game_id)
+        acting = self._acting_seat(self._viewer(record, who))
+        if not 0 <= seat < record.players:
+            raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
+        if acting != seat:
+            raise forbidden("not_your_seat", f"Your token is seat {acting}'s, not seat {seat}'s.")
+        if record.status is not GameStatus.ACTIVE:
+            raise _closed(record.status)
+        if is_abandoned(record, seat):
+            raise _abandoned(seat)
+        verdict = await self.referee.autopilot(record, seat, on)
+        _check_away_verdict(verdict, record)
+        game = self._game_of(record)
+        return AutopilotDocument(
+            id=record.id,
+            seat=seat,
+            version=record.version,
+            autopilot=on,
+            bot=leave_policy(record, game).leave_bot if on else None,
+        )
+
+    # --- records -------------------------------------------------------------------------
+
+    async def record(self, game_id: str, who: Credentials) -> Record:
+        """The record of a finished game, for its seats and platform API keys."""
+        archived = await self._archived(game_id)
+        if who.bearer is None:
+            raise unauthorized(
+                "seat_token_required",
+                "A game's record reveals its hidden information: send one of its seat tokens "
+                "or a platform API key.",
+            )
+        if not who.platform and who.token_hash not in archived.token_hashes:
+            raise unauthorized("invalid_token", "That token is not a seat of this game.")
+        return archived.record
+
+    async def version_view(self, game_id: str, version: int) -> VersionView:
+        """A spectator's view of a finished game at `version` (0: before any move)."""
+        archived = await self._archived(game_id)
+        record = archived.record
+        if not 0 <= version <= record.version:
+            raise Problem(
+                404,
+                "version_not_found",
+                f"The game has versions 0 to {record.version}, not {version}.",
+                last_version=record.version,
+            )
+        game = self.served.named(record.game)
+        try:
+            state = state_at(record, version, game)
+        except ReplayMismatch as error:  # the engine changed under an old record
+            log.error("record_does_not_replay", game_id=game_id, error=str(error))
+            raise Problem(
+                500, "record_does_not_replay", "This record no longer replays here."
+            ) from None
+        return VersionView(
+            id=record.id,
+            game=record.game,
+            version=version,
+            last_version=record.version,
+            view=game.view(state, None).model_dump(mode="json"),
+        )
+
+    async def list_records(
+        self, who: Credentials, *, tag: str | None, limit: int, cursor: str | None
+    ) -> RecordList:
+        """The records of the games the caller's API key created, newest first."""
+        if who.bearer is None:
+            raise unauthorized("api_key_required", "Listing records needs a platform API key.")
+        if not who.platform:
+            raise forbidden("api_key_required", "Listing records needs a platform API key.")
+        _check_range("limit", limit, 1, MAX_GAMES_PAGE)
+        _check_pattern("tag", tag, TAG)
+        _check_pattern("cursor", cursor, CURSOR)
+        if self.archive is None:
+            return RecordList(records=[], next_cursor=None)
+        found, next_cursor = await self.archive.listing(who.scope, tag, limit, cursor)
+        return RecordList(records=found, next_cursor=next_cursor)
+
+    async def _archived(self, game_id: str) -> ArchivedRecord:
+        """The archived record, or one made now from a finished game (and archived)."""
+        if not GAME_ID.match(game_id):
+            raise not_found(game_id[:64])
+        if self.archive is not None:
+            archived = await self.archive.load(game_id)
+            if archived is not None:
+                return archived
+        stored = await self._load(game_id)
+        if stored.status is not GameStatus.FINISHED:
+            await self.referee.nudge(stored, [])
+            raise conflict(
+                "not_finished",
+                f"The game is {stored.status.value}; its record exists once it is finished.",
+                status_now=stored.status.value,
+            )
+        entries = await full_log(self.store, game_id, stored.version)
+        archived = archived_from_store(stored, entries, self._game_of(stored))
+        if self.archive is not None:
+            await self.archive.keep(archived)
+        return archived
 
     async def _act(
         self,
@@ -489,6 +664,7 @@ class GameService:
         """Validate and apply on a private copy; nothing is stored yet."""
         if record.status is not GameStatus.ACTIVE:
             raise _closed(record.status)
+        _check_present(record, seat)
         clock = clock_of(record)
         if clock is not None and seat in clock.overdue(now_ms()):
             raise from_game_error(
@@ -573,6 +749,30 @@ def _check_range(name: str, value: int, low: int, high: int) -> None:
 def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> None:
     if value is not None and not pattern.match(value):
         raise bad_request("invalid_query", f"{name} is not valid here.")
+
+
+def _check_present(record: GameRecord, seat: int) -> None:
+    """A seat that left, or is on autopilot, does not act itself."""
+    if is_abandoned(record, seat):
+        raise _abandoned(seat)
+    if on_autopilot(record, seat):
+        raise conflict(
+            "autopilot_on",
+            f"Seat {seat} is on autopilot: a bot plays its turns. Turn autopilot off first.",
+        )
+
+
+def _abandoned(seat: int) -> Problem:
+    return conflict("seat_abandoned", f"Seat {seat} left the game; a bot plays it to the end.")
+
+
+def _check_away_verdict(verdict: AwayVerdict, record: GameRecord) -> None:
+    if verdict is AwayVerdict.MISSING:
+        raise not_found(record.id)
+    if verdict is AwayVerdict.CLOSED:
+        raise _closed(GameStatus.FINISHED)
+    if verdict is AwayVerdict.ABANDONED:
+        raise conflict("seat_abandoned", "That seat left the game; a bot plays it to the end.")
 
 
 def _replayed(stored: str, request_print: str) -> MoveAccepted:

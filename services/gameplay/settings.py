@@ -45,6 +45,12 @@ class Settings(BaseSettings):
     idempotency_ttl: int = Field(
         default=24 * 3600, gt=0, description="Seconds an Idempotency-Key is remembered."
     )
+    record_ttl: int = Field(
+        default=90 * 24 * 3600,
+        gt=0,
+        description="Seconds the record of a finished game is kept (GET /v1/games/{id}/record, "
+        "GET /v1/records), counted from its end; it outlives the game itself.",
+    )
 
     # --- access ----------------------------------------------------------------------
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(

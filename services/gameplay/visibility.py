@@ -64,7 +64,16 @@ def prompts_for(prompts: Sequence[Prompt], viewer: Viewer) -> list[PromptInfo]:
 
 
 def seat_infos(record: GameRecord, resigned: Sequence[int] = ()) -> list[SeatInfo]:
+    """The seats as everyone sees them: `bot` is the seat's own level (null for a human
+    seat, even while a bot plays it); `abandoned` and `autopilot` say a bot plays it now."""
     return [
-        SeatInfo(seat=index, name=seat.name, bot=seat.bot, resigned=index in resigned)
+        SeatInfo(
+            seat=index,
+            name=seat.name,
+            bot=seat.bot,
+            resigned=index in resigned,
+            abandoned=record.away.get(index, {}).get("why") == "abandoned",
+            autopilot=record.away.get(index, {}).get("why") == "autopilot",
+        )
         for index, seat in enumerate(record.seats)
     ]

@@ -4,7 +4,15 @@ from .clocks import Clock, ClockRules
 from .connection import open_redis
 from .keys import GameKeys, IndexKeys
 from .live import Doorbell, LiveUpdates
-from .records import FINAL_STATUSES, EventViews, GameRecord, GameStatus, LogEntry, SeatRecord
+from .records import (
+    AWAY_FIELD,
+    FINAL_STATUSES,
+    EventViews,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+    SeatRecord,
+)
 from .store import (
     Commit,
     CommitOutcome,
@@ -16,6 +24,7 @@ from .store import (
 )
 
 __all__ = [
+    "AWAY_FIELD",
     "FINAL_STATUSES",
     "Clock",
     "ClockRules",

@@ -61,6 +61,12 @@ class GameRecord:
     """The time control as created (read with `ClockRules.from_dict`); None if untimed."""
     clock: str = ""
     """The clocks at `version` (`Clock.to_json()`), written with every commit."""
+    leave_policy: dict[str, Any] | None = None
+    """What happens when a seat leaves or its clock runs out (`on_leave`, `leave_bot`),
+    as created; None for games created before there was a choice."""
+    away: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Seats a bot plays for now: seat -> {"why": "abandoned" | "autopilot", "bot": level,
+    "since": version}. Each is a hash field `away:<seat>` of its own, written by gameplay."""
 
     def to_fields(self) -> dict[str, str]:
         """As Redis hash fields. What the Lua scripts read or write (version, status,
@@ -79,6 +85,7 @@ class GameRecord:
             "webhooks": self.webhooks,
             "webhook_events": self.webhook_events,
             "clock_rules": self.clock_rules,
+            "leave_policy": self.leave_policy,
         }
         return {
             "version": str(self.version),
@@ -116,12 +123,21 @@ class GameRecord:
             webhook_events=meta.get("webhook_events", []),
             clock_rules=meta.get("clock_rules"),
             clock=fields.get("clock", ""),
+            leave_policy=meta.get("leave_policy"),
+            away={
+                int(name[len(AWAY_FIELD) :]): orjson.loads(value)
+                for name, value in fields.items()
+                if name.startswith(AWAY_FIELD)
+            },
         )
 
     @property
     def players(self) -> int:
         return len(self.seats)
 
+
+AWAY_FIELD = "away:"
+"""Prefix of the record's hash fields naming a seat a bot plays for now (`away:<seat>`)."""
 
 SUMMARY_FIELDS = ("version", "status", "meta", "updated_at", "resigned")
 """What a listing reads of each game. `resigned` (the seats that resigned, space-separated)

@@ -176,8 +176,8 @@ def test_an_unknown_bot_level_is_refused_at_creation(api):
     assert response.status_code == 422 and response.json()["code"] == "unknown_bot_level"
 
 
-def test_resigning_ends_the_game_and_ranks_the_resigner_last(api):
-    created = api.create(seats=3)
+def test_resigning_under_end_game_ends_the_game_and_ranks_the_resigner_last(api):
+    created = api.create(seats=3, on_leave="end_game")
     tokens = tokens_of(created)
     response = api.client.post(f"/v1/games/{created['id']}/resign", headers=api.auth(tokens[1]))
     assert response.status_code == 200 and response.json()["status"] == "scoring"
@@ -323,7 +323,7 @@ query($tag: String) { games(tag: $tag) { games { id seats { seat resigned } } } 
 
 
 def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
-    created = api.create(seats=3, tags=["resign-listing"])
+    created = api.create(seats=3, tags=["resign-listing"], on_leave="end_game")
     tokens = tokens_of(created)
     response = api.client.post(f"/v1/games/{created['id']}/resign", headers=api.auth(tokens[1]))
     assert response.status_code == 200

@@ -194,9 +194,12 @@ def test_creating_with_bad_input_is_rejected_with_a_code(gql):
         assert answer["__typename"] == "Rejected" and answer["code"] == code, answer
 
 
-def test_resigning_ends_the_game(gql):
+def test_resigning_under_end_game_ends_the_game(gql):
     created = create(
-        gql, game="hidden-numbers", seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}]
+        gql,
+        game="hidden-numbers",
+        seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        onLeave="end_game",
     )
     answer = gql.data(
         """mutation($id: ID!) { resign(gameId: $id) {

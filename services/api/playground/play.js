@@ -313,6 +313,11 @@
     restart();
   }
 
+  function standingNote(standing) {
+    if (standing.abandoned) return " (left; a bot played on)";
+    return standing.resigned ? " (resigned)" : "";
+  }
+
   function seatName(seat) {
     const seats = table.document ? table.document.seats : [];
     if (!seats[seat]) return `Seat ${seat + 1}`;
@@ -529,7 +534,7 @@
         .join(" · ");
       row.append(
         element("td", String(standing.rank)),
-        element("td", (winner ? "★ " : "") + standing.name + (standing.resigned ? " (resigned)" : "")),
+        element("td", (winner ? "★ " : "") + standing.name + standingNote(standing)),
         element("td", String(standing.score)),
         element("td", breakdown),
       );

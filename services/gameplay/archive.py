@@ -1,0 +1,156 @@
+"""The archive of finished games' records (`GET /v1/games/{id}/record`, `/v1/records`).
+
+A game's record is written when the game is scored (and again, from the store, by the
+first read that finds it missing) and kept for `SKYPORT_RECORD_TTL` seconds from then,
+longer than the game itself. Next to the record the archive keeps what it takes to
+decide who may read it once the game has expired: the creator's scope and the seats'
+token hashes. Records are listed, newest first, by tag for the platform key that
+created the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+
+import orjson
+from redis.asyncio import Redis
+
+from services.engine import Game
+from services.store import GameRecord, GameStore, LogEntry
+
+from .clocks import now
+from .payloads import RecordSummary
+from .records import Record, record_from_store
+
+LOG_PAGE = 1000
+
+
+@dataclass(frozen=True)
+class ArchivedRecord:
+    record: Record
+    creator: str
+    token_hashes: list[str | None]
+    finished_at: str
+
+
+class RecordArchive:
+    def __init__(self, redis: Redis, prefix: str, ttl_seconds: int) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.ttl_ms = ttl_seconds * 1000
+
+    def _key(self, game_id: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:record"
+
+    def _index(self, creator: str, tag: str | None) -> str:
+        """One sorted set per (creator, tag), and one per creator for every record."""
+        return f"{self.prefix}:records:{creator}:" + (f"tag:{tag}" if tag else "all")
+
+    async def keep(self, archived: ArchivedRecord) -> None:
+        record = archived.record
+        summary = RecordSummary(
+            id=record.id,
+            game=record.game,
+            version=record.version,
+            seats=[seat.name for seat in record.seats],
+            winners=record.result.winners if record.result else [],
+            tags=record.tags,
+            finished_at=archived.finished_at,
+        )
+        key = self._key(record.id)
+        member = f"{_ms(archived.finished_at):015d}:{record.id}"
+        indexes = [self._index(archived.creator, None)]
+        indexes += [self._index(archived.creator, tag) for tag in record.tags]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(
+                key,
+                mapping={
+                    "record": record.model_dump_json(),
+                    "summary": summary.model_dump_json(),
+                    "creator": archived.creator,
+                    "tokens": orjson.dumps(archived.token_hashes).decode(),
+                    "finished_at": archived.finished_at,
+                },
+            )
+            pipe.pexpire(key, self.ttl_ms)
+            for index in indexes:
+                pipe.zadd(index, {member: 0})
+                pipe.pexpire(index, self.ttl_ms)
+            await pipe.execute()
+
+    async def load(self, game_id: str) -> ArchivedRecord | None:
+        fields = cast(dict[str, str], await self.redis.hgetall(self._key(game_id)))
+        if not fields:
+            return None
+        return ArchivedRecord(
+            record=Record.model_validate_json(fields["record"]),
+            creator=fields["creator"],
+            token_hashes=orjson.loads(fields["tokens"]),
+            finished_at=fields["finished_at"],
+        )
+
+    async def listing(
+        self, creator: str, tag: str | None, limit: int, cursor: str | None
+    ) -> tuple[list[RecordSummary], str | None]:
+        """Newest first; the cursor is the last member of the previous page."""
+        index = self._index(creator, tag)
+        found: list[RecordSummary] = []
+        upper = f"({cursor}" if cursor else "+"
+        while True:
+            members = cast(
+                list[str],
+                await self.redis.zrange(
+                    index, upper, "-", bylex=True, desc=True, offset=0, num=max(limit, 10)
+                ),
+            )
+            if not members:
+                return found, None
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for member in members:
+                    pipe.hget(self._key(member.split(":", 1)[1]), "summary")
+                rows = cast(list[str | None], await pipe.execute())
+            expired = [member for member, row in zip(members, rows, strict=True) if row is None]
+            if expired:
+                await self.redis.zrem(index, *expired)  # records that expired: prune lazily
+            for member, row in zip(members, rows, strict=True):
+                if row is not None:
+                    found.append(RecordSummary.model_validate_json(row))
+                    if len(found) == limit:
+                        return found, member
+            upper = f"({members[-1]}"
+
+
+async def full_log(store: GameStore, game_id: str, version: int) -> list[LogEntry]:
+    """Every log entry of a game, versions 1 to `version`."""
+    entries: list[LogEntry] = []
+    while len(entries) < version:
+        page = await store.log(game_id, after=len(entries), count=LOG_PAGE)
+        if not page:
+            break
+        entries.extend(page)
+    return entries
+
+
+def left_at(record: GameRecord) -> dict[int, int]:
+    """The seats that left, and the version after which a bot played each of them."""
+    return {
+        seat: int(away["since"])
+        for seat, away in record.away.items()
+        if away.get("why") == "abandoned"
+    }
+
+
+def archived_from_store(record: GameRecord, log: Sequence[LogEntry], game: Game) -> ArchivedRecord:
+    return ArchivedRecord(
+        record=record_from_store(record, log, game, left_at=left_at(record)),
+        creator=record.creator,
+        token_hashes=[seat.token_hash for seat in record.seats],
+        finished_at=now(),
+    )
+
+
+def _ms(at: str) -> int:
+    return int(datetime.fromisoformat(at).timestamp() * 1000)

@@ -1,0 +1,149 @@
+"""Seats that leave or step away, and the bot that plays them meanwhile.
+
+A game's leave policy is set at creation: `bot_takes_over` (the default with 3 or more
+seats) marks a seat that resigns, or whose clock runs out, as abandoned, and a bot of
+level `leave_bot` plays it to the end; `end_game` (the default with fewer) lets the
+engine's resignation end the game, the others scored. Separately, a seat may switch
+autopilot on (a bot plays its turns) and off again.
+
+Which seats a bot plays for now is a field of the game's record hash per seat
+(`away:<seat>`), so it shares the game's lifetime and is read with every load. Each
+change is one Lua script that checks the game is still active (and, for a time-out, at
+the version it was checked at), and never turns an abandoned seat back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import orjson
+
+from services.ai.bot import levels_for
+from services.engine import Game
+from services.store import AWAY_FIELD, GameRecord, GameStore
+
+from .payloads import CreateGameRequest
+from .problems import unprocessable
+
+BOT_TAKES_OVER = "bot_takes_over"
+END_GAME = "end_game"
+ABANDONED = "abandoned"
+AUTOPILOT = "autopilot"
+
+SET_AWAY = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
+if redis.call('HGET', KEYS[1], 'status') ~= 'active' then return 'closed' end
+if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 'moved' end
+local current = redis.call('HGET', KEYS[1], ARGV[2])
+if current and string.find(current, '"why":"abandoned"', 1, true) then return 'abandoned' end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[2])
+else
+  redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+end
+return 'done'
+"""
+
+
+class AwayVerdict(StrEnum):
+    DONE = "done"
+    MISSING = "missing"
+    CLOSED = "closed"
+    """The game is no longer active."""
+    MOVED = "moved"
+    """The game is no longer at the version the change was decided on."""
+    ABANDONED = "abandoned"
+    """The seat has left for good; it cannot step back in or away."""
+
+
+@dataclass(frozen=True)
+class LeavePolicy:
+    on_leave: str
+    leave_bot: str
+
+    @property
+    def bot_takes_over(self) -> bool:
+        return self.on_leave == BOT_TAKES_OVER
+
+
+def default_leave_bot(game: Game) -> str:
+    levels = levels_for(game)
+    return "greedy" if "greedy" in levels else levels[0]
+
+
+def leave_policy_of_request(request: CreateGameRequest, game: Game) -> dict[str, Any]:
+    """The policy to store with a new game: what was asked, or the defaults."""
+    levels = levels_for(game)
+    if request.leave_bot is not None and request.leave_bot not in levels:
+        raise unprocessable(
+            "unknown_bot_level",
+            f"{game.title} has no bot level {request.leave_bot!r} for leave_bot; known: "
+            f"{', '.join(levels)}.",
+            known=levels,
+        )
+    on_leave = request.on_leave or (BOT_TAKES_OVER if len(request.seats) >= 3 else END_GAME)
+    return {"on_leave": on_leave, "leave_bot": request.leave_bot or default_leave_bot(game)}
+
+
+def leave_policy(record: GameRecord, game: Game) -> LeavePolicy:
+    """The game's policy; games created before there was one end on a resignation."""
+    stored = record.leave_policy or {}
+    return LeavePolicy(
+        on_leave=stored.get("on_leave", END_GAME),
+        leave_bot=stored.get("leave_bot") or default_leave_bot(game),
+    )
+
+
+def bot_of(record: GameRecord, seat: int) -> str | None:
+    """The bot level that plays `seat` now: its own, or the one playing it while away."""
+    own = record.seats[seat].bot
+    if own is not None:
+        return own
+    away = record.away.get(seat)
+    return str(away["bot"]) if away else None
+
+
+def is_abandoned(record: GameRecord, seat: int) -> bool:
+    away = record.away.get(seat)
+    return away is not None and away.get("why") == ABANDONED
+
+
+def on_autopilot(record: GameRecord, seat: int) -> bool:
+    away = record.away.get(seat)
+    return away is not None and away.get("why") == AUTOPILOT
+
+
+class SeatsAway:
+    """Writes which seats a bot plays for now."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._set = store.redis.register_script(SET_AWAY)
+
+    async def abandon(
+        self, record: GameRecord, seat: int, bot: str, *, at_version: bool = False
+    ) -> AwayVerdict:
+        """Mark `seat` abandoned from the record's version on. `at_version`: only if the
+        game is still at that version (a time-out decided on it)."""
+        value = {"why": ABANDONED, "bot": bot, "since": record.version}
+        return await self._write(record, seat, value, at_version)
+
+    async def autopilot(self, record: GameRecord, seat: int, bot: str | None) -> AwayVerdict:
+        """Autopilot on with `bot`, or off (None)."""
+        value = {"why": AUTOPILOT, "bot": bot, "since": record.version} if bot else None
+        return await self._write(record, seat, value, False)
+
+    async def _write(
+        self, record: GameRecord, seat: int, value: dict[str, Any] | None, at_version: bool
+    ) -> AwayVerdict:
+        verdict = await self._set(
+            keys=[self.store.keys(record.id).record],
+            args=[
+                str(record.version) if at_version else "",
+                f"{AWAY_FIELD}{seat}",
+                orjson.dumps(value).decode() if value is not None else "",
+            ],
+        )
+        return AwayVerdict(verdict)

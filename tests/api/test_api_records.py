@@ -1,0 +1,180 @@
+"""REST and GraphQL: the record of a finished game, the game at any version, and the
+records a platform lists by tag. Records replay through the engine (`skyport replay`)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from services.engine import all_games
+from services.gameplay.records import load_record, replay, state_at
+
+RECORD_GAMES = int(os.environ.get("SKYPORT_RECORD_GAMES", "2"))
+"""Random bot games per registered game whose records are fetched and replayed."""
+
+BOT_GAMES = {game.id: game for game in all_games()}
+
+
+def tokens_of(created: dict) -> dict[int, str]:
+    return {seat["seat"]: seat["token"] for seat in created["seats"] if seat["token"]}
+
+
+def finished_game(api, **extra) -> dict:
+    created = api.create(seats=2, **extra)
+    api.play_out(created)
+    api.wait_until(created["id"], lambda d: d["status"] == "finished")
+    return created
+
+
+def record_of(api, game_id: str, token: str | None):
+    return api.client.get(f"/v1/games/{game_id}/record", headers=api.auth(token))
+
+
+@pytest.mark.parametrize("game_id", sorted(BOT_GAMES))
+def test_records_of_random_bot_games_replay_through_the_engine(api, game_id):
+    game = BOT_GAMES[game_id]
+    rng = random.Random(f"records-{game_id}")
+    for _ in range(RECORD_GAMES):
+        players = rng.randint(max(2, game.min_players), min(4, game.max_players))
+        seats = [{"name": f"Bot {n}", "bot": "random"} for n in range(players)]
+        created = api.create(game_id, seats, seed=rng.randrange(2**40), tags=["replayed"])
+        api.wait_until(created["id"], lambda d: d["status"] == "finished", timeout=120)
+        response = record_of(api, created["id"], api.platform_key)
+        assert response.status_code == 200, response.text
+        record = load_record(response.content)
+        replayed = replay(record)
+        final = api.game(created["id"])
+        assert record.version == final["version"] and record.moves[-1].version == final["version"]
+        assert [s["name"] for s in created["seats"]] == [s.name for s in record.seats]
+        assert replayed.result is not None
+        assert replayed.result.winners == final["result"]["winners"]
+
+
+def test_a_record_holds_the_seed_seats_moves_with_times_and_the_result(api, hidden_numbers):
+    created = finished_game(api, tags=["league-a"])
+    token = tokens_of(created)[0]
+    response = record_of(api, created["id"], token)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["format"] == "skyport.record/1" and body["seed"] == 11
+    assert body["game"] == "hidden-numbers" and body["tags"] == ["league-a"]
+    assert [m["version"] for m in body["moves"]] == list(range(1, len(body["moves"]) + 1))
+    assert all(m["at"] and m["seat"] in (0, 1) for m in body["moves"])
+    assert body["result"]["winners"] == api.game(created["id"])["result"]["winners"]
+    # Hidden information is in it, now that the game is over: the cards drawn.
+    drew = [e for m in body["moves"] for e in m["events"] if e["kind"] == "drew"]
+    assert drew and all(e["card"] for e in drew)
+    replay(load_record(response.content), hidden_numbers)
+
+
+def test_the_record_of_a_game_not_finished_is_409_not_finished(api):
+    created = api.create()
+    response = record_of(api, created["id"], tokens_of(created)[0])
+    assert response.status_code == 409
+    problem = response.json()
+    assert problem["code"] == "not_finished" and problem["status_now"] == "active"
+    assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_record_is_for_the_games_seats_and_platforms_only(api):
+    created = finished_game(api)
+    other = api.create()
+    assert record_of(api, created["id"], None).json()["code"] == "seat_token_required"
+    wrong = record_of(api, created["id"], tokens_of(other)[0])
+    assert wrong.status_code == 401 and wrong.json()["code"] == "invalid_token"
+    assert record_of(api, created["id"], api.platform_key).status_code == 200
+    assert record_of(api, "a" * 24, api.platform_key).json()["code"] == "game_not_found"
+
+
+def test_a_finished_game_can_be_stepped_through_version_by_version(api, hidden_numbers):
+    created = finished_game(api)
+    game_id = created["id"]
+    record = load_record(record_of(api, game_id, api.platform_key).content)
+    game = hidden_numbers
+    for version in range(record.version + 1):
+        response = api.client.get(f"/v1/games/{game_id}/states/{version}")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["version"] == version and body["last_version"] == record.version
+        expected = game.view(state_at(record, version, game), None).model_dump(mode="json")
+        assert body["view"] == expected
+        assert body["view"]["hand"] is None  # a spectator's view: no hands
+    final = api.client.get(f"/v1/games/{game_id}/states/{record.version}").json()
+    assert final["view"] == api.game(game_id)["view"]
+    beyond = api.client.get(f"/v1/games/{game_id}/states/{record.version + 1}")
+    assert beyond.status_code == 404 and beyond.json()["code"] == "version_not_found"
+
+
+def test_the_states_of_a_game_not_finished_are_409(api):
+    created = api.create()
+    response = api.client.get(f"/v1/games/{created['id']}/states/0")
+    assert response.status_code == 409 and response.json()["code"] == "not_finished"
+
+
+def test_records_outlive_the_game(api, redis_url, settings, hidden_numbers):
+    import redis as sync_redis
+
+    created = finished_game(api)
+    client = sync_redis.Redis.from_url(redis_url)
+    game_key = f"{settings.key_prefix}:{{{created['id']}}}:game"
+    record_ttl = client.pttl(f"{settings.key_prefix}:{{{created['id']}}}:record")
+    game_ttl = client.pttl(game_key)
+    assert record_ttl > game_ttl > 0
+    client.delete(game_key, f"{settings.key_prefix}:{{{created['id']}}}:log")
+    client.close()
+    assert api.client.get(f"/v1/games/{created['id']}").status_code == 404
+    response = record_of(api, created["id"], tokens_of(created)[1])
+    assert response.status_code == 200
+    replay(load_record(response.content), hidden_numbers)
+    assert api.client.get(f"/v1/games/{created['id']}/states/1").status_code == 200
+
+
+def test_platforms_list_their_records_by_tag(api):
+    key = {"Authorization": f"Bearer {api.platform_key}"}
+    mine = [finished_game(api, tags=["cup"], headers=key)["id"] for _ in range(3)]
+    finished_game(api, tags=["other"], headers=key)
+    finished_game(api, tags=["cup"])  # created without the key: not the platform's
+    first = api.client.get("/v1/records", params={"tag": "cup", "limit": 2}, headers=key)
+    assert first.status_code == 200, first.text
+    page = first.json()
+    assert len(page["records"]) == 2 and page["next_cursor"]
+    rest = api.client.get(
+        "/v1/records", params={"tag": "cup", "cursor": page["next_cursor"]}, headers=key
+    ).json()
+    listed = [r["id"] for r in page["records"] + rest["records"]]
+    assert listed == list(reversed(mine)) and rest["next_cursor"] is None
+    assert all(r["tags"] == ["cup"] and r["finished_at"] for r in page["records"])
+    assert len(api.client.get("/v1/records", headers=key).json()["records"]) == 4
+
+
+def test_listing_records_needs_an_api_key(api):
+    created = api.create()
+    assert api.client.get("/v1/records").json()["code"] == "api_key_required"
+    seat = api.client.get("/v1/records", headers=api.auth(tokens_of(created)[0]))
+    assert seat.status_code == 403 and seat.json()["code"] == "api_key_required"
+
+
+def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
+    key = {"Authorization": f"Bearer {api.platform_key}"}
+    created = finished_game(api, tags=["gql"], headers=key)
+    data = gql.data(
+        """query($id: ID!) {
+            record(gameId: $id)
+            gameAtVersion(gameId: $id, version: 1) { version lastVersion view { __typename } }
+            records(tag: "gql") { records { id tags winners } nextCursor }
+        }""",
+        {"id": created["id"]},
+        token=api.platform_key,
+    )
+    record = load_record(data["record"])
+    replay(record, hidden_numbers)
+    assert data["gameAtVersion"]["version"] == 1
+    assert data["gameAtVersion"]["lastVersion"] == record.version
+    assert [r["id"] for r in data["records"]["records"]] == [created["id"]]
+    live = api.create()
+    answer = gql(
+        "query($id: ID!) { record(gameId: $id) }", {"id": live["id"]}, token=api.platform_key
+    )
+    assert answer["errors"][0]["extensions"]["code"] == "not_finished"
