@@ -183,10 +183,10 @@ class BetweenRequests:
     ) -> bool:
         """Commit what no request asked for (a bot's move, a time-out); False if another
         commit got there first."""
-        commit, _ = self._commit_of(record, game, seat, move, outcome)
+        commit, prompts = self._commit_of(record, game, seat, move, outcome)
         if (await self.store.commit(commit)).verdict is not CommitVerdict.COMMITTED:
             return False
-        await self._committed(record, commit, by)
+        await self._committed(record, commit, by, [prompt.seat for prompt in prompts])
         return True
 
     async def _score(self, record: GameRecord) -> None:

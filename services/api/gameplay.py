@@ -508,7 +508,7 @@ class GameService(BetweenRequests):
             accepted, commit = self._prepare(record, seat, act, digest, request_print)
             outcome = await self.store.commit(commit)
             if outcome.verdict is CommitVerdict.COMMITTED:
-                await self._committed(record, commit, "human")
+                await self._committed(record, commit, "human", accepted.turn)
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
                 return _replayed(outcome.answer or "", request_print), True
@@ -599,14 +599,19 @@ class GameService(BetweenRequests):
         )
         return commit, prompts
 
-    async def _committed(self, record: GameRecord, commit: Commit, by: str) -> None:
+    async def _committed(
+        self, record: GameRecord, commit: Commit, by: str, turn: list[int]
+    ) -> None:
         """What follows every commit: count it, tell webhooks, note the clock's next
-        deadline, and dispatch bots or scoring."""
+        deadline, and dispatch bots or scoring if either is due (`turn`: the seats
+        prompted now). A commit that only waits for humans dispatches nothing: sending
+        a task per move was most of a move's cost."""
         metrics.MOVES_COMMITTED.labels(game=record.game, by=by).inc()
         self._move_webhooks(record, commit.entry)
         if commit.clock is not None:
             await self._after_clocked_commit(record.id)
-        self._after_commit(record.id, commit.entry.version)
+        if commit.status is GameStatus.SCORING or any(record.seats[s].bot for s in turn):
+            self._after_commit(record.id, commit.entry.version)
 
     # --- helpers ---------------------------------------------------------------------
 
