@@ -68,6 +68,9 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 updated_at=document.updated_at,
             )
 
+    def applied_view(root: "MoveApplied") -> view_union:  # type: ignore[valid-type]
+        return views.convert(root.rules, root.view_document)
+
     @strawberry.type(name="MoveApplied", description="The move (or resignation) committed.")
     class MoveApplied:
         game_id: strawberry.ID
@@ -75,12 +78,15 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         status: GameStatus
         seat: int
         events: list[GameEvent]
-        view: view_union
+        # Typed only when asked for: most movers select just the version and the turn.
+        view: view_union = strawberry.field(resolver=applied_view)
         turn: list[int]
         prompts: list[Prompt]
         replayed: bool = strawberry.field(
             description="True when answered from an earlier request with the same key."
         )
+        view_document: strawberry.Private[dict[str, Any]] = None  # type: ignore[assignment]
+        rules: strawberry.Private[GameRules] = None  # type: ignore[assignment]
 
         @classmethod
         def of(cls, accepted: payloads.MoveAccepted, rules: GameRules, replayed: bool):
@@ -90,10 +96,11 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 status=status(accepted.status),
                 seat=accepted.seat,
                 events=[GameEvent.of(e) for e in accepted.events],
-                view=views.convert(rules, accepted.view),
                 turn=accepted.turn,
                 prompts=[Prompt.of(p) for p in accepted.prompts],
                 replayed=replayed,
+                view_document=accepted.view,
+                rules=rules,
             )
 
     move_result = Annotated[
