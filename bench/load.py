@@ -99,7 +99,8 @@ async def play_rest(
         game_id = created.json()["id"]
         tokens = [seat["token"] for seat in created.json()["seats"]]
         turn = (await http.get(f"/v1/games/{game_id}")).json()["turn"]
-        while turn:
+        made = 0
+        while turn and made != args.move_limit:
             auth = {"Authorization": f"Bearer {tokens[turn[0]]}"}
             legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
             body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}
@@ -113,6 +114,7 @@ async def play_rest(
                 turn = (await http.get(f"/v1/games/{game_id}")).json()["turn"]
                 continue
             tally.moves += 1
+            made += 1
             applied = answer.json()
             turn = applied["turn"] if applied["status"] == "active" else []
         tally.games += 1
@@ -139,7 +141,8 @@ async def play_graphql(
         )["createGame"]
         game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
         turn = (await gql(TURN, {"id": game_id}))["game"]["turn"]
-        while turn:
+        made = 0
+        while turn and made != args.move_limit:
             token = tokens[turn[0]]
             legal = (await gql(LEGAL, {"id": game_id}, token))["legalMoves"]
             move = rng.choice(legal["moves"])["move"]
@@ -151,6 +154,7 @@ async def play_graphql(
                 turn = (await gql(TURN, {"id": game_id}))["game"]["turn"]
                 continue
             tally.moves += 1
+            made += 1
             turn = applied["turn"] if applied["status"] == "ACTIVE" else []
         tally.games += 1
 
@@ -400,12 +404,12 @@ def report(tallies: list[Tally], floor: Tally | None) -> str:
 def memory_report(rows: dict[str, dict]) -> str:
     lines = [
         "Redis memory per game (MEMORY USAGE ... SAMPLES 0, at the end of each game)",
-        f"{'games of':<26}{'games':>6}{'moves/game':>12}{'hash B':>9}{'max':>8}"
+        f"{'games of':<42}{'games':>6}{'moves/game':>12}{'hash B':>9}{'max':>8}"
         f"{'snapshot max B':>16}{'log B/game':>12}{'log B/move':>12}",
     ]
     for label, row in rows.items():
         lines.append(
-            f"{label:<26}{row['games']:>6}{row['moves_per_game']:>12.1f}"
+            f"{label:<42}{row['games']:>6}{row['moves_per_game']:>12.1f}"
             f"{row['hash_bytes_mean']:>9.0f}{row['hash_bytes_max']:>8}"
             f"{row['snapshot_bytes_max']:>16}{row['log_bytes_per_game']:>12.0f}"
             f"{row['log_bytes_per_move']:>12.1f}"
@@ -434,7 +438,8 @@ async def load_one_game(
         tallies.append(rest)
         memories = game_memory(args.redis_url, args.key_prefix, rest.game_ids)
         if memories:
-            memory[f"{args.game}, {args.players}p (rest load)"] = memory_numbers(memories)
+            whole = "" if args.move_limit == 0 else f", <= {args.move_limit} moves"
+            memory[f"{args.game}, {args.players}p (rest load{whole})"] = memory_numbers(memories)
     if "graphql" in args.transports:
         tallies.append(await run_phase("graphql", args.url, play_graphql, args, pids))
     floor_tally = None
@@ -460,7 +465,7 @@ async def whole_games_memory(args: argparse.Namespace, memory: dict[str, dict]) 
     for spec in args.memory:
         game, _, players = spec.partition(":")
         spec_args = argparse.Namespace(**{**vars(args), "game": game, "players": int(players)})
-        spec_args.games = 1
+        spec_args.games, spec_args.move_limit = 1, 0
         tally = await run_phase("memory", args.url, play_rest, spec_args, [], args.memory_games)
         memories = game_memory(args.redis_url, args.key_prefix, tally.game_ids)
         if memories:
@@ -500,10 +505,17 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--game", default="sky-islands,dominion", help="comma-separated")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--transports", default="rest,graphql")
+    parser.add_argument(
+        "--move-limit",
+        type=int,
+        default=0,
+        help="moves per game in the load phases, at most (0: whole games); "
+        "the memory phase always plays whole games",
+    )
     parser.add_argument("--no-floor", action="store_true")
     parser.add_argument(
         "--memory",
-        default="dominion:4",
+        default="dominion:4,sky-islands:4",
         help="whole games whose Redis memory is measured, game:players, comma-separated "
         "('' for none)",
     )
