@@ -99,8 +99,8 @@ async def play_rest(
         game_id = created.json()["id"]
         tokens = [seat["token"] for seat in created.json()["seats"]]
         turn = (await http.get(f"/v1/games/{game_id}")).json()["turn"]
-        made = 0
-        while turn and made != args.move_limit:
+        committed = 0
+        while turn and (not args.move_limit or committed < args.move_limit):
             auth = {"Authorization": f"Bearer {tokens[turn[0]]}"}
             legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
             body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}
@@ -114,7 +114,7 @@ async def play_rest(
                 turn = (await http.get(f"/v1/games/{game_id}")).json()["turn"]
                 continue
             tally.moves += 1
-            made += 1
+            committed += 1
             applied = answer.json()
             turn = applied["turn"] if applied["status"] == "active" else []
         tally.games += 1
@@ -141,8 +141,8 @@ async def play_graphql(
         )["createGame"]
         game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
         turn = (await gql(TURN, {"id": game_id}))["game"]["turn"]
-        made = 0
-        while turn and made != args.move_limit:
+        committed = 0
+        while turn and (not args.move_limit or committed < args.move_limit):
             token = tokens[turn[0]]
             legal = (await gql(LEGAL, {"id": game_id}, token))["legalMoves"]
             move = rng.choice(legal["moves"])["move"]
@@ -154,7 +154,7 @@ async def play_graphql(
                 turn = (await gql(TURN, {"id": game_id}))["game"]["turn"]
                 continue
             tally.moves += 1
-            made += 1
+            committed += 1
             turn = applied["turn"] if applied["status"] == "ACTIVE" else []
         tally.games += 1
 
@@ -390,7 +390,11 @@ def report(tallies: list[Tally], floor: Tally | None) -> str:
             if floor and floor.moves_per_second
             else float("nan")
         )
-        by_cpu = floor.cpu_ms_per_move / tally.cpu_ms_per_move if floor else float("nan")
+        by_cpu = (
+            floor.cpu_ms_per_move / tally.cpu_ms_per_move
+            if floor and tally.cpu_ms_per_move > 0
+            else float("nan")
+        )
         statuses = ", ".join(f"{code}×{n}" for code, n in sorted(tally.statuses.items()))
         lines.append(
             f"{tally.name:<9}{tally.games:>7}{tally.moves:>8}"
