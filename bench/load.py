@@ -370,7 +370,7 @@ def delete_bench_keys(redis_url: str) -> None:
     import redis
 
     with redis.Redis.from_url(redis_url) as client:
-        for pattern in (f"{BENCH_PREFIX}*", f"_kombu.binding.{BENCH_QUEUE}"):
+        for pattern in (f"{BENCH_PREFIX}*", f"_kombu.binding*.{BENCH_QUEUE}"):
             batch = list(client.scan_iter(match=pattern, count=1000))
             for start in range(0, len(batch), 500):
                 client.delete(*batch[start : start + 500])
