@@ -69,6 +69,9 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 updated_at=document.updated_at,
             )
 
+    def applied_view(root: "MoveApplied") -> view_union:
+        return views.convert(root.rules, root.view_document)
+
     @strawberry.type(name="MoveApplied", description="The move (or resignation) committed.")
     class MoveApplied:
         game_id: strawberry.ID
@@ -76,7 +79,8 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         status: GameStatus
         seat: int
         events: list[GameEvent]
-        view: view_union
+        # Typed only when asked for: most movers select just the version and the turn.
+        view: view_union = strawberry.field(resolver=applied_view)
         turn: list[int]
         prompts: list[Prompt]
         replayed: bool = strawberry.field(
@@ -86,6 +90,8 @@ def build_game_types(views: ViewTypes) -> GameTypes:
             description="A resignation under onLeave bot_takes_over: nothing was committed; "
             "the seat is abandoned and a bot plays it from here."
         )
+        view_document: strawberry.Private[dict[str, Any]] = None  # type: ignore[assignment]
+        rules: strawberry.Private[GameRules] = None  # type: ignore[assignment]
 
         @classmethod
         def of(
@@ -97,11 +103,12 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 status=status(accepted.status),
                 seat=accepted.seat,
                 events=[GameEvent.of(e) for e in accepted.events],
-                view=views.convert(rules, accepted.view),
                 turn=accepted.turn,
                 prompts=[Prompt.of(p) for p in accepted.prompts],
                 replayed=replayed,
                 abandoned=accepted.abandoned,
+                view_document=accepted.view,
+                rules=rules,
             )
 
     @strawberry.type(

@@ -39,6 +39,9 @@ class Limits:
 def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> SkyportSchema:
     limits = limits or Limits()
     types = build_game_types(ViewTypes(games))
+    # One rule class for the schema's life: the validation cache is keyed by the rules
+    # too, so a class made per request would make every request validate again.
+    rule = limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)
     return SkyportSchema(
         query=build_query(types),
         mutation=build_mutation(types),
@@ -47,9 +50,7 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Sky
             lambda: ParserCache(maxsize=limits.cache_size),
             lambda: ValidationCache(maxsize=limits.cache_size),
             lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
-            lambda: AddValidationRules(
-                [limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)]
-            ),
+            lambda: AddValidationRules([rule]),
         ],
     )
 

@@ -12,6 +12,7 @@ is parsed (`query_too_large`); graphql-core's parser then enforces the token lim
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -131,7 +132,9 @@ def problem_error(problem: Problem) -> GraphQLFormattedError:
     return {"message": problem.detail, "extensions": extensions}
 
 
+@lru_cache(maxsize=256)
 def _tokens_over(query: str, limit: int) -> bool:
+    """Lexes the whole document, so it is remembered: clients send the same few again."""
     lexer = Lexer(Source(query))
     try:
         for _ in range(limit + 1):

@@ -23,6 +23,7 @@ from services.store import (
 from . import metrics
 from .clocks import next_clock, now
 from .dispatch import Dispatcher
+from .leavers import bot_of
 from .visibility import event_views
 
 
@@ -37,6 +38,8 @@ class Change:
     """Who made it: "created", "human", "bot", "timeout_bot" or "timeout_forfeit"."""
     clocked: bool
     """Whether the commit set the game's clocks."""
+    turn: tuple[int, ...] | None = None
+    """The seats prompted after the commit, when the committer knows them."""
 
     @property
     def created(self) -> bool:
@@ -59,10 +62,17 @@ class CommitPipeline:
         self.store = store
         self.hooks = tuple(hooks)
 
-    async def commit(self, record: GameRecord, commit: Commit, by: str) -> CommitOutcome:
+    async def commit(
+        self,
+        record: GameRecord,
+        commit: Commit,
+        by: str,
+        turn: tuple[int, ...] | None = None,
+    ) -> CommitOutcome:
         outcome = await self.store.commit(commit)
         if outcome.verdict is CommitVerdict.COMMITTED:
-            await self._after(Change(record, commit.entry, by, clocked=commit.clock is not None))
+            clocked = commit.clock is not None
+            await self._after(Change(record, commit.entry, by, clocked, turn))
         return outcome
 
     async def created(self, record: GameRecord) -> None:
@@ -119,4 +129,13 @@ class NextStep:
         self.dispatcher = dispatcher
 
     async def after_commit(self, change: Change) -> None:
+        if _only_humans_due(change):
+            return  # sending a task per human move was most of a move's cost
         await self.dispatcher.after_commit(change.record.id, change.version)
+
+
+def _only_humans_due(change: Change) -> bool:
+    """Whether the change leaves the game waiting only for seats no bot plays."""
+    if change.entry is None or change.turn is None or change.entry.status is GameStatus.SCORING:
+        return False
+    return all(bot_of(change.record, seat) is None for seat in change.turn)

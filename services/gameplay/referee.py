@@ -132,8 +132,9 @@ class Referee:
     ) -> bool:
         """Commit what no request asked for (a bot's move, a time-out); False if another
         commit got there first."""
-        commit, _ = commit_of(record, game, seat, move, outcome)
-        landed = await self.pipeline.commit(record, commit, by)
+        commit, prompts = commit_of(record, game, seat, move, outcome)
+        turn = tuple(prompt.seat for prompt in prompts)
+        landed = await self.pipeline.commit(record, commit, by, turn)
         return landed.verdict is CommitVerdict.COMMITTED
 
     async def _score(self, record: GameRecord) -> None:

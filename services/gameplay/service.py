@@ -643,7 +643,7 @@ class GameService:
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
             accepted, commit = self._prepare(record, seat, act, digest, request_print)
-            outcome = await self.pipeline.commit(record, commit, "human")
+            outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
             if outcome.verdict is CommitVerdict.COMMITTED:
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:

@@ -178,34 +178,16 @@ class LogEntry:
     at: str
 
     def to_json(self) -> str:
-        return _dumps(
-            {
-                "version": self.version,
-                "seat": self.seat,
-                "action": self.action,
-                "move": self.move,
-                "events": {
-                    "full": self.events.full,
-                    "spectator": self.events.spectator,
-                    "seats": self.events.seats,
-                },
-                "status": self.status.value,
-                "at": self.at,
-            }
-        )
+        """As kept in the move log: compact (see `log_codec`)."""
+        from .log_codec import encode
+
+        return encode(self)
 
     @classmethod
     def from_json(cls, data: str | bytes) -> LogEntry:
-        raw = orjson.loads(data)
-        return cls(
-            version=raw["version"],
-            seat=raw["seat"],
-            action=raw["action"],
-            move=raw["move"],
-            events=EventViews(**raw["events"]),
-            status=GameStatus(raw["status"]),
-            at=raw["at"],
-        )
+        from .log_codec import decode
+
+        return decode(data)
 
 
 def _dumps(value: Any) -> str:

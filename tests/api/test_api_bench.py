@@ -31,10 +31,26 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
                 "1",
                 "--players",
                 "2",
+                "--game",
+                "sky-islands",
+                "--key-prefix",
+                settings.key_prefix,
+                "--memory",
+                "hidden-numbers:3",
+                "--memory-games",
+                "1",
             ]
         )
     printed = capsys.readouterr().out
-    assert set(numbers) == {"rest", "graphql", "floor"}
-    assert all(n["moves"] > 0 and n["moves_per_second"] > 0 for n in numbers.values())
-    assert all(0 < n["p50_ms"] <= n["p99_ms"] for n in numbers.values())
-    assert "floor/this" in printed
+    assert set(numbers) == {"sky-islands", "memory"}
+    phases = numbers["sky-islands"]
+    assert set(phases) == {"rest", "graphql", "floor"}
+    assert all(n["moves"] > 0 and n["moves_per_second"] > 0 for n in phases.values())
+    assert all(0 < n["p50_ms"] <= n["p99_ms"] for n in phases.values())
+    assert phases["floor"]["cpu_ms_per_move"] >= 0, "the spawned floor's CPU is read"
+    assert "floor/this CPU" in printed
+    memory = numbers["memory"]
+    assert set(memory) == {"sky-islands, 2p (rest load)", "hidden-numbers, 3p (whole games)"}
+    assert all(
+        row["hash_bytes_mean"] > 0 and row["log_bytes_per_move"] > 0 for row in memory.values()
+    )

@@ -24,6 +24,7 @@ import redis as sync_redis
 from graphql import GraphQLObjectType, GraphQLUnionType, get_named_type
 
 from services.engine import Game, get_game
+from services.store import LogEntry
 
 Document = Any
 Secrets = set
@@ -194,8 +195,8 @@ class Table:
         for _, fields in self.redis.xrange(
             f"{self.prefix}:{{{self.game_id}}}:log", min=f"{version}-0", max=f"{version}-0"
         ):
-            entry = orjson.loads(fields[b"entry"])
-            self.revealed |= self.rules.revealed_by(entry["events"]["full"])
+            entry = LogEntry.from_json(fields[b"entry"])
+            self.revealed |= self.rules.revealed_by(entry.events.full)
         state = self.game.load_state(raw[b"state"])
         for reader in self.readers:
             self.secrets_at[(version, reader.name)] = self.rules.secrets(
