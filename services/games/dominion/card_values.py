@@ -7,7 +7,7 @@ every seat's VP) and the cards' traits (`card_traits`), so it fits any kingdom.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .card_traits import junk, traits
 from .cards import CARDS, Cost
@@ -16,8 +16,39 @@ from .observation import Observation
 PROVINCES_AT_START = {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}
 DEBT_WEIGHT = 0.8
 """$ of Debt taken when a card is played count this much against it (paid off later)."""
-DEBT_COST_WEIGHT = 0.3
-"""A card bought for Debt: its Debt costs this much per point against its value."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The judgement's numbers, tuned by simulation (bench/dominion_bots.py) against Big
+    Money and Big Money Ultimate over the recommended sets — the same for every kingdom."""
+
+    debt_cost: float = 0.3
+    """A card bought for Debt: its Debt counts this much per point against its value."""
+    curse_attack: float = 2.0
+    hand_attack: float = 0.4
+    every_turn: float = 2.0
+    village: float = 0.7
+    trasher: float = 2.5
+    remodeler: float = 1.2
+    gainer: float = 1.2
+    terminals_per_card: int = 9
+    """One more terminal is welcome per this many cards."""
+    collision: float = 2.5
+    variety: float = 0.25
+    """Each copy already owned lowers a card's value by this much."""
+    late_discount: float = 0.7
+    duchy_extra: int = 0
+    """Provinces left at which Duchies beat Gold: 4 in 2-player games, 5 with more, plus this."""
+    estates_at: int = 2
+    buy_at_least: float = 0.9
+    """A card worth less is not bought (Copper and junk are not)."""
+    coppers_kept: int = 7
+    """Coppers are trashed only while the rest of the deck makes at least this much $."""
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+W = Weights()
 
 
 @dataclass(frozen=True)
@@ -81,11 +112,21 @@ def play_value(name: str, deck: Deck, seen: Observation) -> float:
     t = traits(name)
     value = t.coins + t.draws * max(deck.density, 0.8) + 0.3 * t.buys - DEBT_WEIGHT * t.debt
     if t.curses_others and seen.supply.get("Curse", 0):
-        value += 2.0
+        value += W.curse_attack
     if t.hand_attack:
-        value += 0.4
+        value += W.hand_attack
     if t.every_turn_coins:
-        value += 2.0 * (1 - greening(seen))
+        value += W.every_turn * (1 - greening(seen))
+    return value
+
+
+def buy_phase_play_value(name: str, seen: Observation, deck: Deck) -> float:
+    """Playing an Action in the Buy phase (an Event's doing): the Treasures are played, so
+    cards it draws are no use, and its +$ only with a Buy left."""
+    t = traits(name)
+    value = play_value(name, deck, seen) - t.draws * max(deck.density, 0.8)
+    if seen.buys <= 1:
+        value -= t.coins
     return value
 
 
@@ -96,18 +137,18 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     early = 1 - greening(seen)
     value = play_value(name, deck, seen)
     if t.village:
-        value += 0.7 * max(0, min(deck.terminals - deck.villages - 1, 3))
+        value += W.village * max(0, min(deck.terminals - deck.villages - 1, 3))
     if t.trashes and deck.trashers == 0:
-        value += 2.5 * early if deck.junk + deck.coppers > 4 else 0.0
+        value += W.trasher * early if deck.junk + deck.coppers > 4 else 0.0
     if t.remodels:
-        value += 1.2 if deck.trashers == 0 else 0.4
+        value += W.remodeler if deck.trashers == 0 else W.remodeler / 3
     if t.gains:
-        value += 1.2 * early + 0.6
+        value += W.gainer * (early + 0.5)
     if t.terminal:
-        allowed = 1 + deck.size // 9 + deck.villages
+        allowed = 1 + deck.size // W.terminals_per_card + deck.villages
         if deck.terminals >= allowed:
-            value -= 2.5 + deck.terminals - allowed
-    value -= 0.25 * seen.owned.get(name, 0)
+            value -= W.collision + deck.terminals - allowed
+    value -= W.variety * seen.owned.get(name, 0)
     return value
 
 
@@ -129,8 +170,8 @@ def gain_value(name: str, deck: Deck, seen: Observation) -> float:
         value = t.coins + 0.3 * t.buys
         if name == "Copper":
             value = 0.8 - deck.density if deck.density < 0.9 else -0.5
-    value -= DEBT_COST_WEIGHT * card.cost.debt
-    return value * (1 - 0.7 * greening(seen) ** 2)
+    value -= W.debt_cost * card.cost.debt
+    return value * (1 - W.late_discount * greening(seen) ** 2)
 
 
 def victory_value(name: str, seen: Observation) -> float:
@@ -144,12 +185,12 @@ def victory_value(name: str, seen: Observation) -> float:
         return (
             5.0 if left <= duchy_point(seen) else (1.5 if left <= duchy_point(seen) + 2 else -1.0)
         )
-    return 2.5 if left <= 2 else (0.8 if left <= 3 else -2.0)
+    return 2.5 if left <= W.estates_at else (0.8 if left <= W.estates_at + 1 else -2.0)
 
 
 def duchy_point(seen: Observation) -> int:
     """Provinces left at which Duchies beat Gold (more with more players)."""
-    return 4 if len(seen.vp) <= 2 else 5
+    return (4 if len(seen.vp) <= 2 else 5) + W.duchy_extra
 
 
 def discard_score(name: str, deck: Deck, seen: Observation) -> float:
@@ -175,7 +216,7 @@ def trash_score(name: str, deck: Deck, seen: Observation, remodel: bool) -> floa
         return -4.0 - 2 * vp_of(name)
     if name == "Copper":
         money_without = deck.money - 1
-        return 1.0 if money_without >= 7 and late < 0.6 else -1.0
+        return 1.0 if money_without >= W.coppers_kept and late < 0.6 else -1.0
     if remodel and name == "Gold" and late > 0.4:
         return 2.0
     value = traits(name).coins if not traits(name).action else play_value(name, deck, seen)

@@ -18,9 +18,11 @@ import re
 
 from services.engine import Game, GameState, Move, Seat
 
+from . import card_values
 from .card_traits import TRASH_FROM_HAND, traits
 from .card_values import (
     Deck,
+    buy_phase_play_value,
     cost_of,
     deck_of,
     gain_value,
@@ -48,8 +50,6 @@ from .moves import (
 from .observation import Observation
 from .setup import PILES_TO_END
 
-WORTH_BUYING = 0.9
-"""A card must be worth at least this to be bought (Copper and junk are not)."""
 PLAY_TWICE = re.compile(r"play an action card from your hand twice", re.I)
 GAIN_UP_TO = re.compile(r"gain an action card costing up to \$(\d+)", re.I)
 NO_ACTIONS_IN_PLAY = re.compile(r"if you have no action cards in play", re.I)
@@ -140,7 +140,7 @@ def buy_phase(moves: list[Move], seen: Observation, deck: Deck) -> Move:
 def best_buy(
     buyable: list[str], seen: Observation, deck: Deck, coins: int
 ) -> tuple[str | None, float]:
-    best, best_value = None, WORTH_BUYING
+    best, best_value = None, card_values.W.buy_at_least
     for name in buyable:
         if cost_of(seen, name).coins > coins or CARDS[name].is_("Curse"):
             continue
@@ -229,12 +229,7 @@ def trash_count(text: str, seen: Observation, spare: int) -> int:
 
 
 def twice_value(name: str, seen: Observation, deck: Deck) -> float:
-    """Playing an Action twice in the Buy phase: its +$ help only with a Buy left."""
-    t = traits(name)
-    value = play_value(name, deck, seen) - t.draws * max(deck.density, 0.8)
-    if seen.buys <= 1:
-        value -= t.coins
-    return 2 * value
+    return 2 * buy_phase_play_value(name, seen, deck)
 
 
 def exactly_costs(text: str) -> list[int]:

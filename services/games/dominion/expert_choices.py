@@ -11,7 +11,15 @@ import re
 from services.engine import Prompt
 
 from .card_traits import traits
-from .card_values import Deck, discard_score, gain_value, greening, play_value, trash_score
+from .card_values import (
+    Deck,
+    buy_phase_play_value,
+    discard_score,
+    gain_value,
+    greening,
+    play_value,
+    trash_score,
+)
 from .cards import CARDS
 from .moves import Choose
 from .observation import Observation
@@ -56,6 +64,8 @@ def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> fl
     if kind == "gain":
         return gain_value(name, deck, seen)
     if kind == "play":
+        if seen.phase == "buy":
+            return buy_phase_play_value(name, seen, deck) + 0.1
         return play_value(name, deck, seen) + 0.1
     return 0.0
 
@@ -92,5 +102,19 @@ def yes_score(question: str, seen: Observation) -> float:
         return 1.0 if seen.supply.get("Curse", 0) else -1.0
     debt = DEBT_QUESTION.search(question)
     if debt:
-        return 1.0 if greening(seen) < 0.6 and seen.debt == 0 else -1.0
+        return 1.0 if takes_debt(int(debt.group(1)), seen) else -1.0
     return 0.5
+
+
+def takes_debt(amount: int, seen: Observation) -> bool:
+    """Debt is paid before buying: take it (for a Gold, say) only while the game is young
+    and it leaves this turn's buy as good — no Province lost for it."""
+    if greening(seen) >= 0.6 or seen.debt:
+        return False
+    money = hand_money(seen)
+    return money < 8 or money - amount >= 8
+
+
+def hand_money(seen: Observation) -> float:
+    """$ this turn: what is made so far and the Treasures still in hand."""
+    return seen.coins + sum(traits(c).coins for c in seen.hand if traits(c).treasure)
