@@ -138,8 +138,9 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     value = play_value(name, deck, seen)
     if t.village:
         value += W.village * max(0, min(deck.terminals - deck.villages - 1, 3))
-    if t.trashes and deck.trashers == 0:
-        value += W.trasher * early if deck.junk + deck.coppers > 4 else 0.0
+    if t.trashes and deck.trashers == 0 and deck.junk + deck.coppers > 4:
+        # A trasher that makes nothing itself slows a money deck more than it thins it.
+        value += W.trasher * early * min(1.0, max(0.0, value) / 2)
     if t.remodels:
         value += W.remodeler if deck.trashers == 0 else W.remodeler / 3
     if t.gains:
