@@ -80,8 +80,10 @@ def traits(name: str) -> Traits:
     if card.special:
         # Amounts that depend on a condition ("If it's an Action, +5 Cards") count half.
         sure = 0.5 if CONDITIONAL.search(text) else 1.0
+        if sure < 1 and ";" in text:
+            sure = 0.25  # one of several exclusive gifts ("1: +3 Actions; 2: +3 Cards...")
         coins = max(coins, optional_amount(COINS_IN_TEXT, text) * sure)
-        draws = max(draws, smallest_amount(CARDS_IN_TEXT, text) * (0.5 if coins else sure))
+        draws = max(draws, smallest_amount(CARDS_IN_TEXT, text) * min(sure, 0.5 if coins else 1))
         if not coins and sure == 1.0:
             actions = max(actions, int(optional_amount(ACTIONS_IN_TEXT, text)))
         until = DRAW_UNTIL.search(text)
