@@ -47,6 +47,7 @@ lint: install
 bench: install
 	$(PY) bench/playouts.py
 	$(PY) bench/dominion_speed.py
+	$(PY) bench/dominion_bots.py
 	$(PY) bench/bots.py --service
 	$(PY) bench/sky_lanterns.py
 

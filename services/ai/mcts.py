@@ -25,6 +25,7 @@ from services.engine import Game, GameState, Move, Rng, Seat
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 3
+POLICY_VISITS = 30
 
 
 @dataclass
@@ -103,7 +104,26 @@ class MctsBot:
                 available=PRIOR_VISITS,
                 move=move,
             )
+        self.favour_policy_move(game, world, seat, root)
         return root
+
+    def favour_policy_move(self, game: Game, world: GameState, seat: Seat, root: Node) -> None:
+        """A game may know a strong move better than a one-move-on evaluation does
+        (`prior_move(state, seat, rng)`; Dominion's is its expert's): that move starts
+        with `POLICY_VISITS` visits at the best root value, so search leaves it only on
+        clear evidence."""
+        policy = getattr(game, "prior_move", None)
+        if policy is None:
+            return
+        favourite = root.children.get(key_of(policy(world, seat, self.rng)))
+        if favourite is None:
+            return
+        best = max(child.reward / child.visits for child in root.children.values())
+        extra = POLICY_VISITS - favourite.visits
+        favourite.visits += extra
+        favourite.available += extra
+        favourite.reward = favourite.visits * best
+        root.visits += extra
 
     def iterate(self, game: Game, world: GameState, root: Node, seat: Seat) -> None:
         path = [root]

@@ -87,6 +87,10 @@ class DominionGame(Game[DominionState, DominionConfig]):
             return moves[0]
         return expert_move(moves, self.observation(state, seat))
 
+    def prior_move(self, state: DominionState, seat: Seat, rng: Rng) -> Move:
+        """The move MCTS starts out favouring at its root (see `MctsBot`): the expert's."""
+        return self.playout_move(state, seat, rng)
+
     def describe(self, move: Move) -> str:
         return describe(move)
 

@@ -92,6 +92,14 @@ def test_mcts_plays_out_with_the_experts_moves():
     assert record.result.winners
 
 
+def test_mcts_starts_out_from_the_experts_move():
+    """With next to no search, MCTS plays what the expert would (a uniformly judged root
+    buys Coppers: they raise a starting deck's money density)."""
+    state = start(new_game(), hand=[], phase="buy", coins=4)
+    assert game.prior_move(state, 0, Rng.from_seed(1)) == expert_move(state)
+    assert MctsBot(1, iterations=1).choose(game, state, 0) == expert_move(state)
+
+
 # --- what the cards' data tell the bots ------------------------------------------------
 
 
