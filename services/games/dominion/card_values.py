@@ -7,7 +7,7 @@ every seat's VP) and the cards' traits (`card_traits`), so it fits any kingdom.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .card_traits import junk, traits
 from .cards import CARDS, Cost
@@ -45,7 +45,6 @@ class Weights:
     """A card worth less is not bought (Copper and junk are not)."""
     coppers_kept: int = 7
     """Coppers are trashed only while the rest of the deck makes at least this much $."""
-    extra: dict[str, float] = field(default_factory=dict)
 
 
 W = Weights()
@@ -171,6 +170,8 @@ def gain_value(name: str, deck: Deck, seen: Observation) -> float:
         value = t.coins + 0.3 * t.buys
         if name == "Copper":
             value = 0.8 - deck.density if deck.density < 0.9 else -0.5
+        if seen.prophecy == "Panic":
+            value *= 0.25  # a Treasure discarded from play goes back to its pile
     value -= W.debt_cost * card.cost.debt
     return value * (1 - W.late_discount * greening(seen) ** 2)
 
