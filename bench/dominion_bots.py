@@ -1,7 +1,7 @@
 """Dominion bot strength: win rates of the issue's pairings with 95% Wilson intervals,
 over every recommended set the game knows, seats alternating, 2 players.
 
-    python bench/dominion_bots.py                       # 200 games per fast pairing
+    python bench/dominion_bots.py                       # 400 games per fast pairing
     python bench/dominion_bots.py --games 1000 --mcts-games 40 --mcts-cpu
     python bench/dominion_bots.py --mcts-games 0        # skip MCTS
 
@@ -96,7 +96,7 @@ def pairing(a: str, b: str, games: int, args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games per fast pairing")
+    parser.add_argument("--games", type=int, default=400, help="games per fast pairing")
     parser.add_argument(
         "--mcts-games", type=int, default=4, help="games of mcts vs expert (0: skip)"
     )

@@ -10,6 +10,10 @@ The root's children start with a few virtual visits at their one-move-on evaluat
 with dozens of moves (a Sky Islands placement has ~70) a budget of a few hundred
 iterations would otherwise hardly tell them apart, and play below the greedy bot.
 Short playouts scored by the evaluation beat long random ones for the same reason.
+
+A game that knows a strong move (`prior_move`, e.g. Dominion's expert) gets a search of
+its root moves only, each followed by that game's own play, and its suggested move is
+left only on clear evidence (`POLICY_VISITS` more visits).
 """
 
 from __future__ import annotations
