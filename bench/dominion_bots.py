@@ -68,12 +68,14 @@ def pairing(a: str, b: str, games: int, args: argparse.Namespace) -> None:
     total_wins, total_played = 0.0, 0
     started = time.perf_counter()
     rows = []
+    played = 0
     for index, (slug, config) in enumerate(configs.items()):
         share = games // len(configs) + (index < games % len(configs))
         wins = 0.0
         for g in range(share):
             seed = args.seed + index * 100_000 + g
-            a_seat = g % 2
+            a_seat = played % 2
+            played += 1
             levels = [a, b] if a_seat == 0 else [b, a]
             bots = [bot_of(level, seed * 7 + s, args) for s, level in enumerate(levels)]
             result = play_match(GAME, bots, seed, config).result
@@ -98,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per fast pairing")
     parser.add_argument(
-        "--mcts-games", type=int, default=4, help="games of mcts vs expert (0: skip)"
+        "--mcts-games", type=int, default=2, help="games of mcts vs expert (0: skip)"
     )
     parser.add_argument("--mcts-seconds", type=float, default=1.0, help="MCTS budget per move")
     parser.add_argument(
