@@ -48,6 +48,9 @@ class Traits:
     debt: int
     """Debt it gives its owner when played."""
     curses_others: bool
+    curse_chance: float
+    """How surely a play curses the others: 1, or 0.25 when only under a condition
+    ("If your hand has no duplicate cards...")."""
     trashes: int
     """How many cards from hand it can trash (0 if none)."""
     remodels: bool
@@ -109,6 +112,7 @@ def traits(name: str) -> Traits:
         buys=card.buys,
         debt=card.debt,
         curses_others=bool(CURSES_OTHERS.search(text)),
+        curse_chance=0.25 if CONDITIONAL.search(text) else 1.0,
         trashes=0 if remodels else trashes,
         remodels=remodels,
         gains=bool(GAIN_COSTING.search(text) or GAIN_GOLD.search(text)) and not remodels,

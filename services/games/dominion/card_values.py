@@ -25,7 +25,7 @@ class Weights:
 
     debt_cost: float = 0.3
     """A card bought for Debt: its Debt counts this much per point against its value."""
-    curse_attack: float = 2.0
+    curse_attack: float = 4.0
     hand_attack: float = 0.4
     every_turn: float = 2.0
     village: float = 0.7
@@ -111,7 +111,7 @@ def play_value(name: str, deck: Deck, seen: Observation) -> float:
     t = traits(name)
     value = t.coins + t.draws * max(deck.density, 0.8) + 0.3 * t.buys - DEBT_WEIGHT * t.debt
     if t.curses_others and seen.supply.get("Curse", 0):
-        value += W.curse_attack
+        value += W.curse_attack * t.curse_chance
     if t.hand_attack:
         value += W.hand_attack
     if t.every_turn_coins:
