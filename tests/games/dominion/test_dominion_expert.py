@@ -108,6 +108,7 @@ def test_card_traits_are_read_from_the_data_and_text():
     assert traits("Ronin").draws == 2.5  # "Draw until you have 7 cards in hand"
     assert traits("Rustic Village").village
     assert traits("Kitsune").curses_others and traits("Snake Witch").curses_others
+    assert traits("Snake Witch").curse_chance < traits("Kitsune").curse_chance == 1  # "If..."
     assert traits("River Shrine").trashes == 2 and not traits("River Shrine").remodels
     assert traits("Tanuki").remodels and traits("Tanuki").must_trash
     assert not traits("Mountain Shrine").must_trash  # "you may trash"
