@@ -50,6 +50,7 @@ lint: install
 bench: install
 	$(PY) bench/playouts.py
 	$(PY) bench/dominion_speed.py
+	$(PY) bench/dominion_bots.py
 	$(PY) bench/bots.py --service
 	$(PY) bench/bots.py --games 20 --only sky-islands --levels mcts,greedy \
 		--mcts-seconds 1 --mcts-iterations 1000000 --mcts-cpu

@@ -14,8 +14,8 @@ from rich.progress import track
 from rich.table import Table
 
 from services.ai import MatchRecord, make_bot, play_match
-from services.ai.bot import BOT_LEVELS
-from services.engine import GameError, all_games, get_game
+from services.ai.bot import levels_for
+from services.engine import Game, GameError, all_games, get_game
 
 app = typer.Typer(help="Skyport: a game-state service for three board games.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -49,15 +49,16 @@ def match_json(record: MatchRecord) -> bytes:
     )
 
 
-def parse_bots(bots: str, players: int) -> list[str]:
+def parse_bots(bots: str, players: int, game: Game) -> list[str]:
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if len(levels) == 1:
         levels *= players
     if len(levels) != players:
         raise typer.BadParameter(f"give one bot per player ({players}), or one for all")
-    unknown = sorted(set(levels) - set(BOT_LEVELS))
+    known = levels_for(game)
+    unknown = sorted(set(levels) - set(known))
     if unknown:
-        raise typer.BadParameter(f"unknown bot level(s) {unknown}; known: {list(BOT_LEVELS)}")
+        raise typer.BadParameter(f"{game.title} has no bot level(s) {unknown}; its levels: {known}")
     return levels
 
 
@@ -104,7 +105,7 @@ def play(
         game = get_game(game_id)
     except GameError as error:
         raise typer.BadParameter(error.message) from None
-    levels = parse_bots(bots, players)
+    levels = parse_bots(bots, players, game)
     config = parse_options(option or [])
     try:
         game.setup(config, players, seed)  # refuse bad options once, before any game
@@ -116,7 +117,7 @@ def play(
         rounds, description=f"{game.title}", console=console, disable=not console.is_terminal
     ):
         try:
-            seated = [make_bot(level, game_seed * 101 + i) for i, level in enumerate(levels)]
+            seated = [make_bot(level, game_seed * 101 + i, game) for i, level in enumerate(levels)]
             record = play_match(game, seated, game_seed, config)
         except GameError as error:
             console.print(f"[red]{error.message}[/red]")

@@ -1,11 +1,15 @@
-"""What a bot is, and how one is made from its level name."""
+"""What a bot is, and how one is made from its level name.
+
+The game-agnostic levels work on every game that supports search; a game may offer more
+levels of its own (`Game.own_bots`, e.g. Dominion's `big-money` and `expert`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, cast
 
-from services.engine import Game, GameState, Move, Seat
+from services.engine import Game, GameState, Move, Seat, all_games
 
 
 class Bot(Protocol):
@@ -16,10 +20,12 @@ class Bot(Protocol):
 
 
 BOT_LEVELS = ("random", "greedy", "mcts")
+"""The game-agnostic levels."""
 
 
-def make_bot(level: str, seed: int) -> Bot:
-    """A bot of `level` ("random", "greedy" or "mcts"), seeded for reproducible play."""
+def make_bot(level: str, seed: int, game: Game | None = None) -> Bot:
+    """A bot of `level`, seeded for reproducible play. A game's own level is made for
+    `game` when given; without it, for whichever game the bot is then asked to play."""
     from .greedy import GreedyBot
     from .mcts import MctsBot
     from .random_bot import RandomBot
@@ -29,11 +35,45 @@ def make_bot(level: str, seed: int) -> Bot:
         "greedy": GreedyBot,
         "mcts": MctsBot,
     }
-    if level not in makers:
-        raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(BOT_LEVELS)}")
-    return makers[level](seed)
+    if level in makers:
+        return makers[level](seed)
+    if game is not None:
+        own = game.own_bots()
+        if level not in own:
+            known = ", ".join(levels_for(game))
+            raise ValueError(f"{game.title} has no bot level {level!r}; known levels: {known}")
+        return cast(Bot, own[level](seed))
+    if level not in every_level():
+        known = ", ".join(every_level())
+        raise ValueError(f"unknown bot level {level!r}; known levels: {known}")
+    return OwnLevelBot(level, seed)
 
 
 def levels_for(game: Game) -> list[str]:
-    """The bot levels that can play `game`: searching bots need its determinize/evaluate."""
-    return list(BOT_LEVELS) if game.supports_search() else ["random"]
+    """The bot levels that can play `game`: searching bots need its determinize/evaluate;
+    then come the game's own levels."""
+    generic = list(BOT_LEVELS) if game.supports_search() else ["random"]
+    return generic + [level for level in game.own_bots() if level not in generic]
+
+
+def every_level() -> list[str]:
+    """Every level some registered game offers."""
+    levels = list(BOT_LEVELS)
+    for game in all_games():
+        levels += [level for level in game.own_bots() if level not in levels]
+    return levels
+
+
+class OwnLevelBot:
+    """A game's own level, made when it first meets a game (callers such as the service
+    make bots by level and seed alone)."""
+
+    def __init__(self, level: str, seed: int) -> None:
+        self.level = level
+        self.seed = seed
+        self.made: dict[str, Bot] = {}
+
+    def choose(self, game: Game, state: GameState, seat: Seat) -> Move:
+        if game.id not in self.made:
+            self.made[game.id] = make_bot(self.level, self.seed, game)
+        return self.made[game.id].choose(game, state, seat)

@@ -10,6 +10,10 @@ The root's children start with a few virtual visits at their one-move-on evaluat
 with dozens of moves (a Sky Islands placement has ~70) a budget of a few hundred
 iterations would otherwise hardly tell them apart, and play below the greedy bot.
 Short playouts scored by the evaluation beat long random ones for the same reason.
+
+A game that knows a strong move (`prior_move`, e.g. Dominion's expert) gets a search of
+its root moves only, each followed by that game's own play, and its suggested move is
+left only on clear evidence (`POLICY_VISITS` more visits).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from services.engine import Game, GameState, Move, Rng, Seat
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 3
+POLICY_VISITS = 30
 
 
 @dataclass
@@ -80,11 +85,17 @@ class MctsBot:
             return moves[0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
         root = self.seeded_root(game, state, seat, moves)
+        favourite = self.favourite(game, game.determinize(state, seat, self.rng), seat)
         for done in range(self.iterations):
             if deadline is not None and done > 0 and self.clock() > deadline:
                 break
             self.iterate(game, game.determinize(state, seat, self.rng), root, seat)
-        best = max(root.children.values(), key=lambda child: child.visits)
+
+        def support(key: object) -> float:
+            """Visits; the game's suggested move is left only on clear evidence."""
+            return root.children[key].visits + (POLICY_VISITS if key == favourite else 0)
+
+        best = root.children[max(root.children, key=support)]
         assert best.move is not None
         return best.move
 
@@ -107,13 +118,19 @@ class MctsBot:
             )
         return root
 
+    def favourite(self, game: Game, world: GameState, seat: Seat) -> object | None:
+        """The key of the move a game suggests (`prior_move(state, seat, rng)`; Dominion's
+        is its expert's), if it has that hook."""
+        prior = getattr(game, "prior_move", None)
+        return None if prior is None else key_of(prior(world, seat, self.rng))
+
     def iterate(self, game: Game, world: GameState, root: Node, seat: Seat) -> None:
         path = [root]
         node = root
         while not world.over:
             # At the root the bot moves for its own seat, even when others are prompted too.
             mover = seat if node is root else game.prompts(world)[0].seat
-            legal = {key_of(m): m for m in game.legal_moves(world, mover)}
+            legal = {key_of(m): m for m in self.candidates(game, world, mover, node is root)}
             for key in legal.keys() & node.children.keys():
                 node.children[key].available += 1
             untried = [key for key in legal if key not in node.children]
@@ -132,6 +149,17 @@ class MctsBot:
             visited.visits += 1
             if visited.seat is not None:
                 visited.reward += rewards[visited.seat]
+
+    def candidates(self, game: Game, world: GameState, mover: Seat, at_root: bool) -> list[Move]:
+        """The moves searched from a node: all legal ones; below the root of a game with
+        a `prior_move`, only that move. Dozens of moves expanded at random under every
+        node (buying a Curse as often as a Province) drag each value towards the average
+        of bad play, and the wide Dominion tree never gets past it in a second; searching
+        the root's moves, each followed by the game's own play, does not."""
+        prior = None if at_root else getattr(game, "prior_move", None)
+        if prior is None:
+            return game.legal_moves(world, mover)
+        return [prior(world, mover, self.rng)]
 
     def rollout(self, game: Game, world: GameState) -> list[float]:
         """Play on from `world` for at most `depth` moves: with the game's own playout

@@ -144,6 +144,12 @@ class Game(ABC, Generic[StateT, ConfigT]):
         cls = type(self)
         return cls.determinize is not Game.determinize and cls.evaluate is not Game.evaluate
 
+    def own_bots(self) -> Mapping[str, Callable[[int], Any]]:
+        """Bot levels that only this game offers (reference and expert bots built on its
+        own knowledge), by level name: each makes a bot from a seed. They play through
+        the contract like every bot, seeing only their seat (`observation`/`view`)."""
+        return {}
+
     # --- the contract, built on the hooks -------------------------------------------
 
     def setup(

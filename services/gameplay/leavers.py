@@ -68,9 +68,15 @@ class LeavePolicy:
         return self.on_leave == BOT_TAKES_OVER
 
 
+STAND_IN_PREFERENCE = ("expert", "greedy")
+"""A stand-in bot must answer within a turn: the strongest cheap level a game offers
+(Dominion's expert; greedy elsewhere), never MCTS."""
+
+
 def default_leave_bot(game: Game) -> str:
+    """The bot that plays a seat that left, stepped away or ran out of time."""
     levels = levels_for(game)
-    return "greedy" if "greedy" in levels else levels[0]
+    return next((level for level in STAND_IN_PREFERENCE if level in levels), levels[0])
 
 
 def leave_policy_of_request(request: CreateGameRequest, game: Game) -> dict[str, Any]:

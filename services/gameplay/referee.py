@@ -15,7 +15,7 @@ from dataclasses import replace
 import structlog
 
 from services.ai import make_bot
-from services.ai.bot import Bot, levels_for
+from services.ai.bot import Bot
 from services.ai.mcts import MctsBot
 from services.engine import Game, GameState, Move, Outcome, Prompt
 from services.store import CommitVerdict, GameRecord, GameStatus, GameStore
@@ -26,7 +26,7 @@ from .archive import RecordArchive, archived_from_store, full_log
 from .clocks import ClockDeadlines, clock_of, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .dispatch import Dispatcher
-from .leavers import AwayVerdict, SeatsAway, bot_of, leave_policy
+from .leavers import AwayVerdict, SeatsAway, bot_of, default_leave_bot, leave_policy
 from .notifier import WebhookNotifier
 from .results import result_of
 from .served import ServedGames
@@ -252,8 +252,7 @@ class Referee:
         move: Move | None = None
         outcome: Outcome | None = None
         if record.clock_rules["on_timeout"] == "bot":
-            levels = levels_for(game)
-            level = "greedy" if "greedy" in levels else levels[0]
+            level = default_leave_bot(game)
             try:
                 move, outcome = await self._bot_choice(record, game, state, seat, level)
             except Exception as error:  # no bot move: the seat forfeits instead

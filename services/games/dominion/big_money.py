@@ -2,6 +2,10 @@
 and Duchies (then Estates) once the Provinces run low. It plays no Action cards of its
 own choosing but answers any decision a card puts to it sensibly.
 
+Big Money Ultimate, the usual benchmark opponent, is Big Money plus the kingdom's best
+single drawing card (Smithy-like, chosen from the cards' data), bought a copy or two and
+played whenever drawn.
+
 It sees the game only through `legal_moves` and its seat's `observation`, like every
 Skyport bot.
 """
@@ -10,8 +14,19 @@ from __future__ import annotations
 
 from services.engine import Game, GameState, Move, Seat
 
+from .card_traits import traits
+from .card_values import DEBT_WEIGHT
 from .cards import CARDS
-from .moves import BUY_CARD, END_PHASE, END_TURN, PLAY_TREASURES, Choose, PayDebt
+from .moves import (
+    BUY_CARD,
+    END_PHASE,
+    END_TURN,
+    PLAY_TREASURES,
+    Choose,
+    PayDebt,
+    PlayCard,
+    PlayShadow,
+)
 from .observation import Observation
 
 OPTION_PREFERENCE = [
@@ -50,6 +65,57 @@ class BigMoneyBot:
         if prompt.kind == "buy_phase":
             return buy_phase(moves, seen)
         return best_choice(prompt.kind, [m for m in moves if isinstance(m, Choose)], seen)
+
+
+class BigMoneyUltimateBot:
+    def choose(self, game: Game, state: GameState, seat: Seat) -> Move:
+        moves = game.legal_moves(state, seat)
+        seen: Observation = game.observation(state, seat)
+        prompt = seen.prompts[0]
+        drawer = best_drawing_card(seen.kingdom)
+        if prompt.kind == "action_phase":
+            plays = [m for m in moves if isinstance(m, PlayCard | PlayShadow) and m.card == drawer]
+            return plays[0] if plays else pick(moves, END_PHASE)
+        if prompt.kind == "buy_phase":
+            if drawer is not None and buys_drawer(moves, seen, drawer):
+                return BUY_CARD[drawer]
+            return buy_phase(moves, seen)
+        return best_choice(prompt.kind, [m for m in moves if isinstance(m, Choose)], seen)
+
+
+def buys_drawer(moves: list[Move], seen: Observation, drawer: str) -> bool:
+    """With the Treasures played and the Debt paid: the drawer instead of Silver."""
+    if offered(moves, PLAY_TREASURES) or seen.debt or seen.coins >= 6:
+        return False
+    return offered(moves, BUY_CARD[drawer]) and wants_drawer(seen, drawer)
+
+
+def best_drawing_card(kingdom: tuple[str, ...]) -> str | None:
+    """The kingdom's best single drawing card: the most cards drawn (less the Debt it
+    gives), bought with coins alone; the cheaper on a tie."""
+    drawers = [
+        name
+        for name in kingdom
+        if traits(name).action and traits(name).draws >= 2 and not CARDS[name].cost.debt
+    ]
+
+    def strength(name: str) -> tuple[float, int]:
+        t = traits(name)
+        return t.draws - DEBT_WEIGHT * t.debt + 0.3 * t.buys, -CARDS[name].cost.coins
+
+    return max(drawers, key=strength, default=None)
+
+
+def wants_drawer(seen: Observation, drawer: str) -> bool:
+    """One copy, a second from 16 cards and a third from 25 (non-terminal drawers, like
+    Laboratory, one per 5 cards), and none once the Provinces run low."""
+    size = sum(seen.owned.values())
+    have = seen.owned.get(drawer, 0)
+    if seen.supply.get("Province", 0) <= 4:
+        return False
+    if traits(drawer).terminal:
+        return have < 1 + (size >= 16) + (size >= 25)
+    return have < 1 + size // 5
 
 
 def offered(moves: list[Move], wanted: Move) -> bool:

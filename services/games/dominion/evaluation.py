@@ -12,6 +12,9 @@ from .state import DominionState
 from .zones import all_cards
 
 WIN = 100.0
+ECONOMY_WEIGHT = 30.0
+"""VP that $1 more per card is worth at the start (a Gold bought early outweighs a Duchy:
+MCTS judges its short playouts by this, and a Duchy's VP are there at once)."""
 
 
 def money_density(state: DominionState, seat: int) -> float:
@@ -37,4 +40,4 @@ def evaluate(state: GameState, seat: Seat) -> float:
     others = [s for s in range(state.players) if s != seat]
     vp_lead = victory_points(state, seat) - max(victory_points(state, s) for s in others)
     money_lead = money_density(state, seat) - max(money_density(state, s) for s in others)
-    return vp_lead + 10 * money_lead * (1 - game_progress(state))
+    return vp_lead + ECONOMY_WEIGHT * money_lead * (1 - game_progress(state))

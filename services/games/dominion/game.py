@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat
 from services.engine.state import unchecked
 
+from .big_money import BigMoneyBot, BigMoneyUltimateBot
 from .cards import EXPANSIONS, SET_CARDS, components
 from .decisions import prompt_of
 from .determinize import determinize
 from .evaluation import evaluate
+from .expert import ExpertBot, expert_move
 from .moves import DominionMove, describe
 from .observation import Observation, observe
 from .player_moves import apply_move, buyable_cards, legal_moves
@@ -69,8 +72,25 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return determinize(state, seat, rng)
 
     def evaluate(self, state: DominionState, seat: Seat) -> float:
-        """The VP-and-economy lead squashed into (0, 1); a lead of 8 VP is about 0.73."""
-        return 1 / (1 + math.exp(-evaluate(state, seat) / 8))
+        """The VP-and-economy lead squashed into (0, 1); a lead of 3 VP is about 0.73
+        (sharp enough for MCTS's short playouts to tell a Silver from nothing)."""
+        return 1 / (1 + math.exp(-evaluate(state, seat) / 3))
+
+    def own_bots(self) -> Mapping[str, Callable[[int], Any]]:
+        return OWN_BOTS
+
+    def playout_move(self, state: DominionState, seat: Seat, rng: Rng) -> Move:
+        """MCTS's playout policy: the expert's move (uniformly random playouts buy Curses
+        and Coppers, and tell search nothing). Playouts run on a world already dealt
+        from the searching seat's point of view, so this reads that world directly."""
+        moves = self.legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        return expert_move(moves, self.observation(state, seat))
+
+    def prior_move(self, state: DominionState, seat: Seat, rng: Rng) -> Move:
+        """The move MCTS starts out favouring at its root (see `MctsBot`): the expert's."""
+        return self.playout_move(state, seat, rng)
 
     def describe(self, move: Move) -> str:
         return describe(move)
@@ -83,6 +103,14 @@ class DominionGame(Game[DominionState, DominionConfig]):
             for slug, name in EXPANSIONS.items()
         ]
         return data
+
+
+OWN_BOTS: dict[str, Callable[[int], Any]] = {
+    "big-money": lambda seed: BigMoneyBot(),
+    "big-money-ultimate": lambda seed: BigMoneyUltimateBot(),
+    "expert": ExpertBot,
+}
+"""Dominion's own bot levels, beside the game-agnostic ones."""
 
 
 def phase_prompt(t: Table) -> Prompt:

@@ -177,4 +177,8 @@ def test_a_bots_observation_holds_only_what_the_seats_view_shows():
         )
         assert seen.prompts == view.prompts
     assert "Tea House" not in repr(game.observation(state, 1))
-    assert "Rice Broker" not in repr(game.observation(state, 0))  # its own deck's order
+    # A seat knows the make-up of its own cards (every gain is public), never its deck's order.
+    assert game.observation(state, 0).owned["Rice Broker"] == 1
+    reordered = copy_state(state)
+    reordered.player_states[0].deck.reverse()
+    assert game.observation(reordered, 0) == game.observation(state, 0)

@@ -1,0 +1,226 @@
+"""How much a card is worth to one player now, in $ per time it is drawn: the judgement
+behind the expert bot's buys, gains, plays, trashes and discards.
+
+Everything is computed from a seat's `Observation` (its own cards, the Supply's counts,
+every seat's VP) and the cards' traits (`card_traits`), so it fits any kingdom.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .card_traits import junk, traits
+from .cards import CARDS, Cost
+from .observation import Observation
+
+PROVINCES_AT_START = {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}
+DEBT_WEIGHT = 0.8
+"""$ of Debt taken when a card is played count this much against it (paid off later)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The judgement's numbers, tuned by simulation (bench/dominion_bots.py) against Big
+    Money and Big Money Ultimate over the recommended sets — the same for every kingdom."""
+
+    debt_cost: float = 0.3
+    """A card bought for Debt: its Debt counts this much per point against its value."""
+    curse_attack: float = 4.0
+    hand_attack: float = 0.4
+    every_turn: float = 2.0
+    village: float = 0.7
+    trasher: float = 2.5
+    remodeler: float = 1.2
+    gainer: float = 1.2
+    terminals_per_card: int = 9
+    """One more terminal is welcome per this many cards."""
+    collision: float = 2.5
+    variety: float = 0.25
+    """Each copy already owned lowers a card's value by this much."""
+    late_discount: float = 0.7
+    duchy_extra: int = 0
+    """Provinces left at which Duchies beat Gold: 4 in 2-player games, 5 with more, plus this."""
+    estates_at: int = 2
+    buy_at_least: float = 0.9
+    """A card worth less is not bought (Copper and junk are not)."""
+    coppers_kept: int = 7
+    """Coppers are trashed only while the rest of the deck makes at least this much $."""
+
+
+W = Weights()
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The make-up of a seat's cards, summed up."""
+
+    size: int
+    money: float
+    """$ its Treasures make, and its Actions' +$."""
+    terminals: int
+    villages: int
+    trashers: int
+    junk: int
+    coppers: int
+
+    @property
+    def density(self) -> float:
+        """$ per card drawn."""
+        return self.money / max(1, self.size)
+
+
+def deck_of(seen: Observation) -> Deck:
+    size = terminals = villages = trashers = junks = 0
+    money = 0.0
+    for name, n in seen.owned.items():
+        t = traits(name)
+        size += n
+        money += n * t.coins
+        terminals += n * t.terminal
+        villages += n * t.village
+        trashers += n * bool(t.trashes or t.remodels)
+        junks += n * junk(name)
+    return Deck(size, money, terminals, villages, trashers, junks, seen.owned.get("Copper", 0))
+
+
+def provinces_left(seen: Observation) -> int:
+    return seen.supply.get("Province", 0)
+
+
+def greening(seen: Observation) -> float:
+    """0 while building, rising to 1 as the Provinces run out (a third gone: 0.4)."""
+    start = PROVINCES_AT_START.get(len(seen.vp), 8)
+    return 1 - provinces_left(seen) / start
+
+
+def cost_of(seen: Observation, name: str) -> Cost:
+    """The cost right now (Flourishing Trade lowers coin costs once active)."""
+    printed = CARDS[name].cost
+    if seen.prophecy == "Flourishing Trade" and printed.coins:
+        return Cost(coins=printed.coins - 1, debt=printed.debt)
+    return printed
+
+
+def lead(seen: Observation) -> int:
+    """This seat's VP minus the best other seat's."""
+    others = [vp for seat, vp in enumerate(seen.vp) if seat != seen.seat]
+    return seen.vp[seen.seat] - max(others, default=0)
+
+
+def play_value(name: str, deck: Deck, seen: Observation) -> float:
+    """What playing the card gives now, in $ (draws count at the deck's density)."""
+    t = traits(name)
+    value = t.coins + t.draws * max(deck.density, 0.8) + 0.3 * t.buys - DEBT_WEIGHT * t.debt
+    if t.curses_others and seen.supply.get("Curse", 0):
+        value += W.curse_attack * t.curse_chance
+    if t.hand_attack:
+        value += W.hand_attack
+    if t.every_turn_coins:
+        value += W.every_turn * (1 - greening(seen))
+    return value
+
+
+def buy_phase_play_value(name: str, seen: Observation, deck: Deck) -> float:
+    """Playing an Action in the Buy phase (an Event's doing): the Treasures are played, so
+    cards it draws are no use, and its +$ only with a Buy left."""
+    t = traits(name)
+    value = play_value(name, deck, seen) - t.draws * max(deck.density, 0.8)
+    if seen.buys <= 1:
+        value -= t.coins
+    return value
+
+
+def action_value(name: str, deck: Deck, seen: Observation) -> float:
+    """An Action card's worth in the deck: its play, how it fits the deck's Actions, and
+    what its trashing or gaining adds while the game is young."""
+    t = traits(name)
+    early = 1 - greening(seen)
+    value = play_value(name, deck, seen)
+    if t.village:
+        value += W.village * max(0, min(deck.terminals - deck.villages - 1, 3))
+    if t.trashes and deck.trashers == 0 and deck.junk + deck.coppers > 4:
+        # A trasher that makes nothing itself slows a money deck more than it thins it.
+        value += W.trasher * early * min(1.0, max(0.0, value) / 2)
+    if t.remodels:
+        value += W.remodeler if deck.trashers == 0 else W.remodeler / 3
+    if t.gains:
+        value += W.gainer * (early + 0.5)
+    if t.terminal:
+        allowed = 1 + deck.size // W.terminals_per_card + deck.villages
+        if deck.terminals >= allowed:
+            value -= W.collision + deck.terminals - allowed
+    value -= W.variety * seen.owned.get(name, 0)
+    return value
+
+
+def vp_of(name: str) -> int:
+    return CARDS[name].vp
+
+
+def gain_value(name: str, deck: Deck, seen: Observation) -> float:
+    """How good gaining `name` is now (negative: better not)."""
+    card = CARDS[name]
+    if card.is_("Curse"):
+        return -10.0
+    if card.is_("Victory") and not card.is_("Action") and not card.is_("Treasure"):
+        return victory_value(name, seen)
+    if card.is_("Action"):
+        value = action_value(name, deck, seen)
+    else:
+        t = traits(name)
+        value = t.coins + 0.3 * t.buys
+        if name == "Copper":
+            value = 0.8 - deck.density if deck.density < 0.9 else -0.5
+        if seen.prophecy == "Panic":
+            value *= 0.25  # a Treasure discarded from play goes back to its pile
+    value -= W.debt_cost * card.cost.debt
+    return value * (1 - W.late_discount * greening(seen) ** 2)
+
+
+def victory_value(name: str, seen: Observation) -> float:
+    """Victory cards are worth buying once the game nears its end: the more so the
+    fewer Provinces are left."""
+    vp = vp_of(name)
+    left = provinces_left(seen)
+    if name == "Province":
+        return 100.0
+    if vp >= 3:
+        return (
+            5.0 if left <= duchy_point(seen) else (1.5 if left <= duchy_point(seen) + 2 else -1.0)
+        )
+    return 2.5 if left <= W.estates_at else (0.8 if left <= W.estates_at + 1 else -2.0)
+
+
+def duchy_point(seen: Observation) -> int:
+    """Provinces left at which Duchies beat Gold (more with more players)."""
+    return (4 if len(seen.vp) <= 2 else 5) + W.duchy_extra
+
+
+def discard_score(name: str, deck: Deck, seen: Observation) -> float:
+    """Above 0: glad to discard it; the higher, the gladder."""
+    if junk(name):
+        return 2.0
+    t = traits(name)
+    if t.action and seen.phase == "action" and seen.actions == 0 and seen.active == seen.seat:
+        return 0.5 if t.terminal else -0.5
+    if name == "Copper":
+        return -1.2
+    return -1.5 - max(t.coins, play_value(name, deck, seen))
+
+
+def trash_score(name: str, deck: Deck, seen: Observation, remodel: bool) -> float:
+    """Above 0: glad to trash it (to remodel it into something better when `remodel`)."""
+    late = greening(seen)
+    if CARDS[name].is_("Curse"):
+        return 6.0
+    if name == "Estate":
+        return 3.0 if late < 0.5 or remodel else -3.0
+    if junk(name):
+        return -4.0 - 2 * vp_of(name)
+    if name == "Copper":
+        money_without = deck.money - 1
+        return 1.0 if money_without >= W.coppers_kept and late < 0.6 else -1.0
+    if remodel and name == "Gold" and late > 0.4:
+        return 2.0
+    value = traits(name).coins if not traits(name).action else play_value(name, deck, seen)
+    return -2.0 - value

@@ -1,0 +1,120 @@
+"""The expert's answers to the decisions cards put to it: what to discard, trash, gain,
+play twice, and which options to take. Each candidate answer is scored as the sum of its
+picks' scores, so "up to 2" and "exactly 3" are handled alike: optional picks are taken
+only when they score above nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from services.engine import Prompt
+
+from .card_traits import traits
+from .card_values import (
+    Deck,
+    buy_phase_play_value,
+    discard_score,
+    gain_value,
+    greening,
+    play_value,
+    trash_score,
+)
+from .cards import CARDS
+from .moves import Choose
+from .observation import Observation
+
+PLUS_COINS = re.compile(r"\+\$(\d+)")
+PLUS_ACTIONS = re.compile(r"\+(\d+) Actions?")
+DEBT_QUESTION = re.compile(r"\+(\d+) Debt")
+
+
+def source_of(prompt: Prompt) -> str:
+    """The card or Event asking ("Tanuki: trash a card..." → "Tanuki")."""
+    return prompt.text.split(":", 1)[0]
+
+
+def card_of(option: str) -> str:
+    """A Shadow offered from the deck is labelled "Ninja (deck position 2)"."""
+    return option.split(" (", 1)[0]
+
+
+def answer(prompt: Prompt, choices: list[Choose], seen: Observation, deck: Deck) -> Choose:
+    scores: dict[str, float] = {}
+
+    def score(option: str) -> float:
+        if option not in scores:
+            scores[option] = pick_score(prompt, option, seen, deck)
+        return scores[option]
+
+    return max(choices, key=lambda choice: sum(score(option) for option in choice.picks))
+
+
+def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> float:
+    name = card_of(option)
+    if name not in CARDS:
+        return option_score(prompt, option, seen, deck)
+    kind = prompt.kind
+    if kind == "discard":
+        return discard_score(name, deck, seen)
+    if kind == "trash":
+        source = source_of(prompt)
+        remodel = source in CARDS and traits(source).remodels
+        return trash_score(name, deck, seen, remodel)
+    if kind == "gain":
+        return gain_value(name, deck, seen)
+    if kind == "play":
+        if seen.phase == "buy":
+            return buy_phase_play_value(name, seen, deck) + 0.1
+        return play_value(name, deck, seen) + 0.1
+    return 0.0
+
+
+def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> float:
+    """Labelled options ("+$2", "Each other player gains a Curse", "Yes"...), read by what
+    they say."""
+    question = prompt.text
+    if option in ("Yes", "No"):
+        yes = yes_score(question, seen)
+        return yes if option == "Yes" else 0.0
+    if "Curse" in option:
+        if "other" in option:
+            return 3.0 if seen.supply.get("Curse", 0) else 0.0
+        return -3.0  # gaining one oneself
+    if option.startswith("Discard"):
+        return -1.0
+    coins = PLUS_COINS.search(option)
+    if coins:
+        return float(coins.group(1))
+    actions = PLUS_ACTIONS.search(option)
+    if actions:
+        terminals = sum(traits(c).terminal for c in seen.hand if c in CARDS)
+        return 2.5 if terminals else 0.2
+    if option.startswith("Gain a "):
+        card = option.removeprefix("Gain a ").removeprefix("n ").strip(".")
+        return gain_value(card, deck, seen) if card in CARDS else 0.5
+    return 0.0
+
+
+def yes_score(question: str, seen: Observation) -> float:
+    """Above 0: answer Yes."""
+    if "Curse" in question:
+        return 1.0 if seen.supply.get("Curse", 0) else -1.0
+    debt = DEBT_QUESTION.search(question)
+    if debt:
+        return 1.0 if takes_debt(int(debt.group(1)), seen) else -1.0
+    return 0.5
+
+
+def takes_debt(amount: int, seen: Observation) -> bool:
+    """Debt is paid before buying: take it (for a Gold, say) only while the game is young
+    and it leaves this turn's buy as good — no Province lost for it."""
+    if greening(seen) >= 0.6 or seen.debt:
+        return False
+    money = hand_money(seen)
+    return money < 8 or money - amount >= 8
+
+
+def hand_money(seen: Observation) -> float:
+    """$ this turn: what is made so far and the Treasures still in hand."""
+    return seen.coins + sum(traits(c).coins for c in seen.hand if traits(c).treasure)
