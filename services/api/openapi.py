@@ -146,6 +146,7 @@ def _problems(*statuses: int, store: bool = True) -> dict[str, Any]:
         403: "The token may not do this",
         404: "No such game (or seat, or version)",
         409: "Version conflict, or the game is not in a state for this",
+        412: "If-Match names another version of the game (precondition_failed)",
         413: "Body too large",
         415: "Body is not JSON",
         422: "Invalid body, or a move that breaks a rule",
@@ -174,6 +175,21 @@ IDEMPOTENCY_PARAM = {
     "required": False,
     "description": "A retry with the same key returns the first answer and changes nothing.",
     "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,255}$"},
+}
+IF_MATCH_PARAM = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "description": "The game's ETag as GET returned it: the move is refused with 412 unless "
+    "the game is still at that version (an alternative to expected_version).",
+    "schema": {"type": "string", "pattern": '^(W/)?"v[0-9]{1,18}(-[0-9a-f]{1,16})?"$'},
+}
+IF_NONE_MATCH_PARAM = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "ETags you hold (or *): 304 with no body while the game is unchanged.",
+    "schema": {"type": "string"},
 }
 AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
@@ -246,8 +262,12 @@ def _paths() -> dict[str, Any]:
                 "operationId": "getGame",
                 "summary": "Status, version, whose turn and the view for your token.",
                 "security": AUTH,
-                "parameters": [GAME_ID_PARAM],
-                "responses": {"200": _json("GameDocument", "The game"), **_problems(400, 401, 404)},
+                "parameters": [GAME_ID_PARAM, IF_NONE_MATCH_PARAM],
+                "responses": {
+                    "200": _json("GameDocument", "The game (weak ETag, Vary: Authorization)"),
+                    "304": {"description": "Unchanged since the ETag in If-None-Match"},
+                    **_problems(400, 401, 404),
+                },
             }
         },
         "/v1/games/{game_id}/legal-moves": {
@@ -267,11 +287,11 @@ def _paths() -> dict[str, Any]:
                 "operationId": "makeMove",
                 "summary": "Make a move (compare-and-set on expected_version).",
                 "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM],
+                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM, IF_MATCH_PARAM],
                 "requestBody": _body("MoveRequest"),
                 "responses": {
                     "200": _json("MoveAccepted", "Applied"),
-                    **_problems(400, 401, 403, 404, 409, 413, 415, 422),
+                    **_problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
                 },
             }
         },
@@ -282,11 +302,11 @@ def _paths() -> dict[str, Any]:
                 "last; with bot_takes_over your seat is abandoned (nothing is committed, "
                 "`abandoned` is true) and a bot plays it to the end.",
                 "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM],
+                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM, IF_MATCH_PARAM],
                 "requestBody": _body("ResignRequest", required=False),
                 "responses": {
                     "200": _json("MoveAccepted", "Resigned"),
-                    **_problems(400, 401, 403, 404, 409, 413, 415, 422),
+                    **_problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
                 },
             }
         },

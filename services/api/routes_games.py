@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from services.gameplay.payloads import CreateGameRequest, MoveRequest, ResignRequest
-from services.gameplay.problems import bad_request
+from services.gameplay.problems import Problem, bad_request
 from services.store import GameStatus
 
 from .inputs import (
@@ -21,6 +24,13 @@ from .inputs import (
     query_text,
     replay_headers,
     service,
+)
+from .preconditions import (
+    VARY,
+    entity_tag,
+    not_modified,
+    precondition_failed,
+    required_version,
 )
 
 STATUSES = [status.value for status in GameStatus]
@@ -56,7 +66,10 @@ async def list_games(request: Request) -> Response:
 async def get_game(request: Request) -> Response:
     only_query(request)
     document = await service(request).get_game(game_id(request), credentials(request))
-    return json_response(document, headers={"ETag": f'"v{document.version}"'})
+    headers = {"ETag": entity_tag(document), "Vary": VARY}
+    if not_modified(request, headers["ETag"]):
+        return Response(status_code=304, headers=headers)
+    return json_response(document, headers=headers)
 
 
 async def legal_moves(request: Request) -> Response:
@@ -71,9 +84,9 @@ async def make_move(request: Request) -> Response:
     who = credentials(request)
     key = idempotency_key(request)
     body = await json_body(request, MoveRequest)
-    accepted, replayed = await service(request).make_move(
-        target, who, body.move, body.expected_version, key
-    )
+    expected = required_version(request, body.expected_version)
+    with failing_precondition(request):
+        accepted, replayed = await service(request).make_move(target, who, body.move, expected, key)
     return json_response(accepted, headers=replay_headers(replayed))
 
 
@@ -83,8 +96,21 @@ async def resign(request: Request) -> Response:
     who = credentials(request)
     key = idempotency_key(request)
     body = await json_body(request, ResignRequest, optional=True)
-    accepted, replayed = await service(request).resign(target, who, body.expected_version, key)
+    expected = required_version(request, body.expected_version)
+    with failing_precondition(request):
+        accepted, replayed = await service(request).resign(target, who, expected, key)
     return json_response(accepted, headers=replay_headers(replayed))
+
+
+@contextmanager
+def failing_precondition(request: Request) -> Iterator[None]:
+    """Under `If-Match`, the game being at another version is 412, not 409."""
+    try:
+        yield
+    except Problem as problem:
+        if problem.code == "version_conflict" and "if-match" in request.headers:
+            raise precondition_failed(problem) from None
+        raise
 
 
 async def result(request: Request) -> Response:

@@ -1,0 +1,79 @@
+"""HTTP caching and preconditions on a game: a weak ETag per representation,
+`If-None-Match` (304, the cheapest poll) and `If-Match` (412, an alternative to
+`expected_version` on moves and resigning)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from starlette.requests import Request
+
+from services.gameplay.payloads import GameDocument
+from services.gameplay.problems import Problem, bad_request
+
+ENTITY_TAG = re.compile(r'\s*(?:W/)?"v(\d{1,18})(?:-[0-9a-f]{1,16})?"\s*')
+VARY = "Authorization"
+
+
+def entity_tag(document: GameDocument) -> str:
+    """`W/"v{version}-{mark}"`: the version, and a mark of what changes without a new
+    version (the status when the game is scored, seats stepping away). A running clock's
+    remaining time is not part of it: it follows from the version and the time."""
+    away = "".join(
+        "a" if seat.abandoned else "p" if seat.autopilot else "-" for seat in document.seats
+    )
+    mark = hashlib.blake2s(f"{document.status.value}|{away}".encode(), digest_size=4)
+    return f'W/"v{document.version}-{mark.hexdigest()}"'
+
+
+def not_modified(request: Request, tag: str) -> bool:
+    """Whether the client's `If-None-Match` names `tag` (weak comparison) or is `*`."""
+    header = request.headers.get("if-none-match")
+    if header is None:
+        return False
+    if header.strip() == "*":
+        return True
+    wanted = _opaque(tag)
+    return any(_opaque(candidate) == wanted for candidate in header.split(","))
+
+
+def if_match_version(request: Request) -> int | None:
+    """The version an `If-Match` header requires, or None without one."""
+    header = request.headers.get("if-match")
+    if header is None:
+        return None
+    found = ENTITY_TAG.fullmatch(header)
+    if found is None:
+        raise bad_request(
+            "invalid_if_match",
+            'If-Match must be one ETag of this game, as GET returned it: W/"v<version>-…".',
+        )
+    return int(found.group(1))
+
+
+def required_version(request: Request, expected_version: int | None) -> int | None:
+    """The version a move or resignation must find: from `If-Match` or the body, which
+    must agree when both are given."""
+    wanted = if_match_version(request)
+    if wanted is not None and expected_version is not None and wanted != expected_version:
+        raise bad_request(
+            "conflicting_preconditions",
+            f"If-Match names version {wanted} but expected_version is {expected_version}.",
+        )
+    return wanted if wanted is not None else expected_version
+
+
+def precondition_failed(conflict: Problem) -> Problem:
+    """A version conflict under `If-Match` is the precondition failing: 412."""
+    current = conflict.extra.get("current_version")
+    return Problem(
+        412,
+        "precondition_failed",
+        f"If-Match does not match: the game is at version {current}; reload it and try again.",
+        current_version=current,
+    )
+
+
+def _opaque(tag: str) -> str:
+    return tag.strip().removeprefix("W/")
