@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from strawberry.scalars import JSON
 
 from services.gameplay.auth import check_idempotency_key
-from services.gameplay.payloads import CreateGameRequest, input_code
+from services.gameplay.payloads import CreateGameRequest, input_code, validation_errors
 from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
@@ -127,10 +127,7 @@ def _plain(value: Any) -> Any:
 
 
 def _invalid(error: ValidationError) -> Rejected:
-    errors = [
-        {"location": [str(p) for p in item["loc"]], "message": item["msg"]}
-        for item in error.errors(include_input=False, include_url=False)
-    ]
+    errors = validation_errors(error)
     return Rejected(
         code=input_code(error),
         message="The input does not match the schema.",

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from starlette.requests import Request
 
 from schema import Limits
+from services.gameplay.payloads import validation_errors
 from services.gameplay.problems import Problem, bad_request, unprocessable
 
 from .inputs import json_body
@@ -80,7 +81,7 @@ def operation_from(data: Any) -> Operation:
             "invalid_request",
             "The request does not match the GraphQL request schema "
             "(query, variables, operationName, extensions).",
-            errors=_errors(error),
+            errors=validation_errors(error),
         ) from None
     for key, value in (("variables", operation.variables), ("extensions", operation.extensions)):
         if nests_deeper(value, MAX_JSON_DEPTH):
@@ -147,10 +148,3 @@ def _tokens_over(query: str, limit: int) -> bool:
 
 def _too_large(message: str, limit: int) -> GraphQLError:
     return GraphQLError(message, extensions={"code": "query_too_large", "limit": limit})
-
-
-def _errors(error: ValidationError) -> list[dict[str, Any]]:
-    return [
-        {"location": [str(part) for part in item["loc"]], "message": item["msg"]}
-        for item in error.errors(include_input=False, include_url=False)
-    ]

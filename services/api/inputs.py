@@ -4,7 +4,7 @@ checked values, or a 4xx problem that says what is wrong."""
 from __future__ import annotations
 
 import re
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import orjson
 from pydantic import BaseModel, ValidationError
@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gameplay.auth import Credentials, check_idempotency_key, credentials_from
-from services.gameplay.payloads import input_code
+from services.gameplay.payloads import input_code, validation_errors
 from services.gameplay.problems import Problem, bad_request, not_found, unprocessable
 from services.gameplay.service import GameService
 
@@ -62,15 +62,10 @@ async def json_body(request: Request, model: type[ModelT], *, optional: bool = F
         return model.model_validate(data)
     except ValidationError as error:
         raise unprocessable(
-            input_code(error), "The body does not match the schema.", errors=_errors(error)
+            input_code(error),
+            "The body does not match the schema.",
+            errors=validation_errors(error),
         ) from None
-
-
-def _errors(error: ValidationError) -> list[dict[str, Any]]:
-    return [
-        {"location": [str(part) for part in item["loc"]], "message": item["msg"]}
-        for item in error.errors(include_input=False, include_url=False)
-    ]
 
 
 def only_query(request: Request, *allowed: str) -> None:

@@ -79,6 +79,15 @@ def input_code(error: ValidationError) -> str:
     return "invalid_request"
 
 
+def validation_errors(error: ValidationError) -> list[dict[str, Any]]:
+    """Every problem pydantic found in a refused input, as REST and GraphQL both report
+    them: where (`location`) and why (`message`), never echoing the input."""
+    return [
+        {"location": [str(part) for part in item["loc"]], "message": item["msg"]}
+        for item in error.errors(include_input=False, include_url=False)
+    ]
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
