@@ -29,7 +29,7 @@ def build_query(types: GameTypes) -> type:
     @strawberry.type(name="Query")
     class Query:
         @strawberry.field(description="A game as your token (or a spectator) may see it.")
-        async def game(self, info: Info, id: strawberry.ID) -> game_type:
+        async def game(self, info: Info, id: strawberry.ID) -> game_type | None:
             context = info.context
             document = await context.service.get_game(str(id), context.credentials())
             return game_type.of(document, context.service.games[document.game])

@@ -227,9 +227,19 @@ def test_events_are_redacted_for_the_reader(gql):
     assert "card" not in other[0]["events"][0]["data"] and other[0]["move"] is None
 
 
+def test_an_unknown_game_nulls_only_its_own_field(gql):
+    """`game(id)` is nullable: the rest of the query's data survives an unknown id."""
+    answer = gql('{ game(id: "aaaaaaaaaaaaaaaaaaaaaaaa") { id } catalog { id } }')
+    assert answer["data"]["game"] is None
+    assert {entry["id"] for entry in answer["data"]["catalog"]} >= {"sky-islands", "dominion"}
+    assert answer["errors"][0]["path"] == ["game"]
+    assert answer["errors"][0]["extensions"]["code"] == "game_not_found"
+
+
 def test_errors_carry_the_same_codes_as_rest(gql):
     missing = gql('{ game(id: "aaaaaaaaaaaaaaaaaaaaaaaa") { id } }')
     assert missing["errors"][0]["extensions"] == {"code": "game_not_found", "status": 404}
+    assert missing["data"] == {"game": None}
     listing = gql("{ games { games { id } } }")
     assert listing["errors"][0]["extensions"]["code"] == "api_key_required"
     created = create(gql, game="hidden-numbers")
