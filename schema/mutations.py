@@ -142,7 +142,7 @@ def _rejected_or_raise(problem: Problem) -> Any:
             message=problem.detail,
             current_version=problem.extra["current_version"],
         )
-    if problem.status == 422:
+    if problem.refusal:
         return Rejected(
             code=problem.code, message=problem.detail, details=problem.extra.get("details")
         )

@@ -404,17 +404,26 @@ class GameCreated:
         )
 
 
-@strawberry.type(description="The request breaks a rule: an illegal move or bad options.")
-class Rejected:
+@strawberry.interface(
+    description="Every result that refuses what a mutation asked: a stable `code` (the same "
+    "as REST's) and a sentence for people. Failures to reach or use the service (tokens, "
+    "unknown games, limits) are GraphQL errors instead."
+)
+class Error:
     code: str
     message: str
+
+
+@strawberry.type(
+    description="The request breaks a rule or does not fit the game's state: an illegal "
+    "move, bad options, a seat that left; nothing changed."
+)
+class Rejected(Error):
     details: JSON | None
 
 
 @strawberry.type(description="The game was not at the expected version; nothing changed.")
-class VersionConflict:
-    code: str
-    message: str
+class VersionConflict(Error):
     current_version: int
 
 

@@ -37,9 +37,15 @@ class Problem(Exception):
         *,
         title: str | None = None,
         headers: dict[str, str] | None = None,
+        refusal: bool = False,
         **extra: Any,
     ) -> None:
         super().__init__(detail)
+        self.refusal = refusal
+        """A refusal of what was asked, given the game's rules and state (an illegal move,
+        bad options, a version conflict), as opposed to a failure to reach or use the
+        service (tokens, missing games, limits, malformed requests). GraphQL answers
+        refusals as result types that implement `Error`, and the rest as errors."""
         self.status = status
         self.code = code
         self.detail = detail
@@ -98,7 +104,7 @@ def version_conflict(current: int, expected: int | None = None) -> Problem:
         if expected is not None
         else f"Another move was committed at the same time; the game is at version {current}."
     )
-    return Problem(409, "version_conflict", detail, current_version=current)
+    return Problem(409, "version_conflict", detail, refusal=True, current_version=current)
 
 
 def unauthorized(code: str, detail: str) -> Problem:
@@ -110,7 +116,7 @@ def forbidden(code: str, detail: str) -> Problem:
 
 
 def conflict(code: str, detail: str, **extra: Any) -> Problem:
-    return Problem(409, code, detail, **extra)
+    return Problem(409, code, detail, refusal=True, **extra)
 
 
 def bad_request(code: str, detail: str, **extra: Any) -> Problem:
@@ -118,7 +124,7 @@ def bad_request(code: str, detail: str, **extra: Any) -> Problem:
 
 
 def unprocessable(code: str, detail: str, **extra: Any) -> Problem:
-    return Problem(422, code, detail, **extra)
+    return Problem(422, code, detail, refusal=True, **extra)
 
 
 def from_game_error(error: GameError) -> Problem:
@@ -129,4 +135,4 @@ def from_game_error(error: GameError) -> Problem:
         UnknownGame: "Unknown game",
     }.get(type(error), "Rule broken")
     extra: dict[str, Any] = {"details": error.details} if error.details else {}
-    return Problem(422, error.code, error.message, title=title, **extra)
+    return Problem(422, error.code, error.message, title=title, refusal=True, **extra)

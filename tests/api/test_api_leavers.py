@@ -229,3 +229,35 @@ def test_a_retried_leave_with_its_idempotency_key_gets_the_first_answer(api):
     assert first.status_code == again.status_code == 200
     assert again.headers["idempotent-replayed"] == "true"
     assert again.json() == first.json() and first.json()["abandoned"] is True
+
+
+def test_graphql_refusals_share_the_error_interface_whatever_their_http_status(api, gql):
+    """A seat that left (409 over REST), an illegal move (422) and a stale version (409)
+    are all mutation results implementing `Error`; a wrong token stays a GraphQL error."""
+    created = gql.data(
+        """mutation { createGame(input: {game: "hidden-numbers", seed: 3,
+            seats: [{name: "A"}, {name: "B"}, {name: "C"}], leaveBot: "random"}) {
+            ... on GameCreated { id seats { seat token } } } }"""
+    )["createGame"]
+    game_id = created["id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    gql.data(
+        "mutation($id: ID!) { resign(gameId: $id) { __typename } }", {"id": game_id}, tokens[1]
+    )
+    as_error = """mutation($id: ID!, $move: JSON!, $expected: Int) {
+        makeMove(gameId: $id, move: $move, expectedVersion: $expected) {
+            __typename ... on Error { code message } } }"""
+    left = gql(as_error, {"id": game_id, "move": {"kind": "x"}}, tokens[1])
+    assert "errors" not in left
+    assert left["data"]["makeMove"]["__typename"] == "Rejected"
+    assert left["data"]["makeMove"]["code"] == "seat_abandoned"
+    illegal = gql.data(as_error, {"id": game_id, "move": {"kind": "no-such-move"}}, tokens[0])
+    assert illegal["makeMove"]["__typename"] == "Rejected" and illegal["makeMove"]["message"]
+    stale = gql.data(as_error, {"id": game_id, "move": {"kind": "x"}, "expected": 99}, tokens[0])
+    assert stale["makeMove"] == {
+        "__typename": "VersionConflict",
+        "code": "version_conflict",
+        "message": stale["makeMove"]["message"],
+    }
+    wrong = gql(as_error, {"id": game_id, "move": {"kind": "x"}}, "sps_wrong")
+    assert wrong["errors"][0]["extensions"]["code"] == "invalid_token"
