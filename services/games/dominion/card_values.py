@@ -28,6 +28,8 @@ class Weights:
     unspent, counts this much per point against its value..."""
     debt_carried: float = 0.5
     """...and the Debt carried into later turns this much: it eats their buys."""
+    debt_green: float = 0.4
+    """Share of the Provinces gone before a Victory card is worth gaining on Debt."""
     curse_attack: float = 4.0
     hand_attack: float = 0.4
     every_turn: float = 2.0

@@ -10,10 +10,12 @@ import re
 
 from services.engine import Prompt
 
-from .card_traits import traits
+from . import card_values
+from .card_traits import junk, traits
 from .card_values import (
     Deck,
     buy_phase_play_value,
+    cost_of,
     discard_score,
     gain_value,
     greening,
@@ -27,6 +29,8 @@ from .observation import Observation
 PLUS_COINS = re.compile(r"\+\$(\d+)")
 PLUS_ACTIONS = re.compile(r"\+(\d+) Actions?")
 DEBT_QUESTION = re.compile(r"\+(\d+) Debt")
+DEBT_FOR_DIFFERENCE = re.compile(r"\+debt equal to the difference", re.I)
+BASE_COST = re.compile(r"\(\$(\d+)\)")
 
 
 def source_of(prompt: Prompt) -> str:
@@ -62,12 +66,27 @@ def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> fl
         remodel = source in CARDS and traits(source).remodels
         return trash_score(name, deck, seen, remodel)
     if kind == "gain":
-        return gain_value(name, deck, seen)
+        return gain_value(name, deck, seen) - gain_debt(prompt, name, seen)
     if kind == "play":
         if seen.phase == "buy":
             return buy_phase_play_value(name, seen, deck) + 0.1
         return play_value(name, deck, seen) + 0.1
     return 0.0
+
+
+def gain_debt(prompt: Prompt, name: str, seen: Observation) -> float:
+    """A gain paid for in Debt (Change: "+Debt equal to the difference in $") is a buy
+    with the next turns' $: its Debt counts against it, and a Victory card is worth it
+    only once the greening has begun."""
+    source = source_of(prompt)
+    base = BASE_COST.search(prompt.text)
+    if source not in CARDS or not base or not DEBT_FOR_DIFFERENCE.search(CARDS[source].text):
+        return 0.0
+    debt = max(0, cost_of(seen, name).coins - int(base.group(1)))
+    penalty = card_values.W.debt_carried * debt
+    if junk(name) and greening(seen) < card_values.W.debt_green:
+        penalty += 100.0
+    return penalty
 
 
 def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> float:
