@@ -30,6 +30,8 @@ class Weights:
     """...and the Debt carried into later turns this much: it eats their buys."""
     debt_green: float = 0.4
     """Share of the Provinces gone before a Victory card is worth gaining on Debt."""
+    hand_actions: float = 1.0
+    """How much of the Actions in hand's worth counts in the $ a turn expects."""
     curse_attack: float = 4.0
     hand_attack: float = 0.4
     every_turn: float = 2.0

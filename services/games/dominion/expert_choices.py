@@ -94,7 +94,7 @@ def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> 
     they say."""
     question = prompt.text
     if option in ("Yes", "No"):
-        yes = yes_score(question, seen)
+        yes = yes_score(question, seen, deck)
         return yes if option == "Yes" else 0.0
     if "Curse" in option:
         if "other" in option:
@@ -115,25 +115,37 @@ def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> 
     return 0.0
 
 
-def yes_score(question: str, seen: Observation) -> float:
+def yes_score(question: str, seen: Observation, deck: Deck) -> float:
     """Above 0: answer Yes."""
     if "Curse" in question:
         return 1.0 if seen.supply.get("Curse", 0) else -1.0
     debt = DEBT_QUESTION.search(question)
     if debt:
-        return 1.0 if takes_debt(int(debt.group(1)), seen) else -1.0
+        return 1.0 if takes_debt(int(debt.group(1)), seen, deck) else -1.0
     return 0.5
 
 
-def takes_debt(amount: int, seen: Observation) -> bool:
+def takes_debt(amount: int, seen: Observation, deck: Deck) -> bool:
     """Debt is paid before buying: take it (for a Gold, say) only while the game is young
     and it leaves this turn's buy as good — no Province lost for it."""
     if greening(seen) >= 0.6 or seen.debt:
         return False
-    money = hand_money(seen)
+    money = hand_money(seen, deck)
     return money < 8 or money - amount >= 8
 
 
-def hand_money(seen: Observation) -> float:
-    """$ this turn: what is made so far and the Treasures still in hand."""
-    return seen.coins + sum(traits(c).coins for c in seen.hand if traits(c).treasure)
+def hand_money(seen: Observation, deck: Deck) -> float:
+    """$ this turn: what is made so far, the Treasures still in hand, and what the
+    Actions still in hand should add (their +$ and draws), if there are Actions to play them."""
+    treasures = sum(traits(c).coins for c in seen.hand if traits(c).treasure)
+    if seen.phase != "action":
+        return seen.coins + treasures
+    actions = [c for c in seen.hand if traits(c).action and not traits(c).treasure]
+    actions.sort(key=lambda c: -traits(c).actions)
+    plays, budget = 0.0, seen.actions
+    for c in actions:
+        if budget <= 0:
+            break
+        budget += traits(c).actions - 1
+        plays += max(0.0, play_value(c, deck, seen))
+    return seen.coins + treasures + card_values.W.hand_actions * plays
