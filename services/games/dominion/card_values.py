@@ -36,7 +36,7 @@ class Weights:
     hand_attack: float = 0.4
     every_turn: float = 2.0
     village: float = 0.7
-    trasher: float = 2.5
+    trasher: float = 1.0
     remodeler: float = 1.2
     gainer: float = 1.2
     draw_floor: float = 0.8
