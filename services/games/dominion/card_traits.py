@@ -30,6 +30,10 @@ ACTIONS_IN_TEXT = re.compile(r"\+(\d+) actions?", re.I)
 GAIN_GOLD = re.compile(r"gain a gold", re.I)
 MUST_TRASH = re.compile(r"(?<!may )\btrash a card from your hand", re.I)
 CONDITIONAL = re.compile(r"\bif\b", re.I)
+DRAWS_IF_ACTION_TRASHED = re.compile(
+    r"if there are any action cards in the trash, \+(\d+) cards", re.I
+)
+TREASURES_ARE_ACTIONS = re.compile(r"treasures are also actions", re.I)
 EVERY_TURN = re.compile(r"at the start of each of your turns", re.I)
 
 
@@ -62,6 +66,8 @@ class Traits:
     """Gives $ at the start of each of your turns for the rest of the game."""
     must_trash: bool
     """Makes its player trash a card from hand (not "may")."""
+    draws_if_action_trashed: float
+    """+Cards it gives only once the trash holds an Action card (0 if none)."""
 
     @property
     def terminal(self) -> bool:
@@ -119,6 +125,9 @@ def traits(name: str) -> Traits:
         hand_attack=bool(HAND_ATTACK.search(text)),
         every_turn_coins=card.lasting == "game" and bool(EVERY_TURN.search(text)),
         must_trash=bool(MUST_TRASH.search(text)),
+        draws_if_action_trashed=float(m.group(1))
+        if (m := DRAWS_IF_ACTION_TRASHED.search(text))
+        else 0.0,
     )
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .card_traits import junk, traits
-from .cards import CARDS, Cost
+from .card_traits import TREASURES_ARE_ACTIONS, junk, traits
+from .cards import CARDS, PROPHECIES, Cost
 from .observation import Observation
 
 PROVINCES_AT_START = {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}
@@ -24,14 +24,23 @@ class Weights:
     Money and Big Money Ultimate over the recommended sets — the same for every kingdom."""
 
     debt_cost: float = 0.3
-    """A card bought for Debt: its Debt counts this much per point against its value."""
+    """A card bought for Debt: the Debt paid off at once, from $ this turn would leave
+    unspent, counts this much per point against its value..."""
+    debt_carried: float = 0.5
+    """...and the Debt carried into later turns this much: it eats their buys."""
+    debt_green: float = 0.4
+    """Share of the Provinces gone before a Victory card is worth gaining on Debt."""
+    hand_actions: float = 1.0
+    """How much of the Actions in hand's worth counts in the $ a turn expects."""
     curse_attack: float = 4.0
     hand_attack: float = 0.4
     every_turn: float = 2.0
     village: float = 0.7
-    trasher: float = 2.5
+    trasher: float = 1.0
     remodeler: float = 1.2
     gainer: float = 1.2
+    draw_floor: float = 0.8
+    """A card drawn counts at least this many $."""
     terminals_per_card: int = 9
     """One more terminal is welcome per this many cards."""
     collision: float = 2.5
@@ -107,10 +116,33 @@ def lead(seen: Observation) -> int:
     return seen.vp[seen.seat] - max(others, default=0)
 
 
+def draw_worth(deck: Deck) -> float:
+    """$ a drawn card is worth: the deck's density, but no less than a floor, as the
+    deck's money grows while the card stays."""
+    return max(deck.density, W.draw_floor)
+
+
+def treasures_are_actions(seen: Observation) -> bool:
+    """The game's Prophecy (even before it is active) makes Treasures Actions."""
+    prophecy = PROPHECIES.get(seen.upcoming_prophecy or "")
+    return prophecy is not None and bool(TREASURES_ARE_ACTIONS.search(prophecy.text))
+
+
+def action_in_trash(seen: Observation, trashes_itself: bool) -> bool:
+    """The trash holds an Action card, or the card can put one there (a Treasure, once
+    Treasures are Actions)."""
+    if any(CARDS[c].is_("Action") for c in seen.trash):
+        return True
+    return trashes_itself and treasures_are_actions(seen)
+
+
 def play_value(name: str, deck: Deck, seen: Observation) -> float:
     """What playing the card gives now, in $ (draws count at the deck's density)."""
     t = traits(name)
-    value = t.coins + t.draws * max(deck.density, 0.8) + 0.3 * t.buys - DEBT_WEIGHT * t.debt
+    draws = t.draws
+    if t.draws_if_action_trashed:
+        draws = t.draws_if_action_trashed if action_in_trash(seen, bool(t.trashes)) else 0.0
+    value = t.coins + draws * draw_worth(deck) + 0.3 * t.buys - DEBT_WEIGHT * t.debt
     if t.curses_others and seen.supply.get("Curse", 0):
         value += W.curse_attack * t.curse_chance
     if t.hand_attack:
@@ -124,7 +156,7 @@ def buy_phase_play_value(name: str, seen: Observation, deck: Deck) -> float:
     """Playing an Action in the Buy phase (an Event's doing): the Treasures are played, so
     cards it draws are no use, and its +$ only with a Buy left."""
     t = traits(name)
-    value = play_value(name, deck, seen) - t.draws * max(deck.density, 0.8)
+    value = play_value(name, deck, seen) - t.draws * draw_worth(deck)
     if seen.buys <= 1:
         value -= t.coins
     return value
@@ -158,7 +190,8 @@ def vp_of(name: str) -> int:
 
 
 def gain_value(name: str, deck: Deck, seen: Observation) -> float:
-    """How good gaining `name` is now (negative: better not)."""
+    """How good gaining `name` is now (negative: better not). Gaining a card costs no
+    Debt; buying one does (`debt_penalty`)."""
     card = CARDS[name]
     if card.is_("Curse"):
         return -10.0
@@ -173,8 +206,15 @@ def gain_value(name: str, deck: Deck, seen: Observation) -> float:
             value = 0.8 - deck.density if deck.density < 0.9 else -0.5
         if seen.prophecy == "Panic":
             value *= 0.25  # a Treasure discarded from play goes back to its pile
-    value -= W.debt_cost * card.cost.debt
     return value * (1 - W.late_discount * greening(seen) ** 2)
+
+
+def debt_penalty(cost: Cost, seen: Observation) -> float:
+    """What buying a card for Debt takes from its value: little while this turn's spare
+    $ pays it off, much once it is carried into the next turns' Buy phases."""
+    spare = max(0, seen.coins - cost.coins)
+    paid_now = min(cost.debt, spare)
+    return W.debt_cost * paid_now + W.debt_carried * (cost.debt - paid_now)
 
 
 def victory_value(name: str, seen: Observation) -> float:

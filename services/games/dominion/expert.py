@@ -24,6 +24,7 @@ from .card_values import (
     Deck,
     buy_phase_play_value,
     cost_of,
+    debt_penalty,
     deck_of,
     gain_value,
     lead,
@@ -151,7 +152,7 @@ def best_buy(
 
 
 def buy_value(name: str, seen: Observation, deck: Deck) -> float:
-    value = gain_value(name, deck, seen)
+    value = gain_value(name, deck, seen) - debt_penalty(cost_of(seen, name), seen)
     vp = vp_of(name)
     if ends_game(name, seen) and lead(seen) + vp <= 0:
         return -5.0  # never end the game on a loss

@@ -10,10 +10,12 @@ import re
 
 from services.engine import Prompt
 
-from .card_traits import traits
+from . import card_values
+from .card_traits import junk, traits
 from .card_values import (
     Deck,
     buy_phase_play_value,
+    cost_of,
     discard_score,
     gain_value,
     greening,
@@ -27,6 +29,8 @@ from .observation import Observation
 PLUS_COINS = re.compile(r"\+\$(\d+)")
 PLUS_ACTIONS = re.compile(r"\+(\d+) Actions?")
 DEBT_QUESTION = re.compile(r"\+(\d+) Debt")
+DEBT_FOR_DIFFERENCE = re.compile(r"\+debt equal to the difference", re.I)
+BASE_COST = re.compile(r"\(\$(\d+)\)")
 
 
 def source_of(prompt: Prompt) -> str:
@@ -62,7 +66,7 @@ def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> fl
         remodel = source in CARDS and traits(source).remodels
         return trash_score(name, deck, seen, remodel)
     if kind == "gain":
-        return gain_value(name, deck, seen)
+        return gain_value(name, deck, seen) - gain_debt(prompt, name, seen)
     if kind == "play":
         if seen.phase == "buy":
             return buy_phase_play_value(name, seen, deck) + 0.1
@@ -70,12 +74,27 @@ def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> fl
     return 0.0
 
 
+def gain_debt(prompt: Prompt, name: str, seen: Observation) -> float:
+    """A gain paid for in Debt (Change: "+Debt equal to the difference in $") is a buy
+    with the next turns' $: its Debt counts against it, and a Victory card is worth it
+    only once the greening has begun."""
+    source = source_of(prompt)
+    base = BASE_COST.search(prompt.text)
+    if source not in CARDS or not base or not DEBT_FOR_DIFFERENCE.search(CARDS[source].text):
+        return 0.0
+    debt = max(0, cost_of(seen, name).coins - int(base.group(1)))
+    penalty = card_values.W.debt_carried * debt
+    if junk(name) and greening(seen) < card_values.W.debt_green:
+        penalty += 100.0
+    return penalty
+
+
 def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> float:
     """Labelled options ("+$2", "Each other player gains a Curse", "Yes"...), read by what
     they say."""
     question = prompt.text
     if option in ("Yes", "No"):
-        yes = yes_score(question, seen)
+        yes = yes_score(question, seen, deck)
         return yes if option == "Yes" else 0.0
     if "Curse" in option:
         if "other" in option:
@@ -96,25 +115,37 @@ def option_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> 
     return 0.0
 
 
-def yes_score(question: str, seen: Observation) -> float:
+def yes_score(question: str, seen: Observation, deck: Deck) -> float:
     """Above 0: answer Yes."""
     if "Curse" in question:
         return 1.0 if seen.supply.get("Curse", 0) else -1.0
     debt = DEBT_QUESTION.search(question)
     if debt:
-        return 1.0 if takes_debt(int(debt.group(1)), seen) else -1.0
+        return 1.0 if takes_debt(int(debt.group(1)), seen, deck) else -1.0
     return 0.5
 
 
-def takes_debt(amount: int, seen: Observation) -> bool:
+def takes_debt(amount: int, seen: Observation, deck: Deck) -> bool:
     """Debt is paid before buying: take it (for a Gold, say) only while the game is young
     and it leaves this turn's buy as good — no Province lost for it."""
     if greening(seen) >= 0.6 or seen.debt:
         return False
-    money = hand_money(seen)
+    money = hand_money(seen, deck)
     return money < 8 or money - amount >= 8
 
 
-def hand_money(seen: Observation) -> float:
-    """$ this turn: what is made so far and the Treasures still in hand."""
-    return seen.coins + sum(traits(c).coins for c in seen.hand if traits(c).treasure)
+def hand_money(seen: Observation, deck: Deck) -> float:
+    """$ this turn: what is made so far, the Treasures still in hand, and what the
+    Actions still in hand should add (their +$ and draws), if there are Actions to play them."""
+    treasures = sum(traits(c).coins for c in seen.hand if traits(c).treasure)
+    if seen.phase != "action":
+        return seen.coins + treasures
+    actions = [c for c in seen.hand if traits(c).action and not traits(c).treasure]
+    actions.sort(key=lambda c: -traits(c).actions)
+    plays, budget = 0.0, seen.actions
+    for c in actions:
+        if budget <= 0:
+            break
+        budget += traits(c).actions - 1
+        plays += max(0.0, play_value(c, deck, seen))
+    return seen.coins + treasures + card_values.W.hand_actions * plays

@@ -51,6 +51,8 @@ class Observation(NamedTuple):
     prophecy: str | None
     """The Prophecy once active (its last Sun removed), else None."""
     trash: tuple[str, ...]
+    upcoming_prophecy: str | None = None
+    """The game's Prophecy, active or not yet: it is public from the setup on."""
 
 
 def observe(state: DominionState, seat: int, prompts: list[Prompt]) -> Observation:
@@ -75,4 +77,5 @@ def observe(state: DominionState, seat: int, prompts: list[Prompt]) -> Observati
         tuple(state.events),
         state.prophecy if state.prophecy and state.sun == 0 else None,
         tuple(state.trash),
+        state.prophecy,
     )
