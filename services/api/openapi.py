@@ -213,6 +213,18 @@ def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any
     }
 
 
+PAGING_PARAMS = [
+    _query("tag", {"type": "string", "pattern": p.TAG_PATTERN}, "Only this tag."),
+    _query("limit", {"type": "integer", "minimum": 1, "maximum": 100}, "Page size (default 20)."),
+    _query(
+        "cursor",
+        {"type": "string", "pattern": "^\\d{15}:[a-z2-7]{1,64}$"},
+        "next_cursor of the previous page.",
+    ),
+]
+"""A listing's tag filter and cursor paging (games and records alike)."""
+
+
 def _paths() -> dict[str, Any]:
     statuses = [status.value for status in GameStatus]
     return {
@@ -239,17 +251,7 @@ def _paths() -> dict[str, Any]:
                         {"type": "string", "pattern": "^[a-z0-9-]{1,64}$"},
                         "Only this game.",
                     ),
-                    _query("tag", {"type": "string", "pattern": p.TAG_PATTERN}, "Only this tag."),
-                    _query(
-                        "limit",
-                        {"type": "integer", "minimum": 1, "maximum": 100},
-                        "Page size (default 20).",
-                    ),
-                    _query(
-                        "cursor",
-                        {"type": "string", "pattern": "^\\d{15}:[a-z2-7]{1,64}$"},
-                        "next_cursor of the previous page.",
-                    ),
+                    *PAGING_PARAMS,
                 ],
                 "responses": {
                     "200": _json("GameList", "A page of games"),
@@ -416,17 +418,7 @@ def _paths() -> dict[str, Any]:
                 "summary": "Records of finished games your API key created, newest first.",
                 "security": [{"bearer": []}],
                 "parameters": [
-                    _query("tag", {"type": "string", "pattern": p.TAG_PATTERN}, "Only this tag."),
-                    _query(
-                        "limit",
-                        {"type": "integer", "minimum": 1, "maximum": 100},
-                        "Page size (default 20).",
-                    ),
-                    _query(
-                        "cursor",
-                        {"type": "string", "pattern": "^\\d{15}:[a-z2-7]{1,64}$"},
-                        "next_cursor of the previous page.",
-                    ),
+                    *PAGING_PARAMS,
                 ],
                 "responses": {
                     "200": _json("RecordList", "A page of records"),

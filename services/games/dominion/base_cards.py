@@ -10,6 +10,7 @@ from .card_effects import (
     ask_hand,
     ask_yes_no,
     discard_down_to_3,
+    gain_costing_up_to,
     gain_picked,
     special,
     trash_picked,
@@ -109,12 +110,7 @@ def vassal(t: Table, f: Frame) -> bool:
     return True
 
 
-@special("Workshop")
-def workshop(t: Table, f: Frame) -> bool:
-    if f.sub == 0:
-        return ask_gain(t, f, "gain a card costing up to $4.", lambda c: up_to(c, 4))
-    gain_picked(t, f)
-    return True
+special("Workshop")(gain_costing_up_to(4))
 
 
 @special("Bureaucrat")

@@ -164,12 +164,20 @@ def change(t: Table, f: Frame) -> bool:
     return True
 
 
-@special("Craftsman")
-def craftsman(t: Table, f: Frame) -> bool:
-    if f.sub == 0:
-        return ask_gain(t, f, "gain a card costing up to $5.", lambda c: up_to(c, 5))
-    gain_picked(t, f)
-    return True
+def gain_costing_up_to(coins: int) -> Callable[[Table, Frame], bool]:
+    """ "Gain a card costing up to $N" (Workshop, Craftsman)."""
+
+    def effect(t: Table, f: Frame) -> bool:
+        if f.sub == 0:
+            text = f"gain a card costing up to ${coins}."
+            return ask_gain(t, f, text, lambda c: up_to(c, coins))
+        gain_picked(t, f)
+        return True
+
+    return effect
+
+
+special("Craftsman")(gain_costing_up_to(5))
 
 
 @special("Daimyo")
