@@ -8,11 +8,10 @@ from collections import Counter
 
 from services.games.dominion.view import DominionView, EventView, PileView, PlayerView
 
-from .scene import INK, MUTED, PANEL, PAPER, Scene, seat_colour
+from .scene import INK, MUTED, PAD, PANEL, PAPER, Scene, heading, reader_line, seat_colour
 from .svg import Svg, short
 
 WIDTH = 480
-PAD = 12
 COLUMNS = 3
 GAP = 8
 CARD_H = 58
@@ -45,18 +44,17 @@ def draw(scene: Scene[DominionView]) -> str:
 
 
 def _header(svg: Svg, scene: Scene[DominionView]) -> float:
-    view = scene.view
-    svg.text(PAD, 26, scene.title, 20, font_weight="bold", fill=INK)
-    if view.over or scene.status != "active":
-        state = "Game over" if view.over else scene.status.capitalize()
-    else:
-        turn = view.turn
-        state = (
+    turn = scene.view.turn
+    heading(
+        svg,
+        scene,
+        scene.view.over,
+        lambda: (
             f"{scene.who(turn.seat)}: {turn.phase} phase · {turn.actions} Actions · "
             f"{turn.buys} Buys · ${turn.coins}"
-        )
-    svg.text(PAD, 47, state, 14, fill=INK)
-    svg.text(PAD, 65, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)
+        ),
+    )
+    reader_line(svg, scene, 65)
     return 74
 
 

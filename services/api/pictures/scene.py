@@ -4,14 +4,15 @@ service hands that reader, so a picture shows nothing the JSON does not."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from services.gameplay.payloads import GameDocument, GameResult, SeatInfo
 
-from .svg import short
+from .svg import Svg, short
 
 V = TypeVar("V", bound=BaseModel)
 
@@ -22,6 +23,8 @@ INK = "#1d2733"
 MUTED = "#5b6776"
 PAPER = "#ffffff"
 PANEL = "#f3f5f8"
+PAD = 12
+"""The margin of every picture."""
 
 
 @dataclass(frozen=True)
@@ -64,3 +67,19 @@ def scene_of(document: GameDocument, view_model: type[V], title: str) -> Scene[V
         turn=document.turn,
         result=document.result,
     )
+
+
+def heading(svg: Svg, scene: Scene[Any], over: bool, playing: Callable[[], str]) -> None:
+    """The game's title, then what is happening: `playing()` (whose turn) while the game
+    runs, else why nothing is."""
+    svg.text(PAD, 26, scene.title, 20, font_weight="bold", fill=INK)
+    if over or scene.status != "active":
+        state = "Game over" if over else scene.status.capitalize()
+    else:
+        state = playing()
+    svg.text(PAD, 47, state, 14, fill=INK)
+
+
+def reader_line(svg: Svg, scene: Scene[Any], y: float) -> None:
+    """Which version is drawn, and for whom."""
+    svg.text(PAD, y, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)

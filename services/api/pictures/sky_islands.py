@@ -14,11 +14,10 @@ from services.games.sky_islands.view import (
     TradingHouseView,
 )
 
-from .scene import INK, MUTED, PANEL, PAPER, Scene, seat_colour
+from .scene import INK, MUTED, PAD, PANEL, PAPER, Scene, heading, reader_line, seat_colour
 from .svg import Svg
 
 WIDTH = 480
-PAD = 12
 RULER = 20
 MAX_CELL = 64
 
@@ -60,14 +59,13 @@ def draw(scene: Scene[SkyIslandsView]) -> str:
 
 def _header(svg: Svg, scene: Scene[SkyIslandsView]) -> float:
     view = scene.view
-    svg.text(PAD, 26, scene.title, 20, font_weight="bold", fill=INK)
-    if view.over or scene.status != "active":
-        state = "Game over" if view.over else scene.status.capitalize()
-    else:
+
+    def playing() -> str:
         actor = scene.who(view.current_player) if view.current_player is not None else "—"
-        state = f"Turn {view.turn_number} · {view.phase} phase · {actor} to act"
-    svg.text(PAD, 47, state, 14, fill=INK)
-    svg.text(PAD, 65, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)
+        return f"Turn {view.turn_number} · {view.phase} phase · {actor} to act"
+
+    heading(svg, scene, view.over, playing)
+    reader_line(svg, scene, 65)
     return 76
 
 

@@ -23,11 +23,10 @@ from services.games.sky_lanterns.view import (
     SkyLanternsView,
 )
 
-from .scene import INK, MUTED, PANEL, PAPER, Scene, seat_colour
+from .scene import INK, MUTED, PAD, PANEL, PAPER, Scene, heading, reader_line, seat_colour
 from .svg import Svg, short
 
 WIDTH = 480
-PAD = 12
 INSET = PAD + 16
 DIE = 26
 SLOT_GAP = 6
@@ -64,16 +63,15 @@ def draw(scene: Scene[SkyLanternsView]) -> str:
 
 def _header(svg: Svg, scene: Scene[SkyLanternsView]) -> float:
     view = scene.view
-    svg.text(PAD, 26, scene.title, 20, font_weight="bold", fill=INK)
-    if view.active_seat is None or scene.status != "active":
-        state = "Game over" if view.active_seat is None else scene.status.capitalize()
-    else:
+
+    def playing() -> str:
         acting = " and ".join(scene.who(seat) for seat in _acting(scene))
-        state = f"Round {view.round} · {view.step} · {acting} to act"
-    svg.text(PAD, 47, state, 14, fill=INK)
+        return f"Round {view.round} · {view.step} · {acting} to act"
+
+    heading(svg, scene, view.active_seat is None, playing)
     order = " → ".join(scene.name(seat, 12) for seat in view.turn_order)
     svg.text(PAD, 65, f"Turn order {order}", 12, fill=MUTED)
-    svg.text(PAD, 81, f"Version {scene.version} · seen by {scene.reader}", 12, fill=MUTED)
+    reader_line(svg, scene, 81)
     y = _eras(svg, view, 90.0)
     if view.pending is not None and scene.status == "active":
         question = view.pending.question.replace("_", " ")
