@@ -5,13 +5,12 @@ per card whose text is more than its "+" row, registered like Rising Sun's in `S
 from __future__ import annotations
 
 from .card_effects import (
-    ask_discard_down_to_3,
     ask_gain,
     ask_hand,
     ask_yes_no,
-    discard_down_to_3,
     gain_costing_up_to,
     gain_picked,
+    others_discard_down_to_3,
     special,
     trash_picked,
     victims,
@@ -136,12 +135,7 @@ def bureaucrat(t: Table, f: Frame) -> bool:
     return True
 
 
-@special("Militia")
-def militia(t: Table, f: Frame) -> bool:
-    if f.sub == 0:
-        return ask_discard_down_to_3(t, f)
-    discard_down_to_3(t, f)
-    return True
+special("Militia")(others_discard_down_to_3)
 
 
 @special("Moneylender")

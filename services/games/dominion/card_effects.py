@@ -244,12 +244,15 @@ def mountain_shrine(t: Table, f: Frame) -> bool:
     return True
 
 
-@special("Ninja")
-def ninja(t: Table, f: Frame) -> bool:
+def others_discard_down_to_3(t: Table, f: Frame) -> bool:
+    """ "Each other player discards down to 3 cards in hand" (Ninja, Militia)."""
     if f.sub == 0:
         return ask_discard_down_to_3(t, f)
     discard_down_to_3(t, f)
     return True
+
+
+special("Ninja")(others_discard_down_to_3)
 
 
 @special("Poet")
