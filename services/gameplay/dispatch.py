@@ -14,7 +14,6 @@ a small thread pool of its own.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -137,13 +136,20 @@ class InProcessDispatcher:
         return len(self._running)
 
     async def close(self) -> None:
+        """Cancel what runs, and wait for it a bounded time: a bot move in a thread cannot
+        be interrupted, and shutting down must not wait on it for ever."""
         tasks = [*self._running.values(), *self._deliveries]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks, timeout=CLOSE_WAIT_SECONDS)
+        if pending:
+            log.warning("dispatcher_closed_with_tasks_running", tasks=len(pending))
 
+
+CLOSE_WAIT_SECONDS = 5.0
+"""How long closing waits for cancelled bot turns and webhook deliveries."""
 
 ADVANCE_TASK = "skyport.advance"
 """Name of the workers' task that runs `Referee.advance(game_id, version)`."""
