@@ -1,8 +1,12 @@
 """Query cost and depth limits, computed in one pass in time linear in the document.
 
 Cost: every field costs 1, and a list multiplies what is under it by its size — the
-`limit` argument of the field that returns it (or of the page object around it, as in
-`games(limit: 100) { games { ... } }`), else a typical list size.
+`first` (or `limit`) argument of the field that returns it or of the connection around
+it, as in `games(first: 100) { edges { node { ... } } }`, else a typical list size. An
+argument left out counts as its default. An argument may declare the largest value it
+accepts (`MAX_LIST_SIZE`, in its Strawberry metadata or graphql-core extensions): a
+variable counts as that largest value, and a literal over it counts as it too (the
+resolver refuses such a page with its own clear error).
 
 Depth: how many fields with a selection set enclose the deepest field; fragments add no
 depth, introspection fields (`__schema`, `__type`) are not counted (as Strawberry's
@@ -25,7 +29,9 @@ from graphql import (
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
+    GraphQLArgument,
     GraphQLError,
+    GraphQLField,
     GraphQLList,
     GraphQLNamedType,
     GraphQLNonNull,
@@ -40,7 +46,18 @@ from graphql import (
 
 DEFAULT_LIST_SIZE = 10
 VARIABLE_LIST_SIZE = 100
-"""A `limit` given as a variable is unknown while validating: assume the largest."""
+"""A size given as a variable is unknown while validating: assume this much, unless the
+argument declares its largest value."""
+
+SIZE_ARGUMENTS = ("first", "limit")
+"""Arguments that say how many items a list field (or a connection) returns."""
+
+MAX_LIST_SIZE = "max_list_size"
+"""Key of a size argument's metadata (Strawberry) or extensions (graphql-core) that holds
+the largest value the argument accepts."""
+
+_STRAWBERRY_DEFINITION = "strawberry-definition"
+"""Where Strawberry keeps an argument's own definition (and its metadata) in graphql-core."""
 
 MAX_FRAGMENT_NESTING = 32
 """Fragments spread inside fragments, at most this many levels (no real client comes
@@ -180,7 +197,7 @@ class _Measure:
         definition = fields.get(node.name.value) if fields else None
         if definition is None:
             return _Size(1, 0, alias)  # __typename, introspection, or an unknown field
-        multiplier, field_type, size = _multiplier(definition.type, _limit(node) or size)
+        multiplier, field_type, size = _multiplier(definition.type, _size(node, definition) or size)
         if node.selection_set is None:
             return _Size(multiplier, 0, alias)
         if depth >= self.max_depth:
@@ -204,14 +221,31 @@ def _multiplier(
     return multiplier, field_type, size
 
 
-def _limit(node: FieldNode) -> int | None:
-    for argument in node.arguments or ():
-        if argument.name.value == "limit":
-            if isinstance(argument.value, IntValueNode):
-                digits = argument.value.value.lstrip("-")
-                return _CEILING if len(digits) > 18 else max(int(argument.value.value), 1)
-            return VARIABLE_LIST_SIZE
+def _size(node: FieldNode, definition: GraphQLField) -> int | None:
+    """How many items a field asks for, from its size argument (given or default)."""
+    for name in SIZE_ARGUMENTS:
+        argument = definition.args.get(name)
+        if argument is None:
+            continue
+        maximum = _largest(argument)
+        given = next((a.value for a in node.arguments or () if a.name.value == name), None)
+        if given is None:
+            default = argument.default_value
+            size = default if isinstance(default, int) and default >= 1 else None
+        elif isinstance(given, IntValueNode):
+            digits = given.value.lstrip("-")
+            size = _CEILING if len(digits) > 18 else max(int(given.value), 1)
+        else:
+            size = maximum or VARIABLE_LIST_SIZE
+        return min(size, maximum) if size is not None and maximum else size
     return None
+
+
+def _largest(argument: GraphQLArgument) -> int | None:
+    extensions = argument.extensions or {}
+    metadata = getattr(extensions.get(_STRAWBERRY_DEFINITION), "metadata", None) or {}
+    largest = metadata.get(MAX_LIST_SIZE, extensions.get(MAX_LIST_SIZE))
+    return largest if isinstance(largest, int) and largest >= 1 else None
 
 
 def _depth_error(node: OperationDefinitionNode, depth: int, limit: int) -> GraphQLError:

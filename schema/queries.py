@@ -2,22 +2,35 @@
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
+import re
+from typing import Annotated
+
 import strawberry
 from strawberry.scalars import JSON
 
+from services.gameplay.problems import bad_request
+from services.gameplay.service import CURSOR, MAX_EVENTS_PAGE, MAX_GAMES_PAGE
 from services.store import GameStatus as StoreStatus
 
+from .connections import Connection, CursorKind, after_argument, first_argument, page_size
 from .context import GraphQLContext
 from .game_types import GameTypes
 from .types import (
     CatalogGame,
-    EventPage,
-    GamePage,
+    EventConnection,
     GameResult,
     GameStatus,
+    GameSummary,
     LegalMoves,
-    RecordPage,
+    LogEntry,
+    RecordSummary,
+    status_of,
 )
+
+GAME_CURSORS = CursorKind("games", CURSOR)
+RECORD_CURSORS = CursorKind("records", CURSOR)
+EVENT_CURSORS = CursorKind("events", re.compile(r"0|[1-9][0-9]{0,11}"))
+"""A log entry's cursor holds its version (below the service's 10**12)."""
 
 Info = strawberry.Info[GraphQLContext, None]
 
@@ -41,19 +54,26 @@ def build_query(types: GameTypes) -> type:
             status: GameStatus | None = None,
             game: str | None = None,
             tag: str | None = None,
-            limit: int = 20,
-            cursor: str | None = None,
-        ) -> GamePage:
+            first: Annotated[int, first_argument(MAX_GAMES_PAGE)] = 20,
+            after: Annotated[str | None, after_argument()] = None,
+        ) -> Connection[GameSummary]:
+            size = page_size(first, MAX_GAMES_PAGE)
+            position = GAME_CURSORS.decode(after)
             context = info.context
-            page = await context.service.list_games(
+            listing = await context.service.game_listing(
                 context.credentials(),
                 status=StoreStatus(status.value) if status is not None else None,
                 game=game,
                 tag=tag,
-                limit=limit,
-                cursor=cursor,
+                limit=size,
+                cursor=position,
             )
-            return GamePage.of(page)
+            return Connection.of(
+                [GameSummary.of(summary) for summary in listing.items],
+                [GAME_CURSORS.encode(cursor) for cursor in listing.cursors],
+                more=listing.more,
+                after=position is not None,
+            )
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
         async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves:
@@ -61,15 +81,37 @@ def build_query(types: GameTypes) -> type:
             document = await context.service.legal_moves(str(game_id), context.credentials())
             return LegalMoves.of(document)
 
-        @strawberry.field(description="The log after `sinceVersion`, redacted for you.")
+        @strawberry.field(
+            description="A game's log, oldest first, redacted for you: from the start, "
+            "`after` a cursor, or after `sinceVersion` (as the `gameEvents` subscription)."
+        )
         async def events(
-            self, info: Info, game_id: strawberry.ID, since_version: int = 0, limit: int = 200
-        ) -> EventPage:
+            self,
+            info: Info,
+            game_id: strawberry.ID,
+            first: Annotated[int, first_argument(MAX_EVENTS_PAGE)] = 200,
+            after: Annotated[str | None, after_argument()] = None,
+            since_version: Annotated[
+                int | None,
+                strawberry.argument(description="Start after this version, instead of `after`."),
+            ] = None,
+        ) -> EventConnection:
+            size = page_size(first, MAX_EVENTS_PAGE)
+            position = EVENT_CURSORS.decode(after)
+            if position is not None and since_version is not None:
+                raise bad_request("invalid_query", "Give `after` or `sinceVersion`, not both.")
+            since = int(position) if position is not None else since_version or 0
             context = info.context
-            page = await context.service.events(
-                str(game_id), context.credentials(), since_version, limit
+            page = await context.service.events(str(game_id), context.credentials(), since, size)
+            return EventConnection.of(
+                [LogEntry.of(entry) for entry in page.entries],
+                [EVENT_CURSORS.encode(str(entry.version)) for entry in page.entries],
+                more=page.more,
+                after=since > 0,
+                game_id=strawberry.ID(page.id),
+                version=page.version,
+                status=status_of(page.status),
             )
-            return EventPage.of(page)
 
         @strawberry.field(description="Final standings with every score's breakdown.")
         async def result(self, info: Info, game_id: strawberry.ID) -> GameResult:
@@ -97,14 +139,21 @@ def build_query(types: GameTypes) -> type:
             self,
             info: Info,
             tag: str | None = None,
-            limit: int = 20,
-            cursor: str | None = None,
-        ) -> RecordPage:
+            first: Annotated[int, first_argument(MAX_GAMES_PAGE)] = 20,
+            after: Annotated[str | None, after_argument()] = None,
+        ) -> Connection[RecordSummary]:
+            size = page_size(first, MAX_GAMES_PAGE)
+            position = RECORD_CURSORS.decode(after)
             context = info.context
-            page = await context.service.list_records(
-                context.credentials(), tag=tag, limit=limit, cursor=cursor
+            listing = await context.service.record_listing(
+                context.credentials(), tag=tag, limit=size, cursor=position
             )
-            return RecordPage.of(page)
+            return Connection.of(
+                [RecordSummary.of(summary) for summary in listing.items],
+                [RECORD_CURSORS.encode(cursor) for cursor in listing.cursors],
+                more=listing.more,
+                after=position is not None,
+            )
 
         @strawberry.field(description="Games, their options and component data.")
         def catalog(self, info: Info) -> list[CatalogGame]:

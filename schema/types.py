@@ -12,6 +12,8 @@ from strawberry.scalars import JSON
 from services.gameplay import payloads
 from services.store import GameStatus as StoreStatus
 
+from .connections import Connection
+
 if TYPE_CHECKING:
     GameStatus = StoreStatus  # the same members, made into a GraphQL enum below
 else:
@@ -228,25 +230,15 @@ class LogEntry:
         )
 
 
-@strawberry.type
-class EventPage:
+@strawberry.type(
+    name="EventConnection",
+    description="A game's log, oldest first, redacted for you: one edge per committed "
+    "version, with the game's version and status now.",
+)
+class EventConnection(Connection[LogEntry]):
     game_id: strawberry.ID
-    since: int
-    version: int
+    version: int = strawberry.field(description="The game's current version.")
     status: GameStatus
-    entries: list[LogEntry]
-    more: bool
-
-    @classmethod
-    def of(cls, page: payloads.EventsPage) -> "EventPage":
-        return cls(
-            game_id=strawberry.ID(page.id),
-            since=page.since,
-            version=page.version,
-            status=status_of(page.status),
-            entries=[LogEntry.of(e) for e in page.entries],
-            more=page.more,
-        )
 
 
 @strawberry.type(description="The game is over and every entry has been sent.")
@@ -287,16 +279,6 @@ class GameSummary:
         )
 
 
-@strawberry.type
-class GamePage:
-    games: list[GameSummary]
-    next_cursor: str | None
-
-    @classmethod
-    def of(cls, page: payloads.GameList) -> "GamePage":
-        return cls(games=[GameSummary.of(g) for g in page.games], next_cursor=page.next_cursor)
-
-
 @strawberry.type(description="The record of a finished game, as listed.")
 class RecordSummary:
     id: strawberry.ID
@@ -317,18 +299,6 @@ class RecordSummary:
             winners=summary.winners,
             tags=summary.tags,
             finished_at=summary.finished_at,
-        )
-
-
-@strawberry.type
-class RecordPage:
-    records: list[RecordSummary]
-    next_cursor: str | None
-
-    @classmethod
-    def of(cls, page: payloads.RecordList) -> "RecordPage":
-        return cls(
-            records=[RecordSummary.of(r) for r in page.records], next_cursor=page.next_cursor
         )
 
 

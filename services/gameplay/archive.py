@@ -94,10 +94,12 @@ class RecordArchive:
 
     async def listing(
         self, creator: str, tag: str | None, limit: int, cursor: str | None
-    ) -> tuple[list[RecordSummary], str | None]:
-        """Newest first; the cursor is the last member of the previous page."""
+    ) -> tuple[list[RecordSummary], list[str]]:
+        """Newest first, at most `limit`, each with the cursor that resumes the listing
+        right after it (the last one's is the `cursor` of the next page)."""
         index = self._index(creator, tag)
         found: list[RecordSummary] = []
+        cursors: list[str] = []
         upper = f"({cursor}" if cursor else "+"
         while True:
             members = cast(
@@ -107,7 +109,7 @@ class RecordArchive:
                 ),
             )
             if not members:
-                return found, None
+                return found, cursors
             async with self.redis.pipeline(transaction=False) as pipe:
                 for member in members:
                     pipe.hget(self._key(member.split(":", 1)[1]), "summary")
@@ -118,8 +120,9 @@ class RecordArchive:
             for member, row in zip(members, rows, strict=True):
                 if row is not None:
                     found.append(RecordSummary.model_validate_json(row))
+                    cursors.append(member)
                     if len(found) == limit:
-                        return found, member
+                        return found, cursors
             upper = f"({members[-1]}"
 
 

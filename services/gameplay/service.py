@@ -37,6 +37,7 @@ from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, 
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
+from .listing import Listing
 from .payloads import (
     TAG_PATTERN,
     AutopilotDocument,
@@ -53,6 +54,7 @@ from .payloads import (
     LogEntryDocument,
     MoveAccepted,
     RecordList,
+    RecordSummary,
     SeatInfo,
     VersionView,
 )
@@ -388,6 +390,22 @@ class GameService:
         limit: int,
         cursor: str | None,
     ) -> GameList:
+        listing = await self.game_listing(
+            who, status=status, game=game, tag=tag, limit=limit, cursor=cursor
+        )
+        return GameList(games=listing.items, next_cursor=listing.next_cursor)
+
+    async def game_listing(
+        self,
+        who: Credentials,
+        *,
+        status: GameStatus | None,
+        game: str | None,
+        tag: str | None,
+        limit: int,
+        cursor: str | None,
+    ) -> Listing[GameSummaryDocument]:
+        """Games, newest first, `limit` of them after `cursor`, each with its cursor."""
         if who.bearer is None:
             raise unauthorized("api_key_required", "Listing games needs a platform API key.")
         if not who.platform:
@@ -397,24 +415,22 @@ class GameService:
         _check_pattern("tag", tag, TAG)
         _check_pattern("cursor", cursor, CURSOR)
         page = await self.store.list_games(
-            status=status, game=game, tag=tag, limit=limit, cursor=cursor
+            status=status, game=game, tag=tag, limit=limit + 1, cursor=cursor
         )
-        return GameList(
-            games=[
-                GameSummaryDocument(
-                    id=summary.id,
-                    game=summary.game,
-                    status=summary.status,
-                    version=summary.version,
-                    seats=[SeatInfo(seat=i, **seat) for i, seat in enumerate(summary.seats)],
-                    tags=summary.tags,
-                    created_at=summary.created_at,
-                    updated_at=summary.updated_at,
-                )
-                for summary in page.games
-            ],
-            next_cursor=page.next_cursor,
-        )
+        documents = [
+            GameSummaryDocument(
+                id=summary.id,
+                game=summary.game,
+                status=summary.status,
+                version=summary.version,
+                seats=[SeatInfo(seat=i, **seat) for i, seat in enumerate(summary.seats)],
+                tags=summary.tags,
+                created_at=summary.created_at,
+                updated_at=summary.updated_at,
+            )
+            for summary in page.games
+        ]
+        return Listing.peeked(documents, page.cursors, limit)
 
     def catalog(self) -> Catalog:
         return self.served.catalog()
@@ -584,7 +600,14 @@ class GameService:
     async def list_records(
         self, who: Credentials, *, tag: str | None, limit: int, cursor: str | None
     ) -> RecordList:
-        """The records of the games the caller's API key created, newest first."""
+        listing = await self.record_listing(who, tag=tag, limit=limit, cursor=cursor)
+        return RecordList(records=listing.items, next_cursor=listing.next_cursor)
+
+    async def record_listing(
+        self, who: Credentials, *, tag: str | None, limit: int, cursor: str | None
+    ) -> Listing[RecordSummary]:
+        """The records of the games the caller's API key created, newest first, `limit`
+        of them after `cursor`, each with its cursor."""
         if who.bearer is None:
             raise unauthorized("api_key_required", "Listing records needs a platform API key.")
         if not who.platform:
@@ -593,9 +616,9 @@ class GameService:
         _check_pattern("tag", tag, TAG)
         _check_pattern("cursor", cursor, CURSOR)
         if self.archive is None:
-            return RecordList(records=[], next_cursor=None)
-        found, next_cursor = await self.archive.listing(who.scope, tag, limit, cursor)
-        return RecordList(records=found, next_cursor=next_cursor)
+            return Listing([], [], more=False)
+        found, cursors = await self.archive.listing(who.scope, tag, limit + 1, cursor)
+        return Listing.peeked(found, cursors, limit)
 
     async def _archived(self, game_id: str) -> ArchivedRecord:
         """The archived record, or one made now from a finished game (and archived)."""

@@ -80,6 +80,8 @@ class GameSummary:
 class GamePage:
     games: list[GameSummary]
     next_cursor: str | None
+    cursors: list[str]
+    """One per game: the cursor that resumes the listing right after that game."""
 
 
 class GameStore:
@@ -237,9 +239,11 @@ class GameStore:
         limit: int = 20,
         cursor: str | None = None,
     ) -> GamePage:
-        """Newest first. `cursor` is the `next_cursor` of the previous page."""
+        """Newest first. `cursor` is the `next_cursor` of the previous page (or any one
+        of its `cursors`: a listing resumes right after that game)."""
         index = self._pick_index(game, tag)
         found: list[GameSummary] = []
+        cursors: list[str] = []
         upper = f"({cursor}" if cursor else "+"
         while True:
             members = cast(
@@ -249,13 +253,14 @@ class GameStore:
                 ),
             )
             if not members:
-                return GamePage(found, None)
+                return GamePage(found, None, cursors)
             summaries = await self._summaries(index, members)
             for member, summary in zip(members, summaries, strict=True):
                 if summary and _matches(summary, game, tag, status):
                     found.append(summary)
+                    cursors.append(member)
                     if len(found) == limit:
-                        return GamePage(found, member)
+                        return GamePage(found, member, cursors)
             upper = f"({members[-1]}"
 
     def _pick_index(self, game: str | None, tag: str | None) -> str:

@@ -318,7 +318,7 @@ def test_an_unknown_game_is_404(api):
 
 
 LISTED_SEATS = """
-query($tag: String) { games(tag: $tag) { games { id seats { seat resigned } } } }
+query($tag: String) { games(tag: $tag) { edges { node { id seats { seat resigned } } } } }
 """
 
 
@@ -334,4 +334,4 @@ def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
     assert [game["id"] for game in listed] == [created["id"]]
     assert [s["resigned"] for s in listed[0]["seats"]] == [False, True, False]
     page = gql.data(LISTED_SEATS, {"tag": "resign-listing"}, token=api.platform_key)["games"]
-    assert [s["resigned"] for s in page["games"][0]["seats"]] == [False, True, False]
+    assert [s["resigned"] for s in page["edges"][0]["node"]["seats"]] == [False, True, False]

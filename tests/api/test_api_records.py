@@ -156,6 +156,32 @@ def test_listing_records_needs_an_api_key(api):
     assert seat.status_code == 403 and seat.json()["code"] == "api_key_required"
 
 
+RECORDS = """
+query($first: Int!, $after: String) {
+  records(tag: "pages", first: $first, after: $after) {
+    edges { cursor node { id } } pageInfo { hasNextPage endCursor }
+  }
+}"""
+
+
+def test_graphql_pages_records_with_cursors(api, gql):
+    key = {"Authorization": f"Bearer {api.platform_key}"}
+    mine = [finished_game(api, tags=["pages"], headers=key)["id"] for _ in range(3)]
+    first = gql.data(RECORDS, {"first": 2}, token=api.platform_key)["records"]
+    assert first["pageInfo"]["hasNextPage"] is True
+    after = first["pageInfo"]["endCursor"]
+    rest = gql.data(RECORDS, {"first": 2, "after": after}, token=api.platform_key)["records"]
+    assert rest["pageInfo"] == {"hasNextPage": False, "endCursor": rest["edges"][0]["cursor"]}
+    listed = [edge["node"]["id"] for edge in first["edges"] + rest["edges"]]
+    assert listed == list(reversed(mine))
+    games_cursor = gql(
+        "query($after: String) { games(after: $after) { edges { cursor } } }",
+        {"after": after},
+        token=api.platform_key,
+    )
+    assert games_cursor["errors"][0]["extensions"]["code"] == "invalid_cursor"
+
+
 def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
     key = {"Authorization": f"Bearer {api.platform_key}"}
     created = finished_game(api, tags=["gql"], headers=key)
@@ -163,7 +189,7 @@ def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
         """query($id: ID!) {
             record(gameId: $id)
             gameAtVersion(gameId: $id, version: 1) { version lastVersion view { __typename } }
-            records(tag: "gql") { records { id tags winners } nextCursor }
+            records(tag: "gql") { edges { node { id tags winners } } pageInfo { hasNextPage } }
         }""",
         {"id": created["id"]},
         token=api.platform_key,
@@ -172,7 +198,8 @@ def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
     replay(record, hidden_numbers)
     assert data["gameAtVersion"]["version"] == 1
     assert data["gameAtVersion"]["lastVersion"] == record.version
-    assert [r["id"] for r in data["records"]["records"]] == [created["id"]]
+    assert [edge["node"]["id"] for edge in data["records"]["edges"]] == [created["id"]]
+    assert data["records"]["pageInfo"] == {"hasNextPage": False}
     live = api.create()
     answer = gql(
         "query($id: ID!) { record(gameId: $id) }", {"id": live["id"]}, token=api.platform_key

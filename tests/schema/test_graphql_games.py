@@ -47,9 +47,14 @@ mutation Move($id: ID!, $move: JSON!, $expected: Int, $key: String) {
 EVENTS = """
 query Events($id: ID!, $since: Int!) {
   events(gameId: $id, sinceVersion: $since) {
-    version status more entries { version seat action move events { kind seat data } }
+    version status pageInfo { hasNextPage endCursor }
+    edges { cursor node { version seat action move events { kind seat data } } }
   }
 }"""
+
+
+def nodes(connection):
+    return [edge["node"] for edge in connection["edges"]]
 
 
 def create(gql, game="sky-islands", seats=None, token=None, key=None, **extra):
@@ -221,8 +226,8 @@ def test_events_are_redacted_for_the_reader(gql):
     tokens = [s["token"] for s in created["seats"]]
     move = gql.data(LEGAL, {"id": created["id"]}, tokens[0])["legalMoves"]["moves"][0]["move"]
     gql.data(MOVE, {"id": created["id"], "move": move}, tokens[0])
-    own = gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[0])["events"]["entries"]
-    other = gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[1])["events"]["entries"]
+    own = nodes(gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[0])["events"])
+    other = nodes(gql.data(EVENTS, {"id": created["id"], "since": 0}, tokens[1])["events"])
     assert own[0]["events"][0]["data"]["card"] == move["card"] and own[0]["move"]
     assert "card" not in other[0]["events"][0]["data"] and other[0]["move"] is None
 
@@ -240,7 +245,7 @@ def test_errors_carry_the_same_codes_as_rest(gql):
     missing = gql('{ game(id: "aaaaaaaaaaaaaaaaaaaaaaaa") { id } }')
     assert missing["errors"][0]["extensions"] == {"code": "game_not_found", "status": 404}
     assert missing["data"] == {"game": None}
-    listing = gql("{ games { games { id } } }")
+    listing = gql("{ games { edges { node { id } } } }")
     assert listing["errors"][0]["extensions"]["code"] == "api_key_required"
     created = create(gql, game="hidden-numbers")
     wrong = gql(GAME, {"id": created["id"]}, "sps_wrong")
@@ -266,11 +271,12 @@ def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
     wait_finished(gql, created["id"])
     page = gql.data(
         """query($tag: String!) { games(tag: $tag, status: FINISHED) {
-        games { id status seats { name } } nextCursor } }""",
+        edges { node { id status seats { name } } } pageInfo { hasNextPage } } }""",
         {"tag": tag},
         api.platform_key,
     )["games"]
-    assert [g["id"] for g in page["games"]] == [created["id"]]
+    assert [g["id"] for g in nodes(page)] == [created["id"]]
+    assert page["pageInfo"] == {"hasNextPage": False}
     full = gql.data(
         """query($id: ID!) { game(id: $id) { seatViews {
         ... on HiddenNumbersView { hand } } } }""",
@@ -287,8 +293,8 @@ def test_the_catalog_has_games_options_and_components(gql):
 
 
 def test_too_costly_a_query_is_refused(gql):
-    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", limit: 1000) {
-      entries { version seat events { kind seat data } } } }"""
+    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", first: 1000) {
+      edges { node { version seat events { kind seat data } } } } }"""
     answer = gql(costly)
     assert answer["errors"][0]["extensions"]["code"] == "query_too_costly"
     assert answer.get("data") is None

@@ -102,6 +102,40 @@ def test_a_huge_limit_literal_is_refused_not_crashed_on():
     assert error["extensions"]["code"] == "query_too_costly"
 
 
+# --- connections: a page costs what `first` asks for -------------------------------------
+
+LISTED = "edges { cursor node { __typename } }"
+"""Four fields per edge: the edge, its cursor, its node and the node's type name."""
+
+
+@pytest.fixture(scope="module")
+def skyport(games):
+    from schema.schema import build_schema as build_skyport
+
+    return build_skyport(games)._schema
+
+
+def cost_of(schema, query: str) -> int:
+    [error] = validate(schema, parse(query), [limits_rule(1, 12, max_aliases=30)])
+    return error.extensions["cost"]
+
+
+@pytest.mark.parametrize(
+    ("query", "edges"),
+    [
+        ("{ games { %s } }", 20),  # the default page
+        ("{ games(first: 5) { %s } }", 5),
+        ("query($n: Int!) { games(first: $n) { %s } }", 100),  # the largest page
+        ("{ games(first: 5000) { %s } }", 100),  # refused by the resolver, as 100 here
+        ("{ records(first: 7) { %s } }", 7),
+        ('{ events(gameId: "x") { %s } }', 200),
+        ('query($n: Int!) { events(gameId: "x", first: $n) { %s } }', 1000),
+    ],
+)
+def test_a_connection_costs_a_field_per_edge_of_its_page(skyport, query, edges):
+    assert cost_of(skyport, query % LISTED) == 1 + edges * 4
+
+
 # --- over HTTP ----------------------------------------------------------------------------
 
 

@@ -100,7 +100,7 @@ def logs(client):
     ("query", "variables"),
     [
         ("query($id: ID!) { game(id: $id) { id } }", {"id": {"a": 1}}),
-        ("query($s: GameStatus) { games(status: $s) { nextCursor } }", {"s": "nope"}),
+        ("query($s: GameStatus) { games(status: $s) { pageInfo { endCursor } } }", {"s": "nope"}),
         ('query($n: Int!) { events(gameId: "x", sinceVersion: $n) { version } }', {"n": 2**40}),
     ],
 )

@@ -1,0 +1,151 @@
+"""Relay-style connections for lists that grow: `edges { cursor node }` and `pageInfo`,
+paged forwards with `first` and `after`.
+
+A list's cursors are opaque to clients: base64url of `<list>:<position>`, where the
+position is what the service pages by (a listing's store cursor, a log version). Every
+cursor that comes back is checked before any work: one that is not base64, names
+another list or holds a position of the wrong shape is the error `invalid_cursor`, and
+`first` outside its bounds is `invalid_query`; neither ever reaches the store.
+
+A new list (tournaments, say) needs a `CursorKind` for its cursors, a `first` argument
+made by `first_argument(default, maximum)`, and a resolver that returns
+`Connection[ItsNodeType].of(...)`; the type is named `<Node>Connection` with edges
+`<Node>Edge`. The query cost analysis (`schema.cost`) reads `first`, its default and
+its maximum from the argument, so a connection costs what its largest page costs.
+"""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+import base64
+import binascii
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Self, TypeVar
+
+import strawberry
+
+from services.gameplay.problems import Problem
+
+from .cost import MAX_LIST_SIZE
+
+NodeType = TypeVar("NodeType")
+
+MAX_CURSOR_CHARS = 200
+"""Longer `after` values are refused before decoding (no cursor this service makes comes
+close)."""
+
+
+@strawberry.type(description="Where a page of a connection starts and ends.")
+class PageInfo:
+    has_next_page: bool = strawberry.field(
+        description="More items follow: ask again with `after: endCursor`."
+    )
+    has_previous_page: bool = strawberry.field(
+        description="Items come before this page (it was asked for `after` a cursor)."
+    )
+    start_cursor: str | None = strawberry.field(
+        description="The first edge's cursor; null when the page is empty."
+    )
+    end_cursor: str | None = strawberry.field(
+        description="The last edge's cursor, to pass as `after`; null when the page is empty."
+    )
+
+
+@strawberry.type(description="An item, and the cursor that resumes the list right after it.")
+class Edge(Generic[NodeType]):
+    cursor: str
+    node: NodeType
+
+
+@strawberry.type(description="A page of a list: its items as edges, and where it stands.")
+class Connection(Generic[NodeType]):
+    edges: list[Edge[NodeType]]
+    page_info: PageInfo
+
+    @classmethod
+    def of(
+        cls,
+        nodes: Sequence[NodeType],
+        cursors: Sequence[str],
+        *,
+        more: bool,
+        after: bool,
+        **fields: Any,
+    ) -> Self:
+        """A page from its nodes and their (already opaque) cursors: `more` says items
+        follow it, `after` that it was asked for after a cursor; `fields` are those a
+        subclass adds."""
+        edges = [Edge(cursor=c, node=n) for n, c in zip(nodes, cursors, strict=True)]
+        info = PageInfo(
+            has_next_page=more,
+            has_previous_page=after,
+            start_cursor=edges[0].cursor if edges else None,
+            end_cursor=edges[-1].cursor if edges else None,
+        )
+        return cls(edges=edges, page_info=info, **fields)
+
+
+@dataclass(frozen=True)
+class CursorKind:
+    """The cursors of one list: `encode` wraps a position, `decode` checks one."""
+
+    name: str
+    position: re.Pattern[str]
+
+    def encode(self, position: str) -> str:
+        return base64.urlsafe_b64encode(f"{self.name}:{position}".encode()).decode()
+
+    def decode(self, cursor: str | None) -> str | None:
+        """The position inside a cursor this list gave; None for no cursor."""
+        if cursor is None:
+            return None
+        position = self._position(cursor)
+        if (
+            position is None
+            or not self.position.fullmatch(position)
+            or self.encode(position) != cursor
+        ):
+            raise Problem(
+                400,
+                "invalid_cursor",
+                f"`after` is not a cursor of this list ({self.name}); pass an edge's "
+                "`cursor` or `pageInfo.endCursor` from it.",
+            )
+        return position
+
+    def _position(self, cursor: str) -> str | None:
+        if len(cursor) > MAX_CURSOR_CHARS:
+            return None
+        try:
+            text = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("ascii")
+        except (UnicodeError, binascii.Error, ValueError):
+            return None
+        name, colon, position = text.partition(":")
+        return position if colon and name == self.name else None
+
+
+def page_size(first: int, maximum: int) -> int:
+    """`first`, once it is known to be within 1..maximum."""
+    if not 1 <= first <= maximum:
+        raise Problem(
+            400,
+            "invalid_query",
+            f"first must be a whole number from 1 to {maximum}.",
+            limit=maximum,
+        )
+    return first
+
+
+def first_argument(maximum: int) -> Any:
+    """The `first` argument of a connection whose pages hold at most `maximum` items."""
+    return strawberry.argument(
+        description=f"How many items, from 1 to {maximum}.",
+        metadata={MAX_LIST_SIZE: maximum},
+    )
+
+
+def after_argument() -> Any:
+    return strawberry.argument(
+        description="Start right after this cursor (an edge's `cursor` or `endCursor`)."
+    )
