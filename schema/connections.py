@@ -7,11 +7,25 @@ cursor that comes back is checked before any work: one that is not base64, names
 another list or holds a position of the wrong shape is the error `invalid_cursor`, and
 `first` outside its bounds is `invalid_query`; neither ever reaches the store.
 
-A new list (tournaments, say) needs a `CursorKind` for its cursors, a `first` argument
-made by `first_argument(default, maximum)`, and a resolver that returns
-`Connection[ItsNodeType].of(...)`; the type is named `<Node>Connection` with edges
-`<Node>Edge`. The query cost analysis (`schema.cost`) reads `first`, its default and
-its maximum from the argument, so a connection costs what its largest page costs.
+A new list (tournaments, say) needs a `Paging` (its cursors' name, the shape of a
+position, the largest page) and a resolver like `games` in `schema.queries`:
+
+    TOURNAMENTS = Paging("tournaments", CURSOR, maximum=100)
+
+    async def tournaments(
+        self, info: Info,
+        first: Annotated[int, TOURNAMENTS.first_argument()] = 20,
+        after: Annotated[str | None, AFTER] = None,
+    ) -> Connection[TournamentSummary]:
+        size, position = TOURNAMENTS.start(first, after)      # checked: 400s, no work
+        listing = await service.tournament_listing(..., limit=size, cursor=position)
+        return TOURNAMENTS.connection([TournamentSummary.of(t) ...], listing, position)
+
+The service returns a `services.gameplay.listing.Listing` (items, one cursor each, and
+whether more follow). The type is named `<Node>Connection` with edges `<Node>Edge`; a
+connection with fields of its own subclasses `Connection[Node]` (as `EventConnection`)
+and passes them to `of`. The query cost analysis (`schema.cost`) reads `first`, its
+default and its maximum from the argument, so a page costs what it can hold.
 """
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
@@ -25,6 +39,7 @@ from typing import Any, Generic, Self, TypeVar
 
 import strawberry
 
+from services.gameplay.listing import Listing
 from services.gameplay.problems import Problem
 
 from .cost import MAX_LIST_SIZE
@@ -87,11 +102,42 @@ class Connection(Generic[NodeType]):
 
 
 @dataclass(frozen=True)
-class CursorKind:
-    """The cursors of one list: `encode` wraps a position, `decode` checks one."""
+class Paging:
+    """How one list pages: the name its cursors carry, what a position in it looks like
+    (checked on the way in), and the largest page."""
 
     name: str
     position: re.Pattern[str]
+    maximum: int
+
+    def first_argument(self) -> Any:
+        """Annotate `first` with this: its bounds are in the schema and in the cost."""
+        return strawberry.argument(
+            description=f"How many items, from 1 to {self.maximum}.",
+            metadata={MAX_LIST_SIZE: self.maximum},
+        )
+
+    def start(self, first: int, after: str | None) -> tuple[int, str | None]:
+        """The page size and the position to start after, once both are checked."""
+        if not 1 <= first <= self.maximum:
+            raise Problem(
+                400,
+                "invalid_query",
+                f"first must be a whole number from 1 to {self.maximum}.",
+                limit=self.maximum,
+            )
+        return first, self.decode(after)
+
+    def connection(
+        self, nodes: Sequence[NodeType], listing: Listing[Any], after: str | None
+    ) -> Connection[NodeType]:
+        """A page of a service listing, `nodes` made from its items."""
+        return Connection.of(
+            nodes,
+            [self.encode(cursor) for cursor in listing.cursors],
+            more=listing.more,
+            after=after is not None,
+        )
 
     def encode(self, position: str) -> str:
         return base64.urlsafe_b64encode(f"{self.name}:{position}".encode()).decode()
@@ -125,27 +171,7 @@ class CursorKind:
         return position if colon and name == self.name else None
 
 
-def page_size(first: int, maximum: int) -> int:
-    """`first`, once it is known to be within 1..maximum."""
-    if not 1 <= first <= maximum:
-        raise Problem(
-            400,
-            "invalid_query",
-            f"first must be a whole number from 1 to {maximum}.",
-            limit=maximum,
-        )
-    return first
-
-
-def first_argument(maximum: int) -> Any:
-    """The `first` argument of a connection whose pages hold at most `maximum` items."""
-    return strawberry.argument(
-        description=f"How many items, from 1 to {maximum}.",
-        metadata={MAX_LIST_SIZE: maximum},
-    )
-
-
-def after_argument() -> Any:
-    return strawberry.argument(
-        description="Start right after this cursor (an edge's `cursor` or `endCursor`)."
-    )
+AFTER = strawberry.argument(
+    description="Start right after this cursor (an edge's `cursor` or `endCursor`)."
+)
+"""Annotate `after` with this."""

@@ -12,7 +12,7 @@ from services.gameplay.problems import bad_request
 from services.gameplay.service import CURSOR, MAX_EVENTS_PAGE, MAX_GAMES_PAGE
 from services.store import GameStatus as StoreStatus
 
-from .connections import Connection, CursorKind, after_argument, first_argument, page_size
+from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
 from .game_types import GameTypes
 from .types import (
@@ -27,9 +27,9 @@ from .types import (
     status_of,
 )
 
-GAME_CURSORS = CursorKind("games", CURSOR)
-RECORD_CURSORS = CursorKind("records", CURSOR)
-EVENT_CURSORS = CursorKind("events", re.compile(r"0|[1-9][0-9]{0,11}"))
+GAMES = Paging("games", CURSOR, MAX_GAMES_PAGE)
+RECORDS = Paging("records", CURSOR, MAX_GAMES_PAGE)
+EVENTS = Paging("events", re.compile(r"0|[1-9][0-9]{0,11}"), MAX_EVENTS_PAGE)
 """A log entry's cursor holds its version (below the service's 10**12)."""
 
 Info = strawberry.Info[GraphQLContext, None]
@@ -54,11 +54,10 @@ def build_query(types: GameTypes) -> type:
             status: GameStatus | None = None,
             game: str | None = None,
             tag: str | None = None,
-            first: Annotated[int, first_argument(MAX_GAMES_PAGE)] = 20,
-            after: Annotated[str | None, after_argument()] = None,
+            first: Annotated[int, GAMES.first_argument()] = 20,
+            after: Annotated[str | None, AFTER] = None,
         ) -> Connection[GameSummary]:
-            size = page_size(first, MAX_GAMES_PAGE)
-            position = GAME_CURSORS.decode(after)
+            size, position = GAMES.start(first, after)
             context = info.context
             listing = await context.service.game_listing(
                 context.credentials(),
@@ -68,12 +67,8 @@ def build_query(types: GameTypes) -> type:
                 limit=size,
                 cursor=position,
             )
-            return Connection.of(
-                [GameSummary.of(summary) for summary in listing.items],
-                [GAME_CURSORS.encode(cursor) for cursor in listing.cursors],
-                more=listing.more,
-                after=position is not None,
-            )
+            nodes = [GameSummary.of(summary) for summary in listing.items]
+            return GAMES.connection(nodes, listing, position)
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
         async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves:
@@ -89,15 +84,14 @@ def build_query(types: GameTypes) -> type:
             self,
             info: Info,
             game_id: strawberry.ID,
-            first: Annotated[int, first_argument(MAX_EVENTS_PAGE)] = 200,
-            after: Annotated[str | None, after_argument()] = None,
+            first: Annotated[int, EVENTS.first_argument()] = 200,
+            after: Annotated[str | None, AFTER] = None,
             since_version: Annotated[
                 int | None,
                 strawberry.argument(description="Start after this version, instead of `after`."),
             ] = None,
         ) -> EventConnection:
-            size = page_size(first, MAX_EVENTS_PAGE)
-            position = EVENT_CURSORS.decode(after)
+            size, position = EVENTS.start(first, after)
             if position is not None and since_version is not None:
                 raise bad_request("invalid_query", "Give `after` or `sinceVersion`, not both.")
             since = int(position) if position is not None else since_version or 0
@@ -105,7 +99,7 @@ def build_query(types: GameTypes) -> type:
             page = await context.service.events(str(game_id), context.credentials(), since, size)
             return EventConnection.of(
                 [LogEntry.of(entry) for entry in page.entries],
-                [EVENT_CURSORS.encode(str(entry.version)) for entry in page.entries],
+                [EVENTS.encode(str(entry.version)) for entry in page.entries],
                 more=page.more,
                 after=since > 0,
                 game_id=strawberry.ID(page.id),
@@ -139,21 +133,16 @@ def build_query(types: GameTypes) -> type:
             self,
             info: Info,
             tag: str | None = None,
-            first: Annotated[int, first_argument(MAX_GAMES_PAGE)] = 20,
-            after: Annotated[str | None, after_argument()] = None,
+            first: Annotated[int, RECORDS.first_argument()] = 20,
+            after: Annotated[str | None, AFTER] = None,
         ) -> Connection[RecordSummary]:
-            size = page_size(first, MAX_GAMES_PAGE)
-            position = RECORD_CURSORS.decode(after)
+            size, position = RECORDS.start(first, after)
             context = info.context
             listing = await context.service.record_listing(
                 context.credentials(), tag=tag, limit=size, cursor=position
             )
-            return Connection.of(
-                [RecordSummary.of(summary) for summary in listing.items],
-                [RECORD_CURSORS.encode(cursor) for cursor in listing.cursors],
-                more=listing.more,
-                after=position is not None,
-            )
+            nodes = [RecordSummary.of(summary) for summary in listing.items]
+            return RECORDS.connection(nodes, listing, position)
 
         @strawberry.field(description="Games, their options and component data.")
         def catalog(self, info: Info) -> list[CatalogGame]:

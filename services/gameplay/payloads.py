@@ -353,7 +353,9 @@ class RecordSummary(BaseModel):
 
 class RecordList(BaseModel):
     records: list[RecordSummary]
-    next_cursor: str | None
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null when nothing follows this one."
+    )
 
 
 class VersionView(BaseModel):
@@ -400,7 +402,9 @@ class GameSummaryDocument(BaseModel):
 
 class GameList(BaseModel):
     games: list[GameSummaryDocument]
-    next_cursor: str | None
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null when nothing follows this one."
+    )
 
 
 class CatalogGame(BaseModel):

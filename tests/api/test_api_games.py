@@ -283,6 +283,11 @@ def test_platforms_list_games_by_tag_game_and_status(api):
         "/v1/games", params={"tag": "cup-1", "cursor": paged["next_cursor"]}, headers=platform
     ).json()
     assert [g["id"] for g in paged["games"] + rest["games"]] == [second["id"], first["id"]]
+    assert rest["next_cursor"] is None
+    exact = api.client.get(
+        "/v1/games", params={"tag": "cup-1", "limit": 2}, headers=platform
+    ).json()
+    assert len(exact["games"]) == 2 and exact["next_cursor"] is None  # no empty last page
 
 
 def test_listing_games_needs_an_api_key(api):

@@ -58,6 +58,15 @@ async def test_games_list_newest_first_in_pages(store: GameStore):
     assert [g.id for g in third.games] == ["g00"] and third.next_cursor is None
 
 
+async def test_each_listed_game_has_the_cursor_that_resumes_right_after_it(store: GameStore):
+    for n in range(5):
+        await store.create(record(n))
+    page = await store.list_games(limit=3)
+    assert page.cursors[-1] == page.next_cursor and len(page.cursors) == 3
+    resumed = await store.list_games(limit=3, cursor=page.cursors[0])
+    assert [g.id for g in resumed.games] == ["g03", "g02", "g01"]
+
+
 async def test_games_filter_by_game_tag_and_status(store: GameStore):
     await store.create(record(1, game="a", tags=["cup"]))
     await store.create(record(2, game="b", tags=["cup", "final"]))
