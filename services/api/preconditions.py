@@ -13,6 +13,9 @@ from services.gameplay.payloads import GameDocument
 from services.gameplay.problems import Problem, bad_request
 
 ENTITY_TAG = re.compile(r'\s*(?:W/)?"v(\d{1,18})(?:-[0-9a-f]{1,16})?"\s*')
+IF_MATCH_PATTERN = r'^(W/)?"v[0-9]{1,18}(-[0-9a-f]{1,16})?"$'
+"""What the OpenAPI document promises for `If-Match`: one ETag as `entity_tag` makes it
+(`ENTITY_TAG` also forgives the blanks around it)."""
 VARY = "Authorization"
 
 
