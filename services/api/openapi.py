@@ -109,28 +109,34 @@ def _schemas(
 
 
 def _answer_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
-    models: dict[str, type[BaseModel]] = {}
-    for operation in operations:
-        for answer in operation.answers:
-            for content in answer.content.values():
-                if isinstance(content, type):
-                    models.setdefault(content.__name__, content)
-    models.setdefault(ProblemDocument.__name__, ProblemDocument)
-    return list(models.values())
+    found = [
+        content
+        for operation in operations
+        for answer in operation.answers
+        for content in answer.content.values()
+        if isinstance(content, type)
+    ]
+    return _named([*found, ProblemDocument])
 
 
 def _body_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
-    models = {op.body_model.__name__: op.body_model for op in operations if op.body_model}
-    return list(models.values())
+    return _named(op.body_model for op in operations if op.body_model is not None)
 
 
 def _parameter_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
-    models: dict[str, type[BaseModel]] = {}
-    for operation in operations:
-        for model in (operation.path_model, operation.query_model):
-            if model is not None:
-                models.setdefault(model.__name__, model)
-    return list(models.values())
+    return _named(
+        model for op in operations for model in (op.path_model, op.query_model) if model is not None
+    )
+
+
+def _named(models: Iterable[type[BaseModel]]) -> list[type[BaseModel]]:
+    """Each model once. A schema is named after its class, so two classes may not share
+    a name."""
+    named: dict[str, type[BaseModel]] = {}
+    for model in models:
+        if named.setdefault(model.__name__, model) is not model:
+            raise ValueError(f"two models are named {model.__name__}: rename one")
+    return list(named.values())
 
 
 def _resolved(schema: dict[str, Any], schemas: Mapping[str, Any]) -> dict[str, Any]:
