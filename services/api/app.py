@@ -31,9 +31,19 @@ from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
 from .graphql import graphql_routes
 from .metrics import RequestMetricsMiddleware
+from .operations import Operation
 from .problems import EXCEPTION_HANDLERS
 from .ratelimit import RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
+
+OPERATIONS: list[Operation] = [
+    *routes_games.operations,
+    *routes_records.operations,
+    *routes_events.operations,
+    *routes_board.operations,
+    *routes_catalog.operations,
+]
+"""Every REST operation: served as routes and documented in /openapi.json."""
 
 log = structlog.get_logger(__name__)
 
@@ -81,18 +91,14 @@ def create_app(
     )
     app.state.settings = settings
     app.state.api_keys = ApiKeys(key.get_secret_value() for key in settings.api_keys)
-    app.state.openapi = openapi.build_openapi(served)
+    app.state.openapi = openapi.build_openapi(served, OPERATIONS)
     return app
 
 
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
     return [
-        *routes_games.routes,
-        *routes_records.routes,
-        *routes_events.routes,
-        *routes_board.routes,
+        *(operation.route for operation in OPERATIONS),
         *routes_playground.routes,
-        *routes_catalog.routes,
         *routes_health.routes,
         *openapi.routes,
         *graphql_routes(games, settings),

@@ -13,13 +13,14 @@ from starlette.responses import Response
 
 from services.gameplay.auth import Credentials, check_idempotency_key, credentials_from
 from services.gameplay.payloads import input_code, validation_errors
-from services.gameplay.problems import Problem, bad_request, not_found, unprocessable
+from services.gameplay.problems import Problem, bad_request, unprocessable
 from services.gameplay.service import GameService
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
+from .params import PathParams, QueryParams
 
-MAX_GAME_ID_CHARS = 64
-"""Game ids are 24 characters; anything much longer is refused before any other work."""
+ModelT = TypeVar("ModelT", bound=BaseModel)
+PathT = TypeVar("PathT", bound=PathParams)
+QueryT = TypeVar("QueryT", bound=QueryParams)
 
 _JSON_TYPES = re.compile(r"^application/(?:[\w.+-]+\+)?json\s*(?:;.*)?$", re.IGNORECASE)
 
@@ -38,11 +39,37 @@ def idempotency_key(request: Request) -> str | None:
     return check_idempotency_key(request.headers.get("idempotency-key"))
 
 
-def game_id(request: Request) -> str:
-    value: str = request.path_params["game_id"]
-    if len(value) > MAX_GAME_ID_CHARS:
-        raise not_found(value)
-    return value
+def path_params(request: Request, model: type[PathT]) -> PathT:
+    """The path's parameters; a path they refuse names nothing (the model's 404)."""
+    try:
+        return model.model_validate(request.path_params)
+    except ValidationError:
+        raise model.missing(request.path_params) from None
+
+
+def query_params(request: Request, model: type[QueryT] | None) -> QueryT | None:
+    """The query string's parameters (none without a model). A name the model does not
+    have is refused, since a typo would otherwise be silently ignored."""
+    allowed = list(model.model_fields) if model is not None else []
+    unknown = sorted(set(request.query_params) - set(allowed))
+    if unknown:
+        raise bad_request(
+            "unknown_query_parameter",
+            f"Unknown query parameter {unknown[0][:64]!r}; known here: "
+            f"{', '.join(allowed) or 'none'}.",
+        )
+    if model is None:
+        return None
+    try:
+        return model.model_validate(dict(request.query_params))
+    except ValidationError as error:
+        errors = validation_errors(error)
+        where = ".".join(errors[0]["location"])
+        raise bad_request(
+            "invalid_query",
+            f"The query parameter {where} is not valid here: {errors[0]['message']}.",
+            errors=errors,
+        ) from None
 
 
 async def json_body(request: Request, model: type[ModelT], *, optional: bool = False) -> ModelT:
@@ -66,32 +93,6 @@ async def json_body(request: Request, model: type[ModelT], *, optional: bool = F
             "The body does not match the schema.",
             errors=validation_errors(error),
         ) from None
-
-
-def only_query(request: Request, *allowed: str) -> None:
-    """Refuse query parameters the route does not know (a typo would otherwise be
-    silently ignored)."""
-    unknown = sorted(set(request.query_params) - set(allowed))
-    if unknown:
-        raise bad_request(
-            "unknown_query_parameter",
-            f"Unknown query parameter {unknown[0][:64]!r}; known here: "
-            f"{', '.join(allowed) or 'none'}.",
-        )
-
-
-def query_int(request: Request, name: str, default: int) -> int:
-    """A whole-number query parameter; its range is the service's to check."""
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not re.fullmatch(r"\d{1,19}", raw):
-        raise bad_request("invalid_query", f"{name} must be a whole number.")
-    return int(raw)
-
-
-def query_text(request: Request, name: str) -> str | None:
-    return request.query_params.get(name)
 
 
 def json_response(

@@ -1,56 +1,52 @@
 """The OpenAPI 3.1 document (`/openapi.json`) and the interactive docs (`/docs`).
 
-Schemas come from the same pydantic models the routes use and from each game's own
-view and move models, so the document cannot drift from what the code accepts.
+Generated from the REST operations (`operations.Operation`): their paths, query
+parameters and bodies are the pydantic models the routes parse requests with, and their
+answers the models the service returns; each game adds its own view and move models. So
+the document cannot drift from what the code accepts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import JsonSchemaMode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from services.engine import Game
-from services.gameplay import payloads as p
-from services.gameplay.records import Record
-from services.store import GameStatus
+from services.gameplay.payloads import ProblemDocument
+
+from .operations import Answer, Operation
 
 REF = "#/components/schemas/{model}"
-PROBLEM = {"$ref": "#/components/schemas/ProblemDocument"}
-
-RESPONSE_MODELS: list[type[BaseModel]] = [
-    p.GameCreated,
-    p.GameDocument,
-    p.GameList,
-    p.LegalMovesDocument,
-    p.MoveAccepted,
-    p.EventsPage,
-    p.GameResult,
-    p.Catalog,
-    Record,
-    p.RecordList,
-    p.VersionView,
-    p.AutopilotDocument,
-    p.ProblemDocument,
-]
-REQUEST_MODELS: list[type[BaseModel]] = [
-    p.CreateGameRequest,
-    p.MoveRequest,
-    p.ResignRequest,
-    p.AutopilotRequest,
-]
+PROBLEM = {"$ref": REF.format(model="ProblemDocument")}
+PROBLEM_TEXTS = {
+    400: "Malformed request (bad JSON, query or header)",
+    401: "Missing or unknown token",
+    403: "The token may not do this",
+    404: "No such game (or seat, or version)",
+    409: "Version conflict, or the game is not in a state for this",
+    412: "If-Match names another version of the game (precondition_failed)",
+    413: "Body too large",
+    415: "Body is not JSON",
+    422: "Invalid body, or a move that breaks a rule",
+    429: "Rate limit exceeded",
+    503: "The game store cannot be reached (store_unavailable); retry after Retry-After",
+}
 
 
 def pascal(game_id: str) -> str:
     return "".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
 
 
-def build_openapi(games: Mapping[str, Game], version: str = "0.1.0") -> dict[str, Any]:
-    schemas = _schemas(games)
+def build_openapi(
+    games: Mapping[str, Game], operations: Sequence[Operation], version: str = "0.1.0"
+) -> dict[str, Any]:
+    schemas, parameters = _schemas(games, operations)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -59,7 +55,7 @@ def build_openapi(games: Mapping[str, Game], version: str = "0.1.0") -> dict[str
             "description": "Game-state service: create games, make moves, watch them live. "
             "Errors are RFC 9457 problem documents with a stable `code`.",
         },
-        "paths": _paths(),
+        "paths": _paths(operations, parameters),
         "components": {
             "schemas": schemas,
             "securitySchemes": {
@@ -73,24 +69,83 @@ def build_openapi(games: Mapping[str, Game], version: str = "0.1.0") -> dict[str
     }
 
 
-def _schemas(games: Mapping[str, Game]) -> dict[str, Any]:
-    inputs: list[tuple[str, Any, TypeAdapter[Any]]] = []
-    for model in RESPONSE_MODELS:
-        inputs.append((model.__name__, "serialization", TypeAdapter(model)))
-    for model in REQUEST_MODELS:
-        inputs.append((model.__name__, "validation", TypeAdapter(model)))
+# --- schemas ---------------------------------------------------------------------------
+
+SchemaKey = tuple[str, JsonSchemaMode]
+
+
+def _schemas(
+    games: Mapping[str, Game], operations: Sequence[Operation]
+) -> tuple[dict[str, Any], dict[SchemaKey, dict[str, Any]]]:
+    """Every model's schema, in one pass so that shared models get one name: the
+    components, and the parameter models' own schemas (which are not components)."""
+    inputs: dict[SchemaKey, TypeAdapter[Any]] = {}
+    for model in _answer_models(operations):
+        inputs[(model.__name__, "serialization")] = TypeAdapter(model)
+    for model in _body_models(operations):
+        inputs[(model.__name__, "validation")] = TypeAdapter(model)
     for game in games.values():
         name = pascal(game.id)
-        inputs.append((f"{name}View", "serialization", TypeAdapter(game.view_model)))
-        inputs.append((f"{name}Move", "validation", TypeAdapter(game.move_model)))
-    top, defs = TypeAdapter.json_schemas(inputs, ref_template=REF)
-    schemas = dict(defs.get("$defs", {}))
-    for (key, _mode), schema in top.items():
-        schemas.setdefault(key, schema)
+        inputs[(f"{name}View", "serialization")] = TypeAdapter(game.view_model)
+        inputs[(f"{name}Move", "validation")] = TypeAdapter(game.move_model)
+    parameter_keys: list[SchemaKey] = []
+    for model in _parameter_models(operations):
+        parameter_keys.append((model.__name__, "validation"))
+        inputs[(model.__name__, "validation")] = TypeAdapter(model)
+    top, defs = TypeAdapter.json_schemas(
+        [(name, mode, adapter) for (name, mode), adapter in inputs.items()], ref_template=REF
+    )
+    schemas: dict[str, Any] = dict(defs.get("$defs", {}))
+    parameters = {key: _resolved(top[key], schemas) for key in parameter_keys}
+    for name, _mode in parameter_keys:
+        schemas.pop(name, None)
+    for (name, mode), schema in top.items():
+        if (name, mode) not in parameters:
+            schemas.setdefault(name, schema)
     views = [top[(f"{pascal(g.id)}View", "serialization")] for g in games.values()]
     _type_views(schemas, views)
     _type_moves(schemas, games)
-    return schemas
+    return schemas, parameters
+
+
+def _answer_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
+    found = [
+        content
+        for operation in operations
+        for answer in operation.answers
+        for content in answer.content.values()
+        if isinstance(content, type)
+    ]
+    return _named([*found, ProblemDocument])
+
+
+def _body_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
+    return _named(op.body_model for op in operations if op.body_model is not None)
+
+
+def _parameter_models(operations: Iterable[Operation]) -> list[type[BaseModel]]:
+    return _named(
+        model for op in operations for model in (op.path_model, op.query_model) if model is not None
+    )
+
+
+def _named(models: Iterable[type[BaseModel]]) -> list[type[BaseModel]]:
+    """Each model once. A schema is named after its class, so two classes may not share
+    a name."""
+    named: dict[str, type[BaseModel]] = {}
+    for model in models:
+        if named.setdefault(model.__name__, model) is not model:
+            raise ValueError(f"two models are named {model.__name__}: rename one")
+    return list(named.values())
+
+
+def _resolved(schema: dict[str, Any], schemas: Mapping[str, Any]) -> dict[str, Any]:
+    """A top-level schema, following its `$ref` into the components if it is one."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(REF.format(model="")):
+        resolved: dict[str, Any] = schemas[ref.removeprefix(REF.format(model=""))]
+        return resolved
+    return schema
 
 
 def _type_views(schemas: dict[str, Any], views: list[dict[str, Any]]) -> None:
@@ -126,330 +181,102 @@ def _type_moves(schemas: dict[str, Any], games: Mapping[str, Game]) -> None:
     }
 
 
-# --- paths -----------------------------------------------------------------------------
+# --- paths ---------------------------------------------------------------------------
 
 
-def _json(schema_name: str, description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "content": {
-            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema_name}"}}
-        },
-    }
-
-
-def _problems(*statuses: int, store: bool = True) -> dict[str, Any]:
-    """Problem answers of a route: `statuses`, 429, and 503 where it reads the store."""
-    texts = {
-        400: "Malformed request (bad JSON, query or header)",
-        401: "Missing or unknown token",
-        403: "The token may not do this",
-        404: "No such game (or seat, or version)",
-        409: "Version conflict, or the game is not in a state for this",
-        412: "If-Match names another version of the game (precondition_failed)",
-        413: "Body too large",
-        415: "Body is not JSON",
-        422: "Invalid body, or a move that breaks a rule",
-        429: "Rate limit exceeded",
-        503: "The game store cannot be reached (store_unavailable); retry after Retry-After",
-    }
-    statuses = tuple(sorted({*statuses, 429, *((503,) if store else ())}))
-    return {
-        str(status): {
-            "description": texts[status],
-            "content": {"application/problem+json": {"schema": PROBLEM}},
+def _paths(
+    operations: Sequence[Operation], parameters: Mapping[SchemaKey, dict[str, Any]]
+) -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    for operation in operations:
+        document: dict[str, Any] = {
+            "operationId": operation.operation_id,
+            "summary": operation.summary,
         }
-        for status in statuses
-    }
-
-
-GAME_ID_PARAM = {
-    "name": "game_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string", "pattern": "^[a-z2-7]{24}$"},
-}
-IDEMPOTENCY_PARAM = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "description": "A retry with the same key returns the first answer and changes nothing.",
-    "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,255}$"},
-}
-IF_MATCH_PARAM = {
-    "name": "If-Match",
-    "in": "header",
-    "required": False,
-    "description": "The game's ETag as GET returned it: the move is refused with 412 unless "
-    "the game is still at that version (an alternative to expected_version).",
-    "schema": {"type": "string", "pattern": '^(W/)?"v[0-9]{1,18}(-[0-9a-f]{1,16})?"$'},
-}
-IF_NONE_MATCH_PARAM = {
-    "name": "If-None-Match",
-    "in": "header",
-    "required": False,
-    "description": "ETags you hold (or *): 304 with no body while the game is unchanged.",
-    "schema": {"type": "string"},
-}
-AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
-
-
-def _body(schema_name: str, required: bool = True) -> dict[str, Any]:
-    return {
-        "required": required,
-        "content": {
-            "application/json": {"schema": {"$ref": f"#/components/schemas/{schema_name}"}}
-        },
-    }
-
-
-def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "in": "query",
-        "required": False,
-        "schema": schema,
-        "description": description,
-    }
-
-
-PAGING_PARAMS = [
-    _query("tag", {"type": "string", "pattern": p.TAG_PATTERN}, "Only this tag."),
-    _query("limit", {"type": "integer", "minimum": 1, "maximum": 100}, "Page size (default 20)."),
-    _query(
-        "cursor",
-        {"type": "string", "pattern": "^\\d{15}:[a-z2-7]{1,64}$"},
-        "next_cursor of the previous page.",
-    ),
-]
-"""A listing's tag filter and cursor paging (games and records alike)."""
-
-
-def _paths() -> dict[str, Any]:
-    statuses = [status.value for status in GameStatus]
-    return {
-        "/v1/games": {
-            "post": {
-                "operationId": "createGame",
-                "summary": "Create a game; returns one secret token per human seat, once.",
-                "security": AUTH,
-                "parameters": [IDEMPOTENCY_PARAM],
-                "requestBody": _body("CreateGameRequest"),
-                "responses": {
-                    "201": _json("GameCreated", "Created"),
-                    **_problems(400, 401, 413, 415, 422),
-                },
+        if operation.security is not None:
+            document["security"] = [dict(requirement) for requirement in operation.security]
+        listed = [
+            *_parameters(operation.path_model, "path", parameters),
+            *_parameters(operation.query_model, "query", parameters),
+            *(
+                {
+                    "name": header.name,
+                    "in": "header",
+                    "required": False,
+                    "description": header.description,
+                    "schema": dict(header.schema),
+                }
+                for header in operation.headers
+            ),
+        ]
+        if listed:
+            document["parameters"] = listed
+        if operation.body_model is not None:
+            document["requestBody"] = {
+                "required": operation.body_required,
+                "content": {"application/json": {"schema": _ref(operation.body_model)}},
+            }
+        document["responses"] = {
+            **{str(answer.status): _answer(answer) for answer in operation.answers},
+            **{
+                str(status): {
+                    "description": PROBLEM_TEXTS[status],
+                    "content": {"application/problem+json": {"schema": PROBLEM}},
+                }
+                for status in operation.statuses()
             },
-            "get": {
-                "operationId": "listGames",
-                "summary": "List games (platform API keys only), newest first.",
-                "security": [{"bearer": []}],
-                "parameters": [
-                    _query("status", {"type": "string", "enum": statuses}, "Only this status."),
-                    _query(
-                        "game",
-                        {"type": "string", "pattern": "^[a-z0-9-]{1,64}$"},
-                        "Only this game.",
-                    ),
-                    *PAGING_PARAMS,
-                ],
-                "responses": {
-                    "200": _json("GameList", "A page of games"),
-                    **_problems(400, 401, 403),
-                },
-            },
-        },
-        "/v1/games/{game_id}": {
-            "get": {
-                "operationId": "getGame",
-                "summary": "Status, version, whose turn and the view for your token.",
-                "security": AUTH,
-                "parameters": [GAME_ID_PARAM, IF_NONE_MATCH_PARAM],
-                "responses": {
-                    "200": _json("GameDocument", "The game (weak ETag, Vary: Authorization)"),
-                    "304": {"description": "Unchanged since the ETag in If-None-Match"},
-                    **_problems(400, 401, 404),
-                },
-            }
-        },
-        "/v1/games/{game_id}/legal-moves": {
-            "get": {
-                "operationId": "legalMoves",
-                "summary": "Your legal moves now, each with a label; POST any back verbatim.",
-                "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM],
-                "responses": {
-                    "200": _json("LegalMovesDocument", "Legal moves"),
-                    **_problems(400, 401, 403, 404),
-                },
-            }
-        },
-        "/v1/games/{game_id}/moves": {
-            "post": {
-                "operationId": "makeMove",
-                "summary": "Make a move (compare-and-set on expected_version).",
-                "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM, IF_MATCH_PARAM],
-                "requestBody": _body("MoveRequest"),
-                "responses": {
-                    "200": _json("MoveAccepted", "Applied"),
-                    **_problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
-                },
-            }
-        },
-        "/v1/games/{game_id}/resign": {
-            "post": {
-                "operationId": "resign",
-                "summary": "Give up. With on_leave end_game the game ends at once and you rank "
-                "last; with bot_takes_over your seat is abandoned (nothing is committed, "
-                "`abandoned` is true) and a bot plays it to the end.",
-                "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM, IDEMPOTENCY_PARAM, IF_MATCH_PARAM],
-                "requestBody": _body("ResignRequest", required=False),
-                "responses": {
-                    "200": _json("MoveAccepted", "Resigned"),
-                    **_problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
-                },
-            }
-        },
-        "/v1/games/{game_id}/events": {
-            "get": {
-                "operationId": "events",
-                "summary": "Events after version `since`, redacted for you; with "
-                "Accept: text/event-stream a live SSE stream (resumable with Last-Event-ID).",
-                "security": AUTH,
-                "parameters": [
-                    GAME_ID_PARAM,
-                    _query(
-                        "since",
-                        {"type": "integer", "minimum": 0, "maximum": 10**12},
-                        "Version after which to start (default 0).",
-                    ),
-                    _query(
-                        "limit",
-                        {"type": "integer", "minimum": 1, "maximum": 1000},
-                        "Most entries in one page (default 200).",
-                    ),
-                ],
-                "responses": {
-                    "200": {
-                        "description": "A page of log entries, or a live stream",
-                        "content": {
-                            "application/json": {
-                                "schema": {"$ref": "#/components/schemas/EventsPage"}
-                            },
-                            "text/event-stream": {"schema": {"type": "string"}},
-                        },
-                    },
-                    "204": {"description": "Last-Event-ID was the end of the stream."},
-                    **_problems(400, 401, 404),
-                },
-            }
-        },
-        "/v1/games/{game_id}/result": {
-            "get": {
-                "operationId": "result",
-                "summary": "Final standings with every score's breakdown.",
-                "parameters": [GAME_ID_PARAM],
-                "responses": {"200": _json("GameResult", "Standings"), **_problems(400, 404, 409)},
-            }
-        },
-        "/v1/games/{game_id}/record": {
-            "get": {
-                "operationId": "gameRecord",
-                "summary": "The record of a finished game: game, options, seed, seats, every "
-                "committed move with its seat, version, time and unredacted events, and the "
-                "result; replay it with `skyport replay FILE`. For the game's seat tokens and "
-                "platform API keys; 409 not_finished before the end. Kept SKYPORT_RECORD_TTL "
-                "seconds after the end, longer than the game.",
-                "security": [{"bearer": []}],
-                "parameters": [GAME_ID_PARAM],
-                "responses": {
-                    "200": _json("Record", "The record"),
-                    **_problems(400, 401, 404, 409),
-                },
-            }
-        },
-        "/v1/games/{game_id}/states/{version}": {
-            "get": {
-                "operationId": "stateAtVersion",
-                "summary": "A finished game as a spectator saw it at `version` (0: before the "
-                "first move); 404 version_not_found beyond its last version.",
-                "parameters": [
-                    GAME_ID_PARAM,
-                    {
-                        "name": "version",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "integer", "minimum": 0},
-                    },
-                ],
-                "responses": {
-                    "200": _json("VersionView", "The view at that version"),
-                    **_problems(400, 404, 409),
-                },
-            }
-        },
-        "/v1/games/{game_id}/seats/{seat}/autopilot": {
-            "post": {
-                "operationId": "autopilot",
-                "summary": "Step away (on: a bot of the game's leave_bot level plays your turns) "
-                "or come back (off), with that seat's own token.",
-                "security": [{"bearer": []}],
-                "parameters": [
-                    GAME_ID_PARAM,
-                    {
-                        "name": "seat",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "integer", "minimum": 0},
-                    },
-                ],
-                "requestBody": _body("AutopilotRequest"),
-                "responses": {
-                    "200": _json("AutopilotDocument", "Switched"),
-                    **_problems(400, 401, 403, 404, 409, 413, 415, 422),
-                },
-            }
-        },
-        "/v1/records": {
-            "get": {
-                "operationId": "listRecords",
-                "summary": "Records of finished games your API key created, newest first.",
-                "security": [{"bearer": []}],
-                "parameters": [
-                    *PAGING_PARAMS,
-                ],
-                "responses": {
-                    "200": _json("RecordList", "A page of records"),
-                    **_problems(400, 401, 403),
-                },
-            }
-        },
-        "/v1/games/{game_id}/board.svg": {
-            "get": {
-                "operationId": "boardPicture",
-                "summary": "The board as an SVG picture, drawn from the view for your token "
-                "(a spectator's without one). 404 no_picture for a game without a drawing.",
-                "security": AUTH,
-                "parameters": [GAME_ID_PARAM],
-                "responses": {
-                    "200": {
-                        "description": "The picture",
-                        "content": {"image/svg+xml": {"schema": {"type": "string"}}},
-                    },
-                    **_problems(400, 401, 404),
-                },
-            }
-        },
-        "/v1/catalog": {
-            "get": {
-                "operationId": "catalog",
-                "summary": "Games, their options and component data.",
-                "responses": {"200": _json("Catalog", "The catalog"), **_problems(store=False)},
-            }
-        },
-    }
+        }
+        paths.setdefault(operation.document_path, {})[operation.method.lower()] = document
+    return paths
+
+
+def _parameters(
+    model: type[BaseModel] | None, where: str, schemas: Mapping[SchemaKey, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """One parameter per field of a path or query model, from the model's own schema.
+    A query parameter that is left out is absent, never null: the null a default of
+    None adds to the schema is dropped."""
+    if model is None:
+        return []
+    schema = schemas[(model.__name__, "validation")]
+    required = set(schema.get("required", []))
+    found = []
+    for name, field in schema["properties"].items():
+        field = {key: value for key, value in field.items() if key != "title"}
+        description = field.pop("description", None)
+        if name not in required:
+            field = _not_null(field)
+        parameter: dict[str, Any] = {"name": name, "in": where, "required": name in required}
+        if description:
+            parameter["description"] = description
+        parameter["schema"] = field
+        found.append(parameter)
+    return found
+
+
+def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
+    options = schema.get("anyOf")
+    if not isinstance(options, list):
+        return schema
+    kept = [option for option in options if option != {"type": "null"}]
+    rest = {key: value for key, value in schema.items() if key != "anyOf"}
+    if rest.get("default", ...) is None:
+        rest.pop("default")
+    return {**kept[0], **rest} if len(kept) == 1 else {**rest, "anyOf": kept}
+
+
+def _answer(answer: Answer) -> dict[str, Any]:
+    document: dict[str, Any] = {"description": answer.description}
+    if answer.content:
+        document["content"] = {
+            media: {"schema": _ref(content) if isinstance(content, type) else dict(content)}
+            for media, content in answer.content.items()
+        }
+    return document
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": REF.format(model=model.__name__)}
 
 
 # --- endpoints -------------------------------------------------------------------------

@@ -12,7 +12,10 @@ from starlette.requests import Request
 from services.gameplay.payloads import GameDocument
 from services.gameplay.problems import Problem, bad_request
 
-ENTITY_TAG = re.compile(r'\s*(?:W/)?"v(\d{1,18})(?:-[0-9a-f]{1,16})?"\s*')
+IF_MATCH_PATTERN = r'^(?:W/)?"v([0-9]{1,18})(?:-[0-9a-f]{1,16})?"$'
+"""One ETag as `entity_tag` makes it: what `If-Match` must hold (blanks around it aside),
+as parsed here and as the OpenAPI document shows it."""
+ENTITY_TAG = re.compile(IF_MATCH_PATTERN)
 VARY = "Authorization"
 
 
@@ -43,7 +46,7 @@ def if_match_version(request: Request) -> int | None:
     header = request.headers.get("if-match")
     if header is None:
         return None
-    found = ENTITY_TAG.fullmatch(header)
+    found = ENTITY_TAG.match(header.strip())
     if found is None:
         raise bad_request(
             "invalid_if_match",

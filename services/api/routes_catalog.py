@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
-from .inputs import json_response, only_query, service
+from services.gameplay.payloads import Catalog
+
+from .inputs import json_response, service
+from .operations import json_answer, operation
 
 
+@operation(
+    "GET",
+    "/v1/catalog",
+    summary="Games, their options and component data.",
+    answers=(json_answer(200, Catalog, "The catalog"),),
+    reads_store=False,
+)
 async def catalog(request: Request) -> Response:
-    only_query(request)
     return json_response(service(request).catalog(), headers={"Cache-Control": "max-age=300"})
 
 
-routes = [Route("/v1/catalog", catalog, methods=["GET"], name="catalog")]
+operations = [catalog]

@@ -15,33 +15,47 @@ from collections.abc import AsyncIterator
 import orjson
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
 
 from services.gameplay import metrics
 from services.gameplay.auth import Credentials
+from services.gameplay.payloads import EventsPage
 from services.gameplay.problems import bad_request
 from services.gameplay.service import FeedEnd, FeedEntry, FeedItem
 
-from .inputs import credentials, game_id, json_response, only_query, query_int, service
+from .inputs import credentials, json_response, service
+from .operations import BEARER_OR_NONE, Answer, operation
+from .params import EventsQuery, GamePath
 
 _LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end)?$")
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RECONNECT_MS = 2000
 
 
-async def events(request: Request) -> Response:
-    only_query(request, "since", "limit")
-    target = game_id(request)
+@operation(
+    "GET",
+    "/v1/games/{game_id}/events",
+    summary="Events after version `since`, redacted for you; with "
+    "Accept: text/event-stream a live SSE stream (resumable with Last-Event-ID).",
+    security=BEARER_OR_NONE,
+    answers=(
+        Answer(
+            200,
+            "A page of log entries, or a live stream",
+            {"application/json": EventsPage, "text/event-stream": {"type": "string"}},
+        ),
+        Answer(204, "Last-Event-ID was the end of the stream."),
+    ),
+    problems=(401,),
+)
+async def events(request: Request, path: GamePath, query: EventsQuery) -> Response:
     who = credentials(request)
     if "text/event-stream" in request.headers.get("accept", ""):
-        return await _stream(request, target, who)
-    since = query_int(request, "since", 0)
-    limit = query_int(request, "limit", 200)
-    return json_response(await service(request).events(target, who, since, limit))
+        return await _stream(request, path.game_id, who, query.since)
+    page = await service(request).events(path.game_id, who, query.since, query.limit)
+    return json_response(page)
 
 
-async def _stream(request: Request, target: str, who: Credentials) -> Response:
-    since = query_int(request, "since", 0)
+async def _stream(request: Request, target: str, who: Credentials, since: int) -> Response:
     last_event_id = request.headers.get("last-event-id")
     if last_event_id is not None:
         match = _LAST_EVENT_ID.match(last_event_id.strip())
@@ -85,4 +99,4 @@ def _frame(item: FeedItem) -> bytes:
     return b": keepalive\n\n"
 
 
-routes = [Route("/v1/games/{game_id}/events", events, methods=["GET"], name="events")]
+operations = [events]

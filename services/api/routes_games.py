@@ -7,24 +7,23 @@ from contextlib import contextmanager
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
-from services.gameplay.payloads import CreateGameRequest, MoveRequest, ResignRequest
-from services.gameplay.problems import Problem, bad_request
-from services.store import GameStatus
-
-from .inputs import (
-    credentials,
-    game_id,
-    idempotency_key,
-    json_body,
-    json_response,
-    only_query,
-    query_int,
-    query_text,
-    replay_headers,
-    service,
+from services.gameplay.payloads import (
+    CreateGameRequest,
+    GameCreated,
+    GameDocument,
+    GameList,
+    GameResult,
+    LegalMovesDocument,
+    MoveAccepted,
+    MoveRequest,
+    ResignRequest,
 )
+from services.gameplay.problems import Problem
+
+from .inputs import credentials, idempotency_key, json_response, replay_headers, service
+from .operations import BEARER, BEARER_OR_NONE, Answer, json_answer, operation
+from .params import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, GameListQuery, GamePath
 from .preconditions import (
     VARY,
     entity_tag,
@@ -33,72 +32,115 @@ from .preconditions import (
     required_version,
 )
 
-STATUSES = [status.value for status in GameStatus]
 
-
-async def create_game(request: Request) -> Response:
-    only_query(request)
+@operation(
+    "POST",
+    "/v1/games",
+    summary="Create a game; returns one secret token per human seat, once.",
+    security=BEARER_OR_NONE,
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(201, GameCreated, "Created"),),
+    problems=(401,),
+)
+async def create_game(request: Request, body: CreateGameRequest) -> Response:
     who = credentials(request)
     key = idempotency_key(request)
-    body = await json_body(request, CreateGameRequest)
     created, replayed = await service(request).create_game(who, body, key)
     headers = {"Location": f"/v1/games/{created.id}", **replay_headers(replayed)}
     return json_response(created, 201, headers)
 
 
-async def list_games(request: Request) -> Response:
-    only_query(request, "status", "game", "tag", "limit", "cursor")
-    who = credentials(request)
-    status = query_text(request, "status")
-    if status is not None and status not in STATUSES:
-        raise bad_request("invalid_query", f"status must be one of {', '.join(STATUSES)}.")
+@operation(
+    "GET",
+    "/v1/games",
+    summary="List games (platform API keys only), newest first.",
+    security=BEARER,
+    answers=(json_answer(200, GameList, "A page of games"),),
+    problems=(401, 403),
+)
+async def list_games(request: Request, query: GameListQuery) -> Response:
     games = await service(request).list_games(
-        who,
-        status=GameStatus(status) if status else None,
-        game=query_text(request, "game"),
-        tag=query_text(request, "tag"),
-        limit=query_int(request, "limit", 20),
-        cursor=query_text(request, "cursor"),
+        credentials(request),
+        status=query.status,
+        game=query.game,
+        tag=query.tag,
+        limit=query.limit,
+        cursor=query.cursor,
     )
     return json_response(games)
 
 
-async def get_game(request: Request) -> Response:
-    only_query(request)
-    document = await service(request).get_game(game_id(request), credentials(request))
+@operation(
+    "GET",
+    "/v1/games/{game_id}",
+    summary="Status, version, whose turn and the view for your token.",
+    security=BEARER_OR_NONE,
+    headers=(IF_NONE_MATCH,),
+    answers=(
+        json_answer(200, GameDocument, "The game (weak ETag, Vary: Authorization)"),
+        Answer(304, "Unchanged since the ETag in If-None-Match"),
+    ),
+    problems=(401,),
+)
+async def get_game(request: Request, path: GamePath) -> Response:
+    document = await service(request).get_game(path.game_id, credentials(request))
     headers = {"ETag": entity_tag(document), "Vary": VARY}
     if not_modified(request, headers["ETag"]):
         return Response(status_code=304, headers=headers)
     return json_response(document, headers=headers)
 
 
-async def legal_moves(request: Request) -> Response:
-    only_query(request)
-    document = await service(request).legal_moves(game_id(request), credentials(request))
+@operation(
+    "GET",
+    "/v1/games/{game_id}/legal-moves",
+    summary="Your legal moves now, each with a label; POST any back verbatim.",
+    security=BEARER,
+    answers=(json_answer(200, LegalMovesDocument, "Legal moves"),),
+    problems=(401, 403),
+)
+async def legal_moves(request: Request, path: GamePath) -> Response:
+    document = await service(request).legal_moves(path.game_id, credentials(request))
     return json_response(document)
 
 
-async def make_move(request: Request) -> Response:
-    only_query(request)
-    target = game_id(request)
+@operation(
+    "POST",
+    "/v1/games/{game_id}/moves",
+    summary="Make a move (compare-and-set on expected_version).",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY, IF_MATCH),
+    answers=(json_answer(200, MoveAccepted, "Applied"),),
+    problems=(401, 403, 409),
+)
+async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Response:
     who = credentials(request)
     key = idempotency_key(request)
-    body = await json_body(request, MoveRequest)
     expected = required_version(request, body.expected_version)
     with failing_precondition(request):
-        accepted, replayed = await service(request).make_move(target, who, body.move, expected, key)
+        accepted, replayed = await service(request).make_move(
+            path.game_id, who, body.move, expected, key
+        )
     return json_response(accepted, headers=replay_headers(replayed))
 
 
-async def resign(request: Request) -> Response:
-    only_query(request)
-    target = game_id(request)
+@operation(
+    "POST",
+    "/v1/games/{game_id}/resign",
+    summary="Give up. With on_leave end_game the game ends at once and you rank "
+    "last; with bot_takes_over your seat is abandoned (nothing is committed, "
+    "`abandoned` is true) and a bot plays it to the end.",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY, IF_MATCH),
+    answers=(json_answer(200, MoveAccepted, "Resigned"),),
+    problems=(401, 403, 409),
+    body_required=False,
+)
+async def resign(request: Request, path: GamePath, body: ResignRequest) -> Response:
     who = credentials(request)
     key = idempotency_key(request)
-    body = await json_body(request, ResignRequest, optional=True)
     expected = required_version(request, body.expected_version)
     with failing_precondition(request):
-        accepted, replayed = await service(request).resign(target, who, expected, key)
+        accepted, replayed = await service(request).resign(path.game_id, who, expected, key)
     return json_response(accepted, headers=replay_headers(replayed))
 
 
@@ -113,17 +155,15 @@ def failing_precondition(request: Request) -> Iterator[None]:
         raise
 
 
-async def result(request: Request) -> Response:
-    only_query(request)
-    return json_response(await service(request).result(game_id(request)))
+@operation(
+    "GET",
+    "/v1/games/{game_id}/result",
+    summary="Final standings with every score's breakdown.",
+    answers=(json_answer(200, GameResult, "Standings"),),
+    problems=(409,),
+)
+async def result(request: Request, path: GamePath) -> Response:
+    return json_response(await service(request).result(path.game_id))
 
 
-routes = [
-    Route("/v1/games", create_game, methods=["POST"], name="create_game"),
-    Route("/v1/games", list_games, methods=["GET"], name="list_games"),
-    Route("/v1/games/{game_id}", get_game, methods=["GET"], name="get_game"),
-    Route("/v1/games/{game_id}/legal-moves", legal_moves, methods=["GET"], name="legal_moves"),
-    Route("/v1/games/{game_id}/moves", make_move, methods=["POST"], name="make_move"),
-    Route("/v1/games/{game_id}/resign", resign, methods=["POST"], name="resign"),
-    Route("/v1/games/{game_id}/result", result, methods=["GET"], name="result"),
-]
+operations = [create_game, list_games, get_game, legal_moves, make_move, resign, result]

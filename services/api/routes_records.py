@@ -5,69 +5,79 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
-from services.gameplay.payloads import AutopilotRequest
-
-from .inputs import (
-    credentials,
-    game_id,
-    json_body,
-    json_response,
-    only_query,
-    query_int,
-    query_text,
-    service,
+from services.gameplay.payloads import (
+    AutopilotDocument,
+    AutopilotRequest,
+    RecordList,
+    VersionView,
 )
+from services.gameplay.records import Record
+
+from .inputs import credentials, json_response, service
+from .operations import BEARER, json_answer, operation
+from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
 
 
-async def game_record(request: Request) -> Response:
-    only_query(request)
-    record = await service(request).record(game_id(request), credentials(request))
+@operation(
+    "GET",
+    "/v1/games/{game_id}/record",
+    summary="The record of a finished game: game, options, seed, seats, every "
+    "committed move with its seat, version, time and unredacted events, and the "
+    "result; replay it with `skyport replay FILE`. For the game's seat tokens and "
+    "platform API keys; 409 not_finished before the end. Kept SKYPORT_RECORD_TTL "
+    "seconds after the end, longer than the game.",
+    security=BEARER,
+    answers=(json_answer(200, Record, "The record"),),
+    problems=(401, 409),
+    operation_id="gameRecord",
+)
+async def game_record(request: Request, path: GamePath) -> Response:
+    record = await service(request).record(path.game_id, credentials(request))
     return json_response(record)
 
 
-async def state_at_version(request: Request) -> Response:
-    only_query(request)
-    version: int = request.path_params["version"]
-    document = await service(request).version_view(game_id(request), version)
+@operation(
+    "GET",
+    "/v1/games/{game_id}/states/{version:int}",
+    summary="A finished game as a spectator saw it at `version` (0: before the "
+    "first move); 404 version_not_found beyond its last version.",
+    answers=(json_answer(200, VersionView, "The view at that version"),),
+    problems=(409,),
+)
+async def state_at_version(request: Request, path: GameVersionPath) -> Response:
+    document = await service(request).version_view(path.game_id, path.version)
     return json_response(document)
 
 
-async def list_records(request: Request) -> Response:
-    only_query(request, "tag", "limit", "cursor")
+@operation(
+    "GET",
+    "/v1/records",
+    summary="Records of finished games your API key created, newest first.",
+    security=BEARER,
+    answers=(json_answer(200, RecordList, "A page of records"),),
+    problems=(401, 403),
+)
+async def list_records(request: Request, query: PageQuery) -> Response:
     records = await service(request).list_records(
-        credentials(request),
-        tag=query_text(request, "tag"),
-        limit=query_int(request, "limit", 20),
-        cursor=query_text(request, "cursor"),
+        credentials(request), tag=query.tag, limit=query.limit, cursor=query.cursor
     )
     return json_response(records)
 
 
-async def autopilot(request: Request) -> Response:
-    only_query(request)
-    target = game_id(request)
-    seat: int = request.path_params["seat"]
+@operation(
+    "POST",
+    "/v1/games/{game_id}/seats/{seat:int}/autopilot",
+    summary="Step away (on: a bot of the game's leave_bot level plays your turns) "
+    "or come back (off), with that seat's own token.",
+    security=BEARER,
+    answers=(json_answer(200, AutopilotDocument, "Switched"),),
+    problems=(401, 403, 409),
+)
+async def autopilot(request: Request, path: GameSeatPath, body: AutopilotRequest) -> Response:
     who = credentials(request)
-    body = await json_body(request, AutopilotRequest)
-    document = await service(request).autopilot(target, who, seat, body.on)
+    document = await service(request).autopilot(path.game_id, who, path.seat, body.on)
     return json_response(document)
 
 
-routes = [
-    Route("/v1/games/{game_id}/record", game_record, methods=["GET"], name="game_record"),
-    Route(
-        "/v1/games/{game_id}/states/{version:int}",
-        state_at_version,
-        methods=["GET"],
-        name="state_at_version",
-    ),
-    Route("/v1/records", list_records, methods=["GET"], name="list_records"),
-    Route(
-        "/v1/games/{game_id}/seats/{seat:int}/autopilot",
-        autopilot,
-        methods=["POST"],
-        name="autopilot",
-    ),
-]
+operations = [game_record, state_at_version, list_records, autopilot]

@@ -20,7 +20,8 @@ from .problems import bad_request, unauthorized
 
 TOKEN_PREFIX = "sps_"
 _BEARER = re.compile(r"^Bearer ([\x21-\x7e]{1,512})$", re.IGNORECASE)
-_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{8,255}$")
+IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{8,255}$"
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def hash_secret(secret: str) -> str:

@@ -23,6 +23,14 @@ from pydantic_core import PydanticCustomError
 from services.store import GameStatus
 
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+GAME_ID_PATTERN = r"^[a-z2-7]{24}$"
+GAME_TYPE_PATTERN = r"^[a-z0-9-]{1,64}$"
+CURSOR_PATTERN = r"^\d{15}:[a-z2-7]{1,64}$"
+MAX_GAMES_PAGE = 100
+MAX_EVENTS_PAGE = 1000
+MAX_VERSION = 10**12
+"""Ids, filters and page sizes the service accepts: the REST models (and so the OpenAPI
+document) and the service's own checks all read them from here."""
 MAX_SEED = 2**63 - 1
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"

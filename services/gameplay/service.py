@@ -39,6 +39,12 @@ from .commits import CommitPipeline, commit_of
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
 from .payloads import (
+    CURSOR_PATTERN,
+    GAME_ID_PATTERN,
+    GAME_TYPE_PATTERN,
+    MAX_EVENTS_PAGE,
+    MAX_GAMES_PAGE,
+    MAX_VERSION,
     TAG_PATTERN,
     AutopilotDocument,
     Catalog,
@@ -78,13 +84,10 @@ from .webhook_targets import check_webhook_url
 
 log = structlog.get_logger(__name__)
 
-GAME_ID = re.compile(r"^[a-z2-7]{24}$")
-GAME_TYPE = re.compile(r"^[a-z0-9-]{1,64}$")
+GAME_ID = re.compile(GAME_ID_PATTERN)
+GAME_TYPE = re.compile(GAME_TYPE_PATTERN)
 TAG = re.compile(TAG_PATTERN)
-CURSOR = re.compile(r"^\d{15}:[a-z2-7]{1,64}$")
-MAX_GAMES_PAGE = 100
-MAX_EVENTS_PAGE = 1000
-MAX_VERSION = 10**12
+CURSOR = re.compile(CURSOR_PATTERN)
 
 MAX_COMMIT_ATTEMPTS = 8
 """Retries of a move sent without expected_version when other moves keep winning."""
