@@ -26,6 +26,7 @@ from . import (
     routes_health,
     routes_playground,
     routes_records,
+    routes_seats,
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -89,6 +90,7 @@ def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
     return [
         *routes_games.routes,
         *routes_records.routes,
+        *routes_seats.routes,
         *routes_events.routes,
         *routes_board.routes,
         *routes_playground.routes,

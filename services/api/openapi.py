@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from services.engine import Game
 from services.gameplay import payloads as p
+from services.gameplay import seats
 from services.gameplay.records import Record
 from services.store import GameStatus
 
@@ -35,6 +36,8 @@ RESPONSE_MODELS: list[type[BaseModel]] = [
     p.RecordList,
     p.VersionView,
     p.AutopilotDocument,
+    seats.SeatTaken,
+    seats.GameCancelled,
     p.ProblemDocument,
 ]
 REQUEST_MODELS: list[type[BaseModel]] = [
@@ -42,6 +45,8 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     p.MoveRequest,
     p.ResignRequest,
     p.AutopilotRequest,
+    seats.ClaimSeatRequest,
+    seats.FillSeatRequest,
 ]
 
 
@@ -146,6 +151,7 @@ def _problems(*statuses: int, store: bool = True) -> dict[str, Any]:
         403: "The token may not do this",
         404: "No such game (or seat, or version)",
         409: "Version conflict, or the game is not in a state for this",
+        410: "Gone: the invite code has expired (invite_expired)",
         412: "If-Match names another version of the game (precondition_failed)",
         413: "Body too large",
         415: "Body is not JSON",
@@ -231,7 +237,9 @@ def _paths() -> dict[str, Any]:
         "/v1/games": {
             "post": {
                 "operationId": "createGame",
-                "summary": "Create a game; returns one secret token per human seat, once.",
+                "summary": "Create a game; returns one secret token per human seat, once. Open "
+                'seats ({"open": true}) get invite codes and the game a creator_token, '
+                "shown only here; the game waits (status waiting) until they are filled.",
                 "security": AUTH,
                 "parameters": [IDEMPOTENCY_PARAM],
                 "requestBody": _body("CreateGameRequest"),
@@ -275,12 +283,14 @@ def _paths() -> dict[str, Any]:
         "/v1/games/{game_id}/legal-moves": {
             "get": {
                 "operationId": "legalMoves",
-                "summary": "Your legal moves now, each with a label; POST any back verbatim.",
+                "summary": "Your legal moves now, each with a label; POST any back verbatim. "
+                "None while the game is not active; 409 seat_abandoned or autopilot_on while a "
+                "bot plays your seat.",
                 "security": [{"bearer": []}],
                 "parameters": [GAME_ID_PARAM],
                 "responses": {
                     "200": _json("LegalMovesDocument", "Legal moves"),
-                    **_problems(400, 401, 403, 404),
+                    **_problems(400, 401, 403, 404, 409),
                 },
             }
         },
@@ -412,6 +422,7 @@ def _paths() -> dict[str, Any]:
                 },
             }
         },
+        **_seat_paths(),
         "/v1/records": {
             "get": {
                 "operationId": "listRecords",
@@ -447,6 +458,66 @@ def _paths() -> dict[str, Any]:
                 "operationId": "catalog",
                 "summary": "Games, their options and component data.",
                 "responses": {"200": _json("Catalog", "The catalog"), **_problems(store=False)},
+            }
+        },
+    }
+
+
+SEAT_PARAM = {
+    "name": "seat",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0},
+}
+
+
+def _seat_paths() -> dict[str, Any]:
+    """Open seats: claiming, filling with a bot, cancelling a waiting game."""
+    return {
+        "/v1/games/{game_id}/seats/{seat}/claim": {
+            "post": {
+                "operationId": "claimSeat",
+                "summary": "Claim an open seat with its invite code and your name; returns the "
+                "seat's token, once. The code is single use: of many claims at once exactly one "
+                "gets the seat. The last claim starts the game. 403 wrong_invite_code, 409 "
+                "seat_taken (claimed already), seat_not_open or game_not_waiting (cancelled), "
+                "410 invite_expired. With an Idempotency-Key a retried claim gets its token "
+                "again.",
+                "parameters": [GAME_ID_PARAM, SEAT_PARAM, IDEMPOTENCY_PARAM],
+                "requestBody": _body("ClaimSeatRequest"),
+                "responses": {
+                    "200": _json("SeatTaken", "Claimed: the seat's token"),
+                    **_problems(400, 403, 404, 409, 410, 413, 415, 422),
+                },
+            }
+        },
+        "/v1/games/{game_id}/seats/{seat}/bot": {
+            "post": {
+                "operationId": "fillSeatWithBot",
+                "summary": "The creator (its creator token, or the API key that created the "
+                "game) gives an open seat to a bot of a level the game offers (422 "
+                "unknown_bot_level otherwise). Filling the last open seat starts the game.",
+                "security": [{"bearer": []}],
+                "parameters": [GAME_ID_PARAM, SEAT_PARAM],
+                "requestBody": _body("FillSeatRequest"),
+                "responses": {
+                    "200": _json("SeatTaken", "Filled"),
+                    **_problems(400, 401, 403, 404, 409, 413, 415, 422),
+                },
+            }
+        },
+        "/v1/games/{game_id}/cancel": {
+            "post": {
+                "operationId": "cancelGame",
+                "summary": "The creator calls off a game that still waits for players (status "
+                "waiting): it is aborted, and game.cancelled is sent. 409 game_not_waiting once "
+                "it has started.",
+                "security": [{"bearer": []}],
+                "parameters": [GAME_ID_PARAM],
+                "responses": {
+                    "200": _json("GameCancelled", "Cancelled"),
+                    **_problems(400, 401, 403, 404, 409),
+                },
             }
         },
     }
