@@ -358,6 +358,11 @@ class GameDocument(BaseModel):
     tags: list[str]
     created_at: str
     updated_at: str
+    abort_reason: str | None = Field(
+        default=None,
+        description="Why an aborted game was stopped: 'cancelled by its creator' (a game "
+        "that waited for players), or what went wrong.",
+    )
 
 
 class LegalMovesDocument(BaseModel):

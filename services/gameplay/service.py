@@ -327,6 +327,7 @@ class GameService:
             tags=record.tags,
             created_at=record.created_at,
             updated_at=record.updated_at,
+            abort_reason=record.abort_reason if record.status is GameStatus.ABORTED else None,
         )
 
     async def legal_moves(self, game_id: str, who: Credentials) -> LegalMovesDocument:

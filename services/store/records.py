@@ -73,6 +73,8 @@ class GameRecord:
     "since": version}. Each is a hash field `away:<seat>` of its own, written by gameplay."""
     creator_token_hash: str | None = None
     """SHA-256 of the creator's token (games with open seats): cancels, fills seats."""
+    abort_reason: str | None = None
+    """Why an aborted game was stopped (field `abort_reason`, written with the status)."""
     invites: dict[int, str] = field(default_factory=dict)
     """Open seats' invites: seat -> "<expires unix ms>:<sha256 of the code>", each a hash
     field `invite:<seat>`, removed when the seat is filled. A filled open seat is a hash
@@ -149,6 +151,7 @@ class GameRecord:
             leave_policy=meta.get("leave_policy"),
             away=away,
             creator_token_hash=meta.get("creator_token_hash"),
+            abort_reason=fields.get("abort_reason"),
             invites=invites,
         )
 

@@ -59,14 +59,8 @@ def test_a_game_with_open_seats_waits_then_starts_when_both_are_claimed(api):
     assert [s["open"] for s in waiting["seats"]] == [False, True, True]
     assert api.legal(game_id, host["token"]) == []
 
-    # Each guest claims from a client of their own (no credentials: the code is the key).
-    from starlette.testclient import TestClient
-
-    with TestClient(api.client.app) as phone:
-        answer = phone.post(
-            f"/v1/games/{game_id}/seats/1/claim",
-            json={"code": first["invite_code"].lower(), "name": "  Ana  "},
-        )
+    # A guest claims with the code alone: no credentials.
+    answer = claim(api, game_id, 1, first["invite_code"].lower(), "  Ana  ")
     assert answer.status_code == 200, answer.text
     ana = answer.json()
     assert ana["seat"] == 1 and ana["name"] == "Ana" and ana["status"] == "waiting"
@@ -194,7 +188,8 @@ def test_the_creator_cancels_a_waiting_game(api):
     done = cancel(api, game_id, created["creator_token"])
     assert done.status_code == 200, done.text
     assert done.json()["status"] == "aborted" and "cancelled" in done.json()["reason"]
-    assert api.game(game_id)["status"] == "aborted"
+    aborted = api.game(game_id)
+    assert aborted["status"] == "aborted" and aborted["abort_reason"] == "cancelled by its creator"
     late = claim(api, game_id, 1, code_of(created, 1))
     assert late.status_code == 409 and late.json()["code"] == "game_not_waiting"
     twice = cancel(api, game_id, created["creator_token"])
@@ -344,11 +339,12 @@ async def test_twenty_concurrent_claims_of_one_seat_yield_exactly_one_token(
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as host:
             created = await host.post(
                 "/v1/games",
-                json={"game": "hidden-numbers", "seats": [{"name": "Host"}, OPEN], "seed": 5},
+                json={"game": "hidden-numbers", "seats": [{"name": "Host"}, OPEN, OPEN], "seed": 5},
             )
             assert created.status_code == 201
             game_id = created.json()["id"]
             code = created.json()["seats"][1]["invite_code"]
+            other_code = created.json()["seats"][2]["invite_code"]
         phones = [httpx.AsyncClient(base_url=server.url, timeout=30) for _ in range(CLAIMERS)]
         try:
             answers = await asyncio.gather(
@@ -360,6 +356,17 @@ async def test_twenty_concurrent_claims_of_one_seat_yield_exactly_one_token(
                     for n, phone in enumerate(phones)
                 )
             )
+            # Another guest, on a phone of their own, takes the other seat: the game starts.
+            last = await phones[0].post(
+                f"/v1/games/{game_id}/seats/2/claim", json={"code": other_code, "name": "Late"}
+            )
+            assert last.status_code == 200 and last.json()["status"] == "active"
+            winner_token = next(a.json()["token"] for a in answers if a.status_code == 200)
+            for seat, token in ((1, winner_token), (2, last.json()["token"])):
+                auth = {"Authorization": f"Bearer {token}"}
+                mine = (await phones[seat].get(f"/v1/games/{game_id}", headers=auth)).json()
+                assert mine["you"] == seat and mine["status"] == "active"
+                assert seat in mine["turn"]
         finally:
             await asyncio.gather(*(phone.aclose() for phone in phones))
     statuses = Counter(answer.status_code for answer in answers)

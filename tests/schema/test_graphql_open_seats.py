@@ -131,6 +131,10 @@ def test_the_creator_fills_a_seat_with_a_bot_or_cancels(gql):
         "status": "ABORTED",
         "reason": "cancelled by its creator",
     }
+    ended = gql.data(
+        "query($id: ID!) { game(id: $id) { status abortReason } }", {"id": other["id"]}
+    )
+    assert ended["game"] == {"status": "ABORTED", "abortReason": "cancelled by its creator"}
     again = gql.data(CANCEL, {"id": other["id"]}, other["creatorToken"])["cancelGame"]
     assert again["code"] == "game_not_waiting"
 
