@@ -381,3 +381,34 @@ async def test_twenty_concurrent_claims_of_one_seat_yield_exactly_one_token(
         client.close()
     assert hash_secret(winner["token"]) in stored and winner["name"] in stored
     assert status == "active"
+
+
+def test_embedded_mode_claims_and_expires_open_seats_with_the_same_script(games, monkeypatch):
+    from starlette.testclient import TestClient
+
+    from services.gameplay.settings import Settings
+
+    settings = Settings(redis_url=None, log_level="warning", stream_keepalive=0.5)
+    with TestClient(create_app(settings, games)) as client:
+        created = client.post(
+            "/v1/games",
+            json={"game": "hidden-numbers", "seats": [{"name": "Host"}, OPEN, OPEN], "seed": 3},
+        ).json()
+        game_id = created["id"]
+        first, second = created["seats"][1]["invite_code"], created["seats"][2]["invite_code"]
+        path = f"/v1/games/{game_id}/seats/{{}}/claim"
+        wrong = client.post(path.format(1), json={"code": second, "name": "Ana"})
+        assert wrong.status_code == 403
+        ana = client.post(path.format(1), json={"code": first, "name": "Ana"})
+        assert ana.status_code == 200 and ana.json()["status"] == "waiting"
+        used = client.post(path.format(1), json={"code": first, "name": "Eve"})
+        assert used.status_code == 409 and used.json()["code"] == "seat_taken"
+        later = int(time.time() * 1000) + 25 * 3600 * 1000
+        monkeypatch.setattr(seats_module, "now_ms", lambda: later)
+        expired = client.post(path.format(2), json={"code": second, "name": "Bo"})
+        assert expired.status_code == 410
+        monkeypatch.undo()
+        bo = client.post(path.format(2), json={"code": second, "name": "Bo"})
+        assert bo.status_code == 200 and bo.json()["status"] == "active"
+        game = client.get(f"/v1/games/{game_id}").json()
+        assert game["status"] == "active" and game["turn"] == [0, 1, 2]
