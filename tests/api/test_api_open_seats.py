@@ -412,3 +412,24 @@ def test_embedded_mode_claims_and_expires_open_seats_with_the_same_script(games,
         assert bo.status_code == 200 and bo.json()["status"] == "active"
         game = client.get(f"/v1/games/{game_id}").json()
         assert game["status"] == "active" and game["turn"] == [0, 1, 2]
+
+
+def test_the_openapi_document_describes_open_seats(api):
+    document = api.client.get("/openapi.json").json()
+    paths = document["paths"]
+    claim_op = paths["/v1/games/{game_id}/seats/{seat}/claim"]["post"]
+    assert {"200", "403", "404", "409", "410", "422"} <= set(claim_op["responses"])
+    assert claim_op["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ClaimSeatRequest"
+    }
+    assert "SeatTaken" in str(claim_op["responses"]["200"])
+    assert "GameCancelled" in str(paths["/v1/games/{game_id}/cancel"]["post"]["responses"])
+    assert "FillSeatRequest" in str(paths["/v1/games/{game_id}/seats/{seat}/bot"]["post"])
+    schemas = document["components"]["schemas"]
+    assert "open" in schemas["SeatRequest"]["properties"]
+    assert "invite_code" in schemas["CreatedSeat"]["properties"]
+    assert "creator_token" in schemas["GameCreated"]["properties"]
+    assert "invite_code" not in schemas["SeatInfo"]["properties"]
+    statuses = next(p for p in paths["/v1/games"]["get"]["parameters"] if p["name"] == "status")
+    assert "waiting" in statuses["schema"]["enum"]
+    assert "409" in paths["/v1/games/{game_id}/legal-moves"]["get"]["responses"]
