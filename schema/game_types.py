@@ -46,6 +46,10 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         tags: list[str]
         created_at: str
         updated_at: str
+        abort_reason: str | None = strawberry.field(
+            description="Why an aborted game was stopped ('cancelled by its creator', or what "
+            "went wrong)."
+        )
 
         @classmethod
         def of(cls, document: payloads.GameDocument, rules: GameRules) -> "Game":
@@ -67,6 +71,7 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 tags=document.tags,
                 created_at=document.created_at,
                 updated_at=document.updated_at,
+                abort_reason=document.abort_reason,
             )
 
     def applied_view(root: "MoveApplied") -> view_union:

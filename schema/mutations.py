@@ -29,11 +29,13 @@ Info = strawberry.Info[GraphQLContext, None]
 
 
 def build_mutation(types: GameTypes) -> type:
+    from .seats import SeatMutations  # it reuses this module's helpers
+
     move_result = types.move_result
     applied = types.move_applied
 
     @strawberry.type(name="Mutation")
-    class Mutation:
+    class Mutation(SeatMutations):
         @strawberry.mutation(description="Create a game; tokens for human seats, shown once.")
         async def create_game(
             self, info: Info, input: CreateGameInput, idempotency_key: str | None = None

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 else:
     GameStatus = strawberry.enum(
         Enum("GameStatus", {status.name: status.value for status in StoreStatus}),
-        description="active: moves accepted; scoring: the last move ended it; "
-        "finished: standings are final; aborted: stopped without a result.",
+        description="waiting: open seats wait for players (no moves yet); active: moves "
+        "accepted; scoring: the last move ended it; finished: standings are final; "
+        "aborted: stopped without a result (or cancelled while waiting).",
     )
 
 
@@ -40,6 +41,12 @@ class Seat:
     autopilot: bool = strawberry.field(
         description="The seat stepped away; a bot plays its turns for now."
     )
+    open: bool = strawberry.field(
+        description="The seat waits for a player to claim it (name is empty)."
+    )
+    invite_expires_at: str | None = strawberry.field(
+        description="When an open seat's invite code expires."
+    )
 
     @classmethod
     def of(cls, info: payloads.SeatInfo) -> "Seat":
@@ -50,6 +57,8 @@ class Seat:
             resigned=info.resigned,
             abandoned=info.abandoned,
             autopilot=info.autopilot,
+            open=info.open,
+            invite_expires_at=info.invite_expires_at,
         )
 
 
@@ -344,6 +353,12 @@ class CreatedSeat:
     token: str | None = strawberry.field(
         description="The seat's secret bearer token (human seats). Shown only here."
     )
+    open: bool = strawberry.field(description="An open seat, waiting to be claimed.")
+    invite_code: str | None = strawberry.field(
+        description="An open seat's invite code (single use, until inviteExpiresAt). Shown "
+        "only here, to the creator."
+    )
+    invite_expires_at: str | None
 
 
 @strawberry.type
@@ -356,6 +371,10 @@ class GameCreated:
     tags: list[str]
     created_at: str
     replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+    creator_token: str | None = strawberry.field(
+        description="A game with open seats: the creator's secret token (cancelGame, "
+        "fillSeatWithBot). Shown only here."
+    )
 
     @classmethod
     def of(cls, created: payloads.GameCreated, replayed: bool) -> "GameCreated":
@@ -365,12 +384,21 @@ class GameCreated:
             version=created.version,
             status=status_of(created.status),
             seats=[
-                CreatedSeat(seat=s.seat, name=s.name, bot=s.bot, token=s.token)
+                CreatedSeat(
+                    seat=s.seat,
+                    name=s.name,
+                    bot=s.bot,
+                    token=s.token,
+                    open=s.open,
+                    invite_code=s.invite_code,
+                    invite_expires_at=s.invite_expires_at,
+                )
                 for s in created.seats
             ],
             tags=created.tags,
             created_at=created.created_at,
             replayed=replayed,
+            creator_token=created.creator_token,
         )
 
 
@@ -397,10 +425,15 @@ class VersionConflict(Error):
     current_version: int
 
 
-@strawberry.input
+@strawberry.input(description="A seat: a name (and a bot level for a bot), or open: true.")
 class SeatInput:
-    name: str
+    name: str | None = strawberry.UNSET
     bot: str | None = strawberry.UNSET
+    open: bool = strawberry.field(
+        default=False,
+        description="An open seat: it gets an invite code (shown only to the creator) that "
+        "one player claims it with (claimSeat); the game waits until every one is filled.",
+    )
 
 
 @strawberry.input(description="Time control: a bank per human seat plus an increment per move.")
@@ -426,7 +459,9 @@ class CreateGameInput:
         default=strawberry.UNSET, description="Callback URL for signed webhooks of this game."
     )
     webhook_events: list[str] | None = strawberry.field(
-        default=strawberry.UNSET, description='Which webhooks: "game.finished" (default), "move".'
+        default=strawberry.UNSET,
+        description='Which webhooks: "game.finished" (default), "move", '
+        '"game.seat_claimed", "game.started", "game.cancelled", "seat.left".',
     )
     clock: ClockInput | None = strawberry.UNSET
     on_leave: str | None = strawberry.field(
@@ -438,6 +473,11 @@ class CreateGameInput:
     leave_bot: str | None = strawberry.field(
         default=strawberry.UNSET,
         description="Bot level for abandoned seats and autopilot (default greedy if offered).",
+    )
+    invite_ttl_seconds: int | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="How long open seats' invite codes are valid (60-604800 s; default "
+        "SKYPORT_INVITE_TTL).",
     )
 
 

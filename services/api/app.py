@@ -26,6 +26,7 @@ from . import (
     routes_health,
     routes_playground,
     routes_records,
+    routes_seats,
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -39,6 +40,7 @@ from .requestlog import RequestLogMiddleware
 OPERATIONS: list[Operation] = [
     *routes_games.operations,
     *routes_records.operations,
+    *routes_seats.operations,
     *routes_events.operations,
     *routes_board.operations,
     *routes_catalog.operations,

@@ -30,6 +30,7 @@ PROBLEM_TEXTS = {
     403: "The token may not do this",
     404: "No such game (or seat, or version)",
     409: "Version conflict, or the game is not in a state for this",
+    410: "Gone: the invite code has expired (invite_expired)",
     412: "If-Match names another version of the game (precondition_failed)",
     413: "Body too large",
     415: "Body is not JSON",

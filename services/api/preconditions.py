@@ -21,10 +21,12 @@ VARY = "Authorization"
 
 def entity_tag(document: GameDocument) -> str:
     """`W/"v{version}-{mark}"`: the version, and a mark of what changes without a new
-    version (the status when the game is scored, seats stepping away). A running clock's
-    remaining time is not part of it: it follows from the version and the time."""
+    version (the status when the game is scored or starts, seats stepping away, open
+    seats filled). A running clock's remaining time is not part of it: it follows from
+    the version and the time."""
     away = "".join(
-        "a" if seat.abandoned else "p" if seat.autopilot else "-" for seat in document.seats
+        "a" if seat.abandoned else "p" if seat.autopilot else "o" if seat.open else "-"
+        for seat in document.seats
     )
     mark = hashlib.blake2s(f"{document.status.value}|{away}".encode(), digest_size=4)
     return f'W/"v{document.version}-{mark.hexdigest()}"'

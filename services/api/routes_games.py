@@ -96,7 +96,7 @@ async def get_game(request: Request, path: GamePath) -> Response:
     summary="Your legal moves now, each with a label; POST any back verbatim.",
     security=BEARER,
     answers=(json_answer(200, LegalMovesDocument, "Legal moves"),),
-    problems=(401, 403),
+    problems=(401, 403, 409),
 )
 async def legal_moves(request: Request, path: GamePath) -> Response:
     document = await service(request).legal_moves(path.game_id, credentials(request))

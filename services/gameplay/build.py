@@ -172,6 +172,7 @@ def build_service(
         key_webhooks=key_webhooks(settings),
         webhook_allow_private=settings.webhook_allow_private,
         archive=archive,
+        invite_ttl=settings.invite_ttl,
     )
     return Gameplay(settings, redis, store, live, dispatcher, referee, service)
 

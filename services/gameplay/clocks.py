@@ -36,7 +36,8 @@ def first_clock(request: CreateGameRequest, game: Game, state: GameState) -> str
         return ""
     rules = ClockRules.from_dict(request.clock.model_dump())
     humans = [seat.bot is None for seat in request.seats]
-    running = sorted({prompt.seat for prompt in game.prompts(state)})
+    waiting = any(seat.open for seat in request.seats)  # no clock runs until it starts
+    running = [] if waiting else sorted({prompt.seat for prompt in game.prompts(state)})
     return Clock.start(rules, humans, running, now_ms()).to_json()
 
 

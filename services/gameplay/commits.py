@@ -131,6 +131,8 @@ class NextStep:
     async def after_commit(self, change: Change) -> None:
         if _only_humans_due(change):
             return  # sending a task per human move was most of a move's cost
+        if change.record.status is GameStatus.WAITING:
+            return  # nothing is due until the last open seat is filled (`seats.py`)
         await self.dispatcher.after_commit(change.record.id, change.version)
 
 

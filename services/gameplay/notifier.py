@@ -1,6 +1,8 @@
-"""Webhooks of a game: `move` after each commit (as a spectator sees it) and
-`game.finished` with the stored standings, to every URL the game was given. Delivery is
-the sender's (signed, retried with back-off: at least once; receivers dedupe by id)."""
+"""Webhooks of a game: `move` after each commit (as a spectator sees it),
+`game.finished` with the stored standings, the open seats' `game.seat_claimed`,
+`game.started` and `game.cancelled`, and `seat.left` when a seat resigns or runs out of
+time, to every URL the game was given (for the events it asked for). Delivery is the
+sender's (signed, retried with back-off: at least once; receivers dedupe by id)."""
 
 from __future__ import annotations
 
@@ -20,26 +22,46 @@ class WebhookNotifier:
         self.sender = sender
 
     async def after_commit(self, change: Change) -> None:
-        """A committed move, as a spectator sees it (no hidden information)."""
+        """A committed move, as a spectator sees it (no hidden information); and
+        seat.left for a resignation or a forfeit on time that ends the game."""
         record, entry = change.record, change.entry
-        if entry is None or "move" not in record.webhook_events:
+        if entry is None:
+            return
+        moved = replace(record, version=entry.version)
+        if entry.action == "resign":
+            reason = "timeout" if change.by == "timeout_forfeit" else "resigned"
+            await self.seat_left(moved, entry.seat, reason, bot=None)
+        if "move" not in record.webhook_events:
             return
         document = entry_for(entry, Viewer(), full=False)
-        await self._send(
-            replace(record, version=entry.version),
-            "move",
-            {"entry": document.model_dump(mode="json")},
-        )
+        await self._send(moved, "move", {"entry": document.model_dump(mode="json")})
+
+    async def seat_left(
+        self, record: GameRecord, seat: int, reason: str, *, bot: str | None
+    ) -> None:
+        """seat.left: `seat` resigned or ran out of time (`reason`); `bot` plays it on
+        (on_leave bot_takes_over), or None when the game ended with it."""
+        body = {"seat": seat, "name": record.seats[seat].name, "reason": reason, "bot": bot}
+        await self._send(record, "seat.left", body, key=str(seat))
+
+    async def game_event(
+        self, record: GameRecord, event_type: str, body: dict[str, Any], key: str = ""
+    ) -> None:
+        """Any other event of the game (the open seats' game.seat_claimed,
+        game.started, game.cancelled); `key` tells events of one type and version apart."""
+        await self._send(record, event_type, body, key=key)
 
     async def finished(self, record: GameRecord) -> None:
         """game.finished with the stored standings (every breakdown)."""
         if record.standings is not None:
             await self._send(record, "game.finished", {"result": record.standings})
 
-    async def _send(self, record: GameRecord, event_type: str, body: dict[str, Any]) -> None:
+    async def _send(
+        self, record: GameRecord, event_type: str, body: dict[str, Any], key: str = ""
+    ) -> None:
         if self.sender is None or event_type not in record.webhook_events:
             return
-        event_id = f"{record.id}:{record.version}:{event_type}"
+        event_id = f"{record.id}:{record.version}:{event_type}" + (f":{key}" if key else "")
         payload = {
             "id": event_id,
             "type": event_type,

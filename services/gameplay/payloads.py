@@ -17,6 +17,7 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     ValidationError,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -35,7 +36,9 @@ MAX_SEED = 2**63 - 1
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
 WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
-WebhookEvent = Literal["game.finished", "move"]
+WebhookEvent = Literal[
+    "game.finished", "move", "game.seat_claimed", "game.started", "game.cancelled", "seat.left"
+]
 OnLeave = Literal["bot_takes_over", "end_game"]
 
 MAX_SEAT_NAME = 64
@@ -77,6 +80,12 @@ def seat_name(value: str) -> str:
 
 
 SeatName = Annotated[str, AfterValidator(seat_name)]
+BoundedSeatName = Annotated[
+    str, StringConstraints(min_length=1, max_length=4 * MAX_SEAT_NAME), AfterValidator(seat_name)
+]
+"""A seat name, with its raw length bounded before any work on it."""
+MIN_INVITE_TTL = 60
+MAX_INVITE_TTL = 7 * 24 * 3600
 
 
 def input_code(error: ValidationError) -> str:
@@ -104,17 +113,32 @@ class Strict(BaseModel):
 
 
 class SeatRequest(Strict):
-    name: SeatName = Field(
-        min_length=1,
-        max_length=4 * MAX_SEAT_NAME,
+    name: BoundedSeatName | None = Field(
+        default=None,
         description="Shown to the other players: 1-64 visible characters, stored in NFC; "
-        "control, bidi-override and zero-width characters are refused.",
+        "control, bidi-override and zero-width characters are refused. Required unless "
+        "the seat is open.",
     )
     bot: str | None = Field(
         default=None,
         description="Bot level to let the service play this seat (see the catalog); "
         "omit for a human seat, which gets a token.",
     )
+    open: bool = Field(
+        default=False,
+        description="An open seat (without name or bot): it gets an invite code, shown "
+        "only to the creator, that one player claims it with (POST "
+        "/v1/games/{id}/seats/{seat}/claim). The game waits (status waiting) until every "
+        "open seat is claimed or filled with a bot by the creator.",
+    )
+
+    @model_validator(mode="after")
+    def _named_or_open(self) -> SeatRequest:
+        if self.open and (self.name is not None or self.bot is not None):
+            raise ValueError("an open seat has no name or bot: its player names it")
+        if not self.open and self.name is None:
+            raise ValueError("a seat needs a name, or open: true")
+        return self
 
 
 class ClockRequest(Strict):
@@ -158,9 +182,13 @@ class CreateGameRequest(Strict):
     )
     webhook_events: list[WebhookEvent] = Field(
         default_factory=lambda: list[WebhookEvent](["game.finished"]),
-        max_length=2,
-        description="Which events to POST: game.finished (final standings) and/or move "
-        "(every committed move, as a spectator sees it).",
+        max_length=6,
+        description="Which events to POST: game.finished (final standings), move "
+        "(every committed move, as a spectator sees it), game.seat_claimed (an open seat "
+        "was claimed or filled with a bot: seat, name, bot), game.started (the last open "
+        "seat was filled), game.cancelled (the creator cancelled the waiting game) and "
+        "seat.left (a seat resigned or ran out of time: seat, reason, and the bot that "
+        "plays it on, if any).",
     )
     on_leave: OnLeave | None = Field(
         default=None,
@@ -173,6 +201,13 @@ class CreateGameRequest(Strict):
         default=None,
         description="Bot level that plays abandoned seats and seats on autopilot (see the "
         "catalog's bot_levels); default greedy where the game offers it, else random.",
+    )
+    invite_ttl_seconds: StrictInt | None = Field(
+        default=None,
+        ge=MIN_INVITE_TTL,
+        le=MAX_INVITE_TTL,
+        description="How long the open seats' invite codes are valid, in seconds (60 to "
+        "604800); default SKYPORT_INVITE_TTL.",
     )
 
 
@@ -212,12 +247,24 @@ class SeatInfo(BaseModel):
     autopilot: bool = Field(
         default=False, description="The seat stepped away; a bot plays its turns for now."
     )
+    open: bool = Field(
+        default=False, description="The seat waits for a player to claim it (name is empty)."
+    )
+    invite_expires_at: str | None = Field(
+        default=None, description="When an open seat's invite code expires."
+    )
 
 
 class CreatedSeat(SeatInfo):
     token: str | None = Field(
         default=None,
         description="The seat's secret bearer token (human seats only). Shown only here.",
+    )
+    invite_code: str | None = Field(
+        default=None,
+        description="An open seat's invite code: single use, until invite_expires_at. "
+        "Shown only here, to the creator, who passes it to the one player who may "
+        "claim the seat.",
     )
 
 
@@ -229,6 +276,12 @@ class GameCreated(BaseModel):
     seats: list[CreatedSeat]
     tags: list[str]
     created_at: str
+    creator_token: str | None = Field(
+        default=None,
+        description="A game with open seats: the creator's secret bearer token, which "
+        "cancels the waiting game or fills an open seat with a bot (an API key that created "
+        "the game may too). Shown only here.",
+    )
 
 
 class PromptInfo(BaseModel):
@@ -313,6 +366,11 @@ class GameDocument(BaseModel):
     tags: list[str]
     created_at: str
     updated_at: str
+    abort_reason: str | None = Field(
+        default=None,
+        description="Why an aborted game was stopped: 'cancelled by its creator' (a game "
+        "that waited for players), or what went wrong.",
+    )
 
 
 class LegalMovesDocument(BaseModel):

@@ -177,6 +177,8 @@ class Referee:
         )
         if verdict is AwayVerdict.DONE:
             log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)
+            reason = "timeout" if at_version else "resigned"
+            await self.notifier.seat_left(record, seat, reason, bot=policy.leave_bot)
             # Sent even if a turn at this version was sent before: that one found no bot due.
             await self.dispatcher.resend(record.id, record.version)
         return verdict

@@ -13,6 +13,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import orjson
@@ -30,12 +31,14 @@ from services.store import (
     LiveUpdates,
     SeatRecord,
 )
+from services.store.seats import OpenSeats
 
 from . import metrics
 from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
+from .invites import invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
 from .payloads import (
@@ -78,6 +81,7 @@ from .problems import (
 from .records import Record, ReplayMismatch, state_at
 from .referee import Referee
 from .results import result_of
+from .seats import SeatDesk
 from .served import ServedGames
 from .visibility import Viewer, entry_for, prompts_for, seat_infos
 from .webhook_targets import check_webhook_url
@@ -143,10 +147,18 @@ class GameService:
     """Whether a game's webhook URL may name a private or cluster-internal host."""
     archive: RecordArchive | None = None
     """Where finished games' records are kept; None: built from the live game only."""
+    invite_ttl: int = 24 * 3600
+    """Seconds open seats' invite codes are valid unless a creation asks otherwise."""
 
     @property
     def games(self) -> Mapping[str, Game]:
         return self.served.games
+
+    @cached_property
+    def seats(self) -> SeatDesk:
+        """Open seats: claiming, filling with a bot, cancelling a waiting game."""
+        open_seats = OpenSeats(self.store.redis, self.store.prefix)
+        return SeatDesk(self._load, self.served, self.referee, open_seats)
 
     # --- creating ------------------------------------------------------------------
 
@@ -180,13 +192,27 @@ class GameService:
         game_id = new_game_id(scope_key)
         salt = new_salt()
         tokens = self._tokens(request, who, idempotency_key, salt)
+        ttl_ms = (request.invite_ttl_seconds or self.invite_ttl) * 1000
+        invites = invites_for(
+            request.seats,
+            scope=who.scope,
+            idempotency_key=idempotency_key,
+            salt=salt,
+            expires_ms=now_ms() + ttl_ms,
+        )
         record = self._new_record(game_id, game, request, state, seed, tokens, who, salt)
-        record = replace(record, create_fingerprint=request_print, leave_policy=policy)
+        record = replace(
+            record,
+            create_fingerprint=request_print,
+            leave_policy=policy,
+            creator_token_hash=invites.creator_token_hash,
+            invites=invites.stored,
+        )
         record = self._with_created_answer(record)
         stored_print = await self.store.create(record)
         if stored_print is None:
             await self.pipeline.created(record)
-            return self._created_answer(record, tokens), False
+            return invites.shown_in(self._created_answer(record, tokens)), False
         if stored_print != request_print or idempotency_key is None:
             raise _idempotency_key_reused()
         existing = await self.store.load(game_id)
@@ -194,14 +220,21 @@ class GameService:
             raise not_found(game_id)
         metrics.IDEMPOTENT_REPLAYS.inc()
         replayed = self._tokens(request, who, idempotency_key, existing.token_salt)
-        return self._created_answer(existing, replayed), True
+        again = invites_for(
+            request.seats,
+            scope=who.scope,
+            idempotency_key=idempotency_key,
+            salt=existing.token_salt,
+            expires_ms=0,  # the codes only: the answer kept says when they expire
+        )
+        return again.shown_in(self._created_answer(existing, replayed)), True
 
     def _tokens(
         self, request: CreateGameRequest, who: Credentials, key: str | None, salt: str
     ) -> list[str | None]:
         return [
             None
-            if seat.bot is not None
+            if seat.bot is not None or seat.open
             else (derived_token(salt, who.scope, key, index) if key else new_token())
             for index, seat in enumerate(request.seats)
         ]
@@ -219,14 +252,15 @@ class GameService:
     ) -> GameRecord:
         at = now()
         seats = [
-            SeatRecord(seat.name, seat.bot, hash_secret(token) if token else None)
+            SeatRecord(seat.name or "", seat.bot, hash_secret(token) if token else None, seat.open)
             for seat, token in zip(request.seats, tokens, strict=True)
         ]
+        waiting = any(seat.open for seat in request.seats)
         return GameRecord(
             id=game_id,
             game=game.id,
             version=0,
-            status=GameStatus.ACTIVE,
+            status=GameStatus.WAITING if waiting else GameStatus.ACTIVE,
             state=game.dump_state(state),
             seats=seats,
             options=request.options,
@@ -298,6 +332,7 @@ class GameService:
             tags=record.tags,
             created_at=record.created_at,
             updated_at=record.updated_at,
+            abort_reason=record.abort_reason if record.status is GameStatus.ABORTED else None,
         )
 
     async def legal_moves(self, game_id: str, who: Credentials) -> LegalMovesDocument:
@@ -306,6 +341,7 @@ class GameService:
         game = self._game_of(record)
         moves: list[Move] = []
         if record.status is GameStatus.ACTIVE:
+            _check_present(record, seat)  # a bot plays the seat: it has no moves to send
             moves = game.legal_moves(game.load_state(record.state), seat)
         return LegalMovesDocument(
             id=record.id,
@@ -817,6 +853,12 @@ def _idempotency_key_reused() -> Problem:
 
 
 def _closed(status: GameStatus) -> Problem:
+    if status is GameStatus.WAITING:
+        return conflict(
+            "game_not_started",
+            "The game waits for its open seats to be claimed; it starts when the last is.",
+            status_now=status.value,
+        )
     error = IllegalMove(
         "game_over" if status is not GameStatus.ABORTED else "game_aborted",
         f"The game is {status.value}; no more moves can be made.",

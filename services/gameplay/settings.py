@@ -62,6 +62,13 @@ class Settings(BaseSettings):
         default=True,
         description="Whether callers without an API key may create games.",
     )
+    invite_ttl: int = Field(
+        default=24 * 3600,
+        ge=60,
+        le=7 * 24 * 3600,
+        description="Seconds an open seat's invite code is valid, unless the game's "
+        "creation asks for another time (invite_ttl_seconds).",
+    )
     rate_limit_per_ip: int = Field(
         default=600, ge=0, description="Requests per window per client IP; 0 turns it off."
     )

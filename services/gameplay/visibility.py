@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from services.engine import Event, Prompt
 from services.store import FINAL_STATUSES, EventViews, GameRecord, GameStatus, LogEntry
 
+from .invites import expiry_text
 from .payloads import LogEntryDocument, PromptInfo, SeatInfo
 
 
@@ -74,6 +75,8 @@ def seat_infos(record: GameRecord, resigned: Sequence[int] = ()) -> list[SeatInf
             resigned=index in resigned,
             abandoned=record.away.get(index, {}).get("why") == "abandoned",
             autopilot=record.away.get(index, {}).get("why") == "autopilot",
+            open=seat.open,
+            invite_expires_at=expiry_text(record.invites.get(index)),
         )
         for index, seat in enumerate(record.seats)
     ]

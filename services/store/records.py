@@ -10,6 +10,8 @@ import orjson
 
 
 class GameStatus(StrEnum):
+    WAITING = "waiting"
+    """Open seats wait for players (invite codes): no prompts, no moves, no clocks."""
     ACTIVE = "active"
     """Prompts are open; moves are accepted."""
     SCORING = "scoring"
@@ -30,6 +32,8 @@ class SeatRecord:
     """Bot level for a seat the service plays, else None."""
     token_hash: str | None = None
     """SHA-256 of the seat's secret token (human seats only); the token itself is never kept."""
+    open: bool = False
+    """An open seat, waiting for a player with its invite code (or for a bot)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,14 @@ class GameRecord:
     away: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Seats a bot plays for now: seat -> {"why": "abandoned" | "autopilot", "bot": level,
     "since": version}. Each is a hash field `away:<seat>` of its own, written by gameplay."""
+    creator_token_hash: str | None = None
+    """SHA-256 of the creator's token (games with open seats): cancels, fills seats."""
+    abort_reason: str | None = None
+    """Why an aborted game was stopped (field `abort_reason`, written with the status)."""
+    invites: dict[int, str] = field(default_factory=dict)
+    """Open seats' invites: seat -> "<expires unix ms>:<sha256 of the code>", each a hash
+    field `invite:<seat>`, removed when the seat is filled. A filled open seat is a hash
+    field `seat:<seat>` of its own (its `SeatRecord`), which overrides `meta`'s."""
 
     def to_fields(self) -> dict[str, str]:
         """As Redis hash fields. What the Lua scripts read or write (version, status,
@@ -86,8 +98,11 @@ class GameRecord:
             "webhook_events": self.webhook_events,
             "clock_rules": self.clock_rules,
             "leave_policy": self.leave_policy,
+            "creator_token_hash": self.creator_token_hash,
         }
+        invites = {f"{INVITE_FIELD}{seat}": value for seat, value in self.invites.items()}
         return {
+            **invites,
             "version": str(self.version),
             "status": self.status.value,
             "state": self.state,
@@ -102,13 +117,23 @@ class GameRecord:
     def from_fields(cls, fields: dict[str, str]) -> GameRecord:
         meta = orjson.loads(fields["meta"])
         standings = fields.get("standings")
+        seats = [SeatRecord(**seat) for seat in meta["seats"]]
+        away: dict[int, dict[str, Any]] = {}
+        invites: dict[int, str] = {}
+        for name, value in fields.items():
+            if name.startswith(AWAY_FIELD):
+                away[int(name[len(AWAY_FIELD) :])] = orjson.loads(value)
+            elif name.startswith(SEAT_FIELD):
+                seats[int(name[len(SEAT_FIELD) :])] = SeatRecord(**orjson.loads(value))
+            elif name.startswith(INVITE_FIELD):
+                invites[int(name[len(INVITE_FIELD) :])] = value
         return cls(
             id=meta["id"],
             game=meta["game"],
             version=int(fields["version"]),
             status=GameStatus(fields["status"]),
             state=fields["state"],
-            seats=[SeatRecord(**seat) for seat in meta["seats"]],
+            seats=seats,
             options=meta["options"],
             seed=meta["seed"],
             tags=meta["tags"],
@@ -124,11 +149,10 @@ class GameRecord:
             clock_rules=meta.get("clock_rules"),
             clock=fields.get("clock", ""),
             leave_policy=meta.get("leave_policy"),
-            away={
-                int(name[len(AWAY_FIELD) :]): orjson.loads(value)
-                for name, value in fields.items()
-                if name.startswith(AWAY_FIELD)
-            },
+            away=away,
+            creator_token_hash=meta.get("creator_token_hash"),
+            abort_reason=fields.get("abort_reason"),
+            invites=invites,
         )
 
     @property
@@ -139,9 +163,25 @@ class GameRecord:
 AWAY_FIELD = "away:"
 """Prefix of the record's hash fields naming a seat a bot plays for now (`away:<seat>`)."""
 
-SUMMARY_FIELDS = ("version", "status", "meta", "updated_at", "resigned")
+SEAT_FIELD = "seat:"
+"""Prefix of the record's hash fields holding an open seat once filled (`seat:<seat>`)."""
+INVITE_FIELD = "invite:"
+"""Prefix of the record's hash fields holding an open seat's invite (`invite:<seat>`)."""
+MAX_SEATS = 8
+"""Most seats a game may have (the create request's bound)."""
+
+SUMMARY_FIELDS = (
+    "version",
+    "status",
+    "meta",
+    "updated_at",
+    "resigned",
+    *(f"{SEAT_FIELD}{seat}" for seat in range(MAX_SEATS)),
+    *(f"{AWAY_FIELD}{seat}" for seat in range(MAX_SEATS)),
+)
 """What a listing reads of each game. `resigned` (the seats that resigned, space-separated)
-is written by the commit that resigns a seat; the immutable `meta` cannot know it."""
+is written by the commit that resigns a seat; the immutable `meta` cannot know it, nor
+which open seats were filled (`seat:<n>`) or which seats a bot plays now (`away:<n>`)."""
 
 
 @dataclass(frozen=True)

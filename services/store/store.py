@@ -17,7 +17,14 @@ from redis.asyncio import Redis
 
 from . import scripts
 from .keys import GameKeys, IndexKeys
-from .records import SUMMARY_FIELDS, GameRecord, GameStatus, LogEntry
+from .records import (
+    AWAY_FIELD,
+    SEAT_FIELD,
+    SUMMARY_FIELDS,
+    GameRecord,
+    GameStatus,
+    LogEntry,
+)
 
 
 @dataclass(frozen=True)
@@ -291,13 +298,31 @@ def _summary(row: list[Any]) -> GameSummary:
         version=int(fields["version"]),
         status=GameStatus(fields["status"]),
         seats=[
-            {"name": s["name"], "bot": s["bot"], "resigned": index in resigned}
-            for index, s in enumerate(meta["seats"])
+            _seat_summary(index, seat, fields, resigned) for index, seat in enumerate(meta["seats"])
         ],
         tags=meta["tags"],
         created_at=meta["created_at"],
         updated_at=fields["updated_at"],
     )
+
+
+def _seat_summary(
+    index: int, created: dict[str, Any], fields: dict[str, Any], resigned: set[int]
+) -> dict[str, Any]:
+    """A seat as listed: as created, or as filled since (an open seat), with whether a
+    bot plays it now (it left, or stepped away)."""
+    filled = fields.get(f"{SEAT_FIELD}{index}")
+    seat = orjson.loads(filled) if filled else created
+    away = fields.get(f"{AWAY_FIELD}{index}")
+    why = orjson.loads(away).get("why") if away else None
+    return {
+        "name": seat["name"],
+        "bot": seat["bot"],
+        "open": bool(seat.get("open", False)),
+        "resigned": index in resigned,
+        "abandoned": why == "abandoned",
+        "autopilot": why == "autopilot",
+    }
 
 
 def _matches(

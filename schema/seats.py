@@ -1,0 +1,140 @@
+"""GraphQL for open seats: claiming one with its invite code, the creator filling one
+with a bot, and the creator cancelling a game that still waits for players."""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+from typing import Annotated, Any
+
+import strawberry
+from pydantic import ValidationError
+
+from services.gameplay import seats
+from services.gameplay.auth import check_idempotency_key
+from services.gameplay.problems import Problem
+
+from .context import GraphQLContext
+from .mutations import _invalid, _rejected_or_raise
+from .types import GameStatus, Rejected, status_of
+
+Info = strawberry.Info[GraphQLContext, None]
+
+
+@strawberry.type(description="An open seat was filled: claimed by a player, or given to a bot.")
+class SeatTaken:
+    game_id: strawberry.ID
+    game: str
+    seat: int
+    name: str
+    bot: str | None = strawberry.field(description="The bot level, for a seat given to a bot.")
+    token: str | None = strawberry.field(
+        description="The seat's secret bearer token (a claimed seat). Shown only here."
+    )
+    status: GameStatus = strawberry.field(
+        description="WAITING while other seats are open; ACTIVE once this filled the last."
+    )
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+    @classmethod
+    def of(cls, taken: seats.SeatTaken, replayed: bool = False) -> "SeatTaken":
+        return cls(
+            game_id=strawberry.ID(taken.id),
+            game=taken.game,
+            seat=taken.seat,
+            name=taken.name,
+            bot=taken.bot,
+            token=taken.token,
+            status=status_of(taken.status),
+            replayed=replayed,
+        )
+
+
+@strawberry.type(description="The creator cancelled a game that waited for players.")
+class GameCancelled:
+    game_id: strawberry.ID
+    game: str
+    status: GameStatus
+    reason: str
+
+    @classmethod
+    def of(cls, cancelled: seats.GameCancelled) -> "GameCancelled":
+        return cls(
+            game_id=strawberry.ID(cancelled.id),
+            game=cancelled.game,
+            status=status_of(cancelled.status),
+            reason=cancelled.reason,
+        )
+
+
+SeatResult = Annotated[SeatTaken | Rejected, strawberry.union("SeatResult")]
+CancelResult = Annotated[GameCancelled | Rejected, strawberry.union("CancelResult")]
+
+
+@strawberry.type
+class SeatMutations:
+    @strawberry.mutation(
+        description="Claim an open seat with its invite code and your name; the seat's token "
+        "is shown once. Single use: of many claims at once exactly one gets the seat. "
+        "Refused: seat_taken, seat_not_open, game_not_waiting, invite_expired (results); a "
+        "wrong code is an error (wrong_invite_code)."
+    )
+    async def claim_seat(
+        self,
+        info: Info,
+        game_id: strawberry.ID,
+        seat: int,
+        code: str,
+        name: str,
+        idempotency_key: str | None = None,
+    ) -> SeatResult:
+        context = info.context
+        key = check_idempotency_key(idempotency_key)
+        try:
+            request = seats.ClaimSeatRequest.model_validate({"code": code, "name": name})
+        except ValidationError as error:
+            return _invalid(error)
+        try:
+            taken, replayed = await context.service.seats.claim(str(game_id), seat, request, key)
+        except Problem as problem:
+            refused: SeatResult = _rejected_or_raise(problem)
+            return refused
+        return SeatTaken.of(taken, replayed)
+
+    @strawberry.mutation(
+        description="The creator (creator token, or the API key that created the game) gives "
+        "an open seat to a bot of a level the game offers; the last one starts the game."
+    )
+    async def fill_seat_with_bot(
+        self,
+        info: Info,
+        game_id: strawberry.ID,
+        seat: int,
+        bot: str,
+        name: str | None = None,
+    ) -> SeatResult:
+        context = info.context
+        plain: dict[str, Any] = {"bot": bot, "name": name}
+        try:
+            request = seats.FillSeatRequest.model_validate(plain)
+        except ValidationError as error:
+            return _invalid(error)
+        try:
+            taken = await context.service.seats.fill_with_bot(
+                str(game_id), context.credentials(), seat, request.bot, request.name
+            )
+        except Problem as problem:
+            refused: SeatResult = _rejected_or_raise(problem)
+            return refused
+        return SeatTaken.of(taken)
+
+    @strawberry.mutation(
+        description="The creator calls off a game that still waits for players: it is "
+        "aborted. Refused (game_not_waiting) once it has started."
+    )
+    async def cancel_game(self, info: Info, game_id: strawberry.ID) -> CancelResult:
+        context = info.context
+        try:
+            cancelled = await context.service.seats.cancel(str(game_id), context.credentials())
+        except Problem as problem:
+            refused: CancelResult = _rejected_or_raise(problem)
+            return refused
+        return GameCancelled.of(cancelled)

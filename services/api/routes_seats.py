@@ -1,0 +1,70 @@
+"""REST: open seats - claiming one with its invite code, the creator filling one with a
+bot, and the creator cancelling a game that still waits for players."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gameplay.seats import (
+    ClaimSeatRequest,
+    FillSeatRequest,
+    GameCancelled,
+    SeatTaken,
+)
+
+from .inputs import credentials, idempotency_key, json_response, replay_headers, service
+from .operations import BEARER, json_answer, operation
+from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
+
+
+@operation(
+    "POST",
+    "/v1/games/{game_id}/seats/{seat:int}/claim",
+    summary="Claim an open seat with its invite code and your name; returns the seat's "
+    "token, once. The code is single use: of many claims at once exactly one gets the "
+    "seat. The last claim starts the game. 403 wrong_invite_code, 409 seat_taken "
+    "(claimed already), seat_not_open or game_not_waiting (cancelled), 410 "
+    "invite_expired. With an Idempotency-Key a retried claim gets its token again.",
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
+    problems=(403, 409, 410),
+)
+async def claim_seat(request: Request, path: GameSeatPath, body: ClaimSeatRequest) -> Response:
+    key = idempotency_key(request)
+    taken, replayed = await service(request).seats.claim(path.game_id, path.seat, body, key)
+    return json_response(taken, headers=replay_headers(replayed))
+
+
+@operation(
+    "POST",
+    "/v1/games/{game_id}/seats/{seat:int}/bot",
+    summary="The creator (its creator token, or the API key that created the game) gives "
+    "an open seat to a bot of a level the game offers (422 unknown_bot_level otherwise). "
+    "Filling the last open seat starts the game.",
+    security=BEARER,
+    answers=(json_answer(200, SeatTaken, "Filled"),),
+    problems=(401, 403, 409),
+)
+async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest) -> Response:
+    taken = await service(request).seats.fill_with_bot(
+        path.game_id, credentials(request), path.seat, body.bot, body.name
+    )
+    return json_response(taken)
+
+
+@operation(
+    "POST",
+    "/v1/games/{game_id}/cancel",
+    summary="The creator calls off a game that still waits for players (status waiting): "
+    "it is aborted, and game.cancelled is sent. 409 game_not_waiting once it has started.",
+    security=BEARER,
+    answers=(json_answer(200, GameCancelled, "Cancelled"),),
+    problems=(401, 403, 409),
+)
+async def cancel_game(request: Request, path: GamePath) -> Response:
+    cancelled = await service(request).seats.cancel(path.game_id, credentials(request))
+    return json_response(cancelled)
+
+
+operations = [claim_seat, fill_seat, cancel_game]

@@ -1,0 +1,116 @@
+"""Invite codes of open seats, and the creator's token of a game that has them.
+
+A code is 10 characters from 32 that cannot be misread (no I, O, 0 or 1), shown as
+`ABCDE-FGHJK`: 50 random bits, typed on a phone, read aloud. It is single use and
+expires. The service keeps only its SHA-256 with its expiry (`GameRecord.invites`).
+
+With an Idempotency-Key a game's codes and creator token are derived from the key, as
+its seat tokens are (`auth.derived_token`), so that a retried creation answers them
+again without the service keeping them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from .auth import TOKEN_PREFIX, hash_secret, new_token
+from .payloads import GameCreated, SeatRequest
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 10
+MAX_CODE_CHARS = 32
+"""Longest code a claim may send (dashes and spaces included); longer ones are refused."""
+
+
+def new_code() -> str:
+    return _shown("".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)))
+
+
+def derived_code(salt: str, scope: str, idempotency_key: str, seat: int) -> str:
+    digest = _derived(salt, f"{scope}\x00{idempotency_key}\x00invite\x00{seat}")
+    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+
+
+def code_hash(code: str) -> str:
+    """The hash of a code as typed: case, spaces and dashes do not matter."""
+    plain = "".join(char for char in code.upper() if char not in "- ")
+    return hashlib.sha256(f"invite\x00{plain}".encode()).hexdigest()
+
+
+def derived_claim_token(salt: str, idempotency_key: str, seat: int) -> str:
+    """The token of a seat claimed with an Idempotency-Key (a retried claim answers it
+    again); without the key the salt alone does not give it."""
+    digest = _derived(salt, f"claim\x00{idempotency_key}\x00{seat}")
+    return TOKEN_PREFIX + digest.hex()
+
+
+def _derived(salt: str, message: str) -> bytes:
+    return hmac.new(bytes.fromhex(salt), message.encode(), hashlib.sha256).digest()
+
+
+def _shown(plain: str) -> str:
+    return f"{plain[:5]}-{plain[5:]}"
+
+
+def expiry_of(invite: str) -> int:
+    """The expiry (unix ms) of a stored invite ("<expires ms>:<code hash>")."""
+    return int(invite.split(":", 1)[0])
+
+
+def expiry_text(invite: str | None) -> str | None:
+    if invite is None:
+        return None
+    moment = datetime.fromtimestamp(expiry_of(invite) / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Invites:
+    """The open seats of a new game: their codes (for the creator's answer), what the
+    store keeps of them, and the creator's token."""
+
+    codes: dict[int, str] = field(default_factory=dict)
+    stored: dict[int, str] = field(default_factory=dict)
+    creator_token: str | None = None
+
+    @property
+    def creator_token_hash(self) -> str | None:
+        return hash_secret(self.creator_token) if self.creator_token else None
+
+    def shown_in(self, answer: GameCreated) -> GameCreated:
+        """The creation answer with the codes and the creator token (only the creator
+        ever gets it)."""
+        if not self.codes:
+            return answer
+        seats = [
+            seat.model_copy(update={"invite_code": self.codes.get(seat.seat)})
+            for seat in answer.seats
+        ]
+        return answer.model_copy(update={"seats": seats, "creator_token": self.creator_token})
+
+
+def invites_for(
+    seats: Sequence[SeatRequest],
+    *,
+    scope: str,
+    idempotency_key: str | None,
+    salt: str,
+    expires_ms: int,
+) -> Invites:
+    """Codes for the open seats among `seats`; nothing for a game without any."""
+    open_seats = [index for index, seat in enumerate(seats) if seat.open]
+    if not open_seats:
+        return Invites()
+    if idempotency_key is None:
+        codes = {seat: new_code() for seat in open_seats}
+        creator = new_token()
+    else:
+        codes = {seat: derived_code(salt, scope, idempotency_key, seat) for seat in open_seats}
+        creator = TOKEN_PREFIX + _derived(salt, f"{scope}\x00{idempotency_key}\x00creator").hex()
+    stored = {seat: f"{expires_ms}:{code_hash(code)}" for seat, code in codes.items()}
+    return Invites(codes, stored, creator)

@@ -1,0 +1,283 @@
+"""Open seats: claiming one with its invite code, filling one with a bot, cancelling a
+game that still waits for players, and starting it when its last open seat is filled.
+
+A game created with open seats is `waiting`: no prompts, no moves, no clocks, no bots.
+Each open seat is filled by one Lua script (`services.store.seats`) that checks the
+invite and, when it fills the last open seat, makes the game `active` in the same step;
+then the clocks' deadline is noted and the first bot turn (if a bot is first) is sent,
+as after any commit.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Awaitable, Callable
+
+import structlog
+from pydantic import BaseModel, Field
+
+from services.ai.bot import levels_for
+from services.store import Clock, ClockRules, GameRecord, GameStatus, SeatRecord
+from services.store.seats import FillOutcome, FillVerdict, OpenSeats
+
+from . import metrics
+from .auth import Credentials, hash_secret, new_token
+from .clocks import now, now_ms
+from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
+from .payloads import BoundedSeatName, Strict
+from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
+from .referee import Referee
+from .served import ServedGames
+from .visibility import seat_infos
+
+log = structlog.get_logger(__name__)
+
+CANCELLED = "cancelled by its creator"
+
+
+# --- documents -----------------------------------------------------------------------
+
+
+class ClaimSeatRequest(Strict):
+    code: str = Field(
+        min_length=1,
+        max_length=MAX_CODE_CHARS,
+        description="The seat's invite code, as the creator passed it on (case, spaces and "
+        "dashes do not matter).",
+    )
+    name: BoundedSeatName = Field(
+        description="Your name, shown to the other players: 1-64 visible characters, stored "
+        "in NFC; control, bidi-override and zero-width characters are refused."
+    )
+
+
+class FillSeatRequest(Strict):
+    bot: str = Field(
+        min_length=1, max_length=64, description="A bot level the game offers (bot_levels)."
+    )
+    name: BoundedSeatName | None = Field(
+        default=None, description="The seat's name; default 'Bot (<level>)'."
+    )
+
+
+class SeatTaken(BaseModel):
+    id: str
+    game: str
+    seat: int
+    name: str
+    bot: str | None = Field(description="The bot level, for a seat the creator filled.")
+    token: str | None = Field(
+        description="The seat's secret bearer token (a claimed seat). Shown only here."
+    )
+    status: GameStatus = Field(
+        description="waiting while other seats are open; active once this filled the last."
+    )
+
+
+class GameCancelled(BaseModel):
+    id: str
+    game: str
+    status: GameStatus
+    reason: str
+
+
+# --- the desk ------------------------------------------------------------------------
+
+
+class SeatDesk:
+    """Claims, bot fills and cancellations of games with open seats."""
+
+    def __init__(
+        self,
+        load: Callable[[str], Awaitable[GameRecord]],
+        served: ServedGames,
+        referee: Referee,
+        open_seats: OpenSeats,
+    ) -> None:
+        self.load = load
+        self.served = served
+        self.referee = referee
+        self.open_seats = open_seats
+
+    async def claim(
+        self, game_id: str, seat: int, request: ClaimSeatRequest, idempotency_key: str | None
+    ) -> tuple[SeatTaken, bool]:
+        """The seat's token for whoever sends its invite code first. Returns the answer and
+        whether it is a replay (the same Idempotency-Key claimed it before)."""
+        record = await self.load(game_id)
+        _check_seat(record, seat)
+        token = (
+            derived_claim_token(record.token_salt, idempotency_key, seat)
+            if idempotency_key
+            else new_token()
+        )
+        taken_by = SeatRecord(request.name, None, hash_secret(token))
+        outcome = await self._fill(record, seat, taken_by, code_hash(request.code))
+        if outcome.verdict is FillVerdict.TAKEN and idempotency_key is not None:
+            again = await self.load(game_id)
+            mine = again.seats[seat].token_hash or ""
+            if hmac.compare_digest(mine, taken_by.token_hash or ""):
+                return _taken(again, seat, token, again.status), True
+        _check_outcome(outcome, game_id, seat)
+        return await self._taken(record, seat, taken_by, outcome, token), False
+
+    async def fill_with_bot(
+        self, game_id: str, who: Credentials, seat: int, level: str, name: str | None
+    ) -> SeatTaken:
+        """The creator gives an open seat to a bot of a level the game offers."""
+        record = await self.load(game_id)
+        _check_seat(record, seat)
+        _check_creator(record, who)
+        levels = levels_for(self.served.of(record))
+        if level not in levels:
+            raise unprocessable(
+                "unknown_bot_level",
+                f"{self.served.of(record).title} has no bot level {level!r}; known: "
+                f"{', '.join(levels)}.",
+                known=levels,
+            )
+        taken_by = SeatRecord(name or f"Bot ({level})", level, None)
+        outcome = await self._fill(record, seat, taken_by, None)
+        _check_outcome(outcome, game_id, seat)
+        return await self._taken(record, seat, taken_by, outcome, None)
+
+    async def cancel(self, game_id: str, who: Credentials) -> GameCancelled:
+        """The creator calls off a game that still waits for players: it is aborted."""
+        record = await self.load(game_id)
+        _check_creator(record, who)
+        if record.status is not GameStatus.WAITING or not await self.referee.store.transition(
+            record.id,
+            record.version,
+            [GameStatus.WAITING],
+            GameStatus.ABORTED,
+            now(),
+            {"abort_reason": CANCELLED},
+        ):
+            current = await self.load(game_id)
+            raise _not_waiting(current.status)
+        metrics.GAMES_FINISHED.labels(game=record.game, how="cancelled").inc()
+        log.info("game_cancelled", game_id=game_id)
+        aborted = await self.load(game_id)
+        await self.referee.notifier.game_event(aborted, "game.cancelled", {"reason": CANCELLED})
+        return GameCancelled(
+            id=record.id, game=record.game, status=GameStatus.ABORTED, reason=CANCELLED
+        )
+
+    # --- filling -------------------------------------------------------------------------
+
+    async def _fill(
+        self, record: GameRecord, seat: int, taken_by: SeatRecord, code: str | None
+    ) -> FillOutcome:
+        return await self.open_seats.fill(
+            record.id,
+            seat,
+            taken_by,
+            code_hash=code,
+            now_ms=now_ms(),
+            players=record.players,
+            updated_at=now(),
+            clock_if_started=self._clock_at_start(record, seat, taken_by),
+        )
+
+    def _clock_at_start(self, record: GameRecord, seat: int, taken_by: SeatRecord) -> str:
+        """The clocks should this fill start the game: the first prompted seats run. (A
+        seat filled at the same moment by a bot counts as human here: its bank is unused.)"""
+        if record.clock_rules is None:
+            return ""
+        seats = [taken_by if index == seat else s for index, s in enumerate(record.seats)]
+        game = self.served.of(record)
+        running = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
+        humans = [s.bot is None for s in seats]
+        rules = ClockRules.from_dict(record.clock_rules)
+        return Clock.start(rules, humans, running, now_ms()).to_json()
+
+    async def _taken(
+        self,
+        record: GameRecord,
+        seat: int,
+        taken_by: SeatRecord,
+        outcome: FillOutcome,
+        token: str | None,
+    ) -> SeatTaken:
+        """After a fill that landed: webhooks, and the start of the game if it started."""
+        log.info("seat_filled", game_id=record.id, seat=seat, bot=taken_by.bot)
+        filled = await self.load(record.id)
+        body = {"seat": seat, "name": taken_by.name, "bot": taken_by.bot}
+        await self.referee.notifier.game_event(filled, "game.seat_claimed", body, key=str(seat))
+        if outcome.verdict is FillVerdict.STARTED:
+            await self._started(filled)
+        return _taken(filled, seat, token, GameStatus(outcome.status))
+
+    async def _started(self, record: GameRecord) -> None:
+        """The last open seat was filled: the clocks run and a bot moves if it is first."""
+        log.info("game_started", game_id=record.id)
+        seats = [info.model_dump(mode="json") for info in seat_infos(record)]
+        await self.referee.notifier.game_event(record, "game.started", {"seats": seats})
+        await self.referee.deadlines.note(record)
+        await self.referee.dispatcher.after_commit(record.id, record.version)
+
+
+def _taken(record: GameRecord, seat: int, token: str | None, status: GameStatus) -> SeatTaken:
+    taken = record.seats[seat]
+    return SeatTaken(
+        id=record.id,
+        game=record.game,
+        seat=seat,
+        name=taken.name,
+        bot=taken.bot,
+        token=token,
+        status=status,
+    )
+
+
+def _check_seat(record: GameRecord, seat: int) -> None:
+    if not 0 <= seat < record.players:
+        raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
+
+
+def _check_creator(record: GameRecord, who: Credentials) -> None:
+    """The creator: the API key that created the game, or the creator token it got."""
+    if who.bearer is None:
+        raise unauthorized(
+            "creator_token_required",
+            "Send the game's creator token (from its creation) or the API key that created it.",
+        )
+    if who.platform and who.scope == record.creator:
+        return
+    stored = record.creator_token_hash or ""
+    if stored and hmac.compare_digest(stored, who.token_hash or ""):
+        return
+    raise forbidden(
+        "not_the_creator",
+        "Only the game's creator may do this: its creator token, or the API key that created it.",
+    )
+
+
+def _check_outcome(outcome: FillOutcome, game_id: str, seat: int) -> None:
+    verdict = outcome.verdict
+    if verdict in (FillVerdict.FILLED, FillVerdict.STARTED):
+        return
+    if verdict is FillVerdict.MISSING:
+        raise not_found(game_id)
+    if verdict is FillVerdict.NOT_OPEN:
+        raise conflict("seat_not_open", f"Seat {seat} was not created open: it has no invite.")
+    if verdict is FillVerdict.TAKEN:
+        raise conflict("seat_taken", f"Seat {seat} was claimed already; its invite is used up.")
+    if verdict is FillVerdict.CLOSED:
+        raise _not_waiting(GameStatus(outcome.status))
+    if verdict is FillVerdict.WRONG_CODE:
+        raise forbidden("wrong_invite_code", f"That is not seat {seat}'s invite code.")
+    raise Problem(
+        410,
+        "invite_expired",
+        f"Seat {seat}'s invite code has expired; ask the game's creator for the seat.",
+        refusal=True,
+    )
+
+
+def _not_waiting(status: GameStatus) -> Problem:
+    return conflict(
+        "game_not_waiting",
+        f"The game is {status.value}: it no longer waits for players.",
+        status_now=status.value,
+    )

@@ -1,0 +1,113 @@
+"""Filling a game's open seats: one Lua script, so that of any number of people claiming
+one seat at once exactly one gets it, and the game starts (status `waiting` -> `active`)
+in the same step that fills its last open seat."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+
+import orjson
+from redis.asyncio import Redis
+
+from .keys import GameKeys
+from .records import INVITE_FIELD, SEAT_FIELD, SeatRecord
+
+FILL_SEAT = """
+-- KEYS[1] game record
+-- ARGV[1] seat, ARGV[2] sha256 of the invite code ('' when the creator fills the seat),
+-- ARGV[3] now (unix ms), ARGV[4] the seat's record (JSON), ARGV[5] number of seats,
+-- ARGV[6] updated_at, ARGV[7] channel, ARGV[8] the clocks if this starts the game ('' none),
+-- ARGV[9] the invite fields' prefix, ARGV[10] the filled seats' fields' prefix
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing', ''} end
+local status = redis.call('HGET', KEYS[1], 'status')
+local invite = redis.call('HGET', KEYS[1], ARGV[9] .. ARGV[1])
+if not invite then
+  if redis.call('HEXISTS', KEYS[1], ARGV[10] .. ARGV[1]) == 1 then return {'taken', status} end
+  return {'not_open', status}
+end
+if status ~= 'waiting' then return {'closed', status} end
+local sep = string.find(invite, ':', 1, true)
+if ARGV[2] ~= '' then
+  if string.sub(invite, sep + 1) ~= ARGV[2] then return {'wrong_code', status} end
+  if tonumber(ARGV[3]) > tonumber(string.sub(invite, 1, sep - 1)) then
+    return {'expired', status}
+  end
+end
+redis.call('HDEL', KEYS[1], ARGV[9] .. ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[10] .. ARGV[1], ARGV[4], 'updated_at', ARGV[6])
+local version = redis.call('HGET', KEYS[1], 'version')
+for seat = 0, tonumber(ARGV[5]) - 1 do
+  if redis.call('HEXISTS', KEYS[1], ARGV[9] .. seat) == 1 then
+    redis.call('PUBLISH', ARGV[7], version)
+    return {'filled', 'waiting'}
+  end
+end
+redis.call('HSET', KEYS[1], 'status', 'active')
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
+redis.call('PUBLISH', ARGV[7], version)
+return {'started', 'active'}
+"""
+
+
+class FillVerdict(StrEnum):
+    FILLED = "filled"
+    """The seat is taken; other seats are still open."""
+    STARTED = "started"
+    """The seat was the last open one: the game is active now."""
+    MISSING = "missing"
+    TAKEN = "taken"
+    """The seat was open, and someone filled it first."""
+    NOT_OPEN = "not_open"
+    """The seat was never open (named or a bot at creation)."""
+    CLOSED = "closed"
+    """The game no longer waits for players (cancelled)."""
+    WRONG_CODE = "wrong_code"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class FillOutcome:
+    verdict: FillVerdict
+    status: str
+    """The game's status after the attempt ('' when it is missing)."""
+
+
+class OpenSeats:
+    """Writes open seats as they are filled."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.prefix = prefix
+        self._fill = redis.register_script(FILL_SEAT)
+
+    async def fill(
+        self,
+        game_id: str,
+        seat: int,
+        taken_by: SeatRecord,
+        *,
+        code_hash: str | None,
+        now_ms: int,
+        players: int,
+        updated_at: str,
+        clock_if_started: str,
+    ) -> FillOutcome:
+        """Give open `seat` to `taken_by` if `code_hash` is its invite's (and that has not
+        expired), or unconditionally with no code (the creator fills it)."""
+        keys = GameKeys(self.prefix, game_id)
+        verdict, status = await self._fill(
+            keys=[keys.record],
+            args=[
+                seat,
+                code_hash or "",
+                now_ms,
+                orjson.dumps(asdict(taken_by)).decode(),
+                players,
+                updated_at,
+                keys.channel,
+                clock_if_started,
+                INVITE_FIELD,
+                SEAT_FIELD,
+            ],
+        )
+        return FillOutcome(FillVerdict(verdict), str(status))
