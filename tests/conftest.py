@@ -182,6 +182,7 @@ class ServerThread:
             log_level="warning",
             lifespan="on",
             ws="websockets-sansio",
+            timeout_graceful_shutdown=5,  # as in `skyport serve`: a stop is bounded
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -47,5 +47,8 @@ def run(host: str = "127.0.0.1", port: int = 8000) -> None:
         log_level=settings.log_level,
         ws="websockets-sansio",
         ws_max_size=settings.max_body_bytes,
+        # Within Kubernetes' default 30 s grace: a request that will not end cannot
+        # hold the replica's stop past it.
+        timeout_graceful_shutdown=25,
     )
     GracefulServer(config, app).run()

@@ -14,8 +14,7 @@ with Celery the workers run it, each with a service built here too.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Literal
@@ -46,6 +45,9 @@ from .service import GameService
 from .settings import Settings
 
 log = structlog.get_logger(__name__)
+
+CLOSE_STEP_SECONDS = 10.0
+"""The longest one step of a shutdown may take (the dispatcher's own bound is 5 s)."""
 
 Role = Literal["api", "worker"]
 """Who the service is for. A worker always hands the next step to the workers (Celery),
@@ -88,18 +90,19 @@ class Gameplay:
                 log.error("clock_sweep_failed", exc_info=error)
 
     async def close(self) -> None:
+        """Stops everything this process runs; each step is bounded, so a stuck one
+        cannot hold up the process's exit."""
         if self._sweeper is not None:
             self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+            await _bounded("clock_sweep", asyncio.wait({self._sweeper}))
             self._sweeper = None
         close = getattr(self.dispatcher, "close", None)
         if close is not None:
-            await close()
+            await _bounded("dispatcher", close())
         if self._listening:
-            await self.live.stop()
+            await _bounded("live_updates", self.live.stop())
             self._listening = False
-        await self.redis.aclose()
+        await _bounded("redis", self.redis.aclose())
 
     async def __aenter__(self) -> Gameplay:
         return self
@@ -111,6 +114,14 @@ class Gameplay:
         traceback: TracebackType | None,
     ) -> None:
         await self.close()
+
+
+async def _bounded(step: str, work: Awaitable[object]) -> None:
+    try:
+        async with asyncio.timeout(CLOSE_STEP_SECONDS):
+            await work
+    except TimeoutError:
+        log.warning("shutdown_step_timed_out", step=step, seconds=CLOSE_STEP_SECONDS)
 
 
 def build_service(

@@ -20,6 +20,8 @@ log = structlog.get_logger(__name__)
 
 POLL_SECONDS = 1.0
 """How long one pub/sub read waits before checking whether to stop."""
+STOP_TRIES = 10
+"""Cancellations (0.5 s apart) of the listener before a stop gives up on it."""
 
 
 class Doorbell:
@@ -40,7 +42,11 @@ class Doorbell:
         if self.rings != seen:
             return True
         try:
-            await asyncio.wait_for(self._rung.wait(), timeout)
+            # Not wait_for: on Python 3.11 it runs the wait as a second task, and a
+            # cancellation (a client gone) that meets that task can leave the reader
+            # cancelling forever, which also holds up the server's shutdown.
+            async with asyncio.timeout(timeout):
+                await self._rung.wait()
         except TimeoutError:
             return False
         return True
@@ -68,9 +74,12 @@ class LiveUpdates:
         # plain timeout and read on; the flag and the repeated cancel end the loop anyway.
         self._stopping = True
         task, self._task = self._task, None
-        while task is not None and not task.done():
+        for _ in range(STOP_TRIES):
+            if task is None or task.done():
+                return
             task.cancel()
             await asyncio.wait({task}, timeout=0.5)
+        log.warning("live_updates_listener_did_not_stop")
 
     def close_streams(self) -> None:
         """Wake every live reader and tell it to end (clients reconnect elsewhere)."""
@@ -115,7 +124,8 @@ class LiveUpdates:
                     self.ring(game_id_of_channel(self.prefix, message["channel"]))
         finally:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(pubsub.aclose(), POLL_SECONDS)
+                async with asyncio.timeout(POLL_SECONDS):
+                    await pubsub.aclose()
 
     def _ring_all(self) -> None:
         for bell in list(self._bells.values()):
