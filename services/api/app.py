@@ -86,7 +86,10 @@ def create_app(
 
 
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
+    # Routes are tried in order: the busiest first (a move is a GraphQL request or one of
+    # the games' routes), so a request is matched against few patterns.
     return [
+        *graphql_routes(games, settings),
         *routes_games.routes,
         *routes_records.routes,
         *routes_events.routes,
@@ -95,5 +98,4 @@ def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
         *routes_catalog.routes,
         *routes_health.routes,
         *openapi.routes,
-        *graphql_routes(games, settings),
     ]
