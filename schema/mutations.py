@@ -3,11 +3,13 @@ options) are results in the schema; access problems are errors with a `code`."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
+from collections.abc import Iterable
 from typing import Any
 
 import strawberry
 from pydantic import ValidationError
 from strawberry.scalars import JSON
+from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.payloads import CreateGameRequest, input_code, validation_errors
@@ -71,7 +73,12 @@ def build_mutation(types: GameTypes) -> type:
                 )
             try:
                 accepted, replayed = await context.service.make_move(
-                    str(game_id), context.credentials(), move, expected_version, key
+                    str(game_id),
+                    context.credentials(),
+                    move,
+                    expected_version,
+                    key,
+                    with_view=_selects(info.selected_fields, "view"),
                 )
             except Problem as problem:
                 return _rejected_or_raise(problem)
@@ -112,6 +119,25 @@ def build_mutation(types: GameTypes) -> type:
             return Autopilot.of(document)
 
     return Mutation
+
+
+def _selects(fields: Iterable[Selection], name: str) -> bool:
+    """Whether the result's own field `name` is selected under `fields` (the resolver's
+    field, as `info.selected_fields` gives it), through fragments too."""
+    return any(
+        _among(field.selections, name) for field in fields if isinstance(field, SelectedField)
+    )
+
+
+def _among(selections: Iterable[Selection], name: str) -> bool:
+    for selection in selections:
+        if isinstance(selection, SelectedField) and selection.name == name:
+            return True
+        if isinstance(selection, InlineFragment | FragmentSpread) and _among(
+            selection.selections, name
+        ):
+            return True
+    return False
 
 
 def _plain(value: Any) -> Any:

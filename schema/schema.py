@@ -1,21 +1,15 @@
 """The GraphQL schema: queries, mutations and the subscription, with typed game views
-for the games given, and Strawberry's parser/validation caches and depth/cost limits."""
+for the games given, one cache of parsed and validated documents, and depth/cost limits."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from strawberry.extensions import (
-    AddValidationRules,
-    MaxTokensLimiter,
-    ParserCache,
-    ValidationCache,
-)
-
 from services.engine import Game
 
 from .cost import limits_rule
+from .document_cache import DocumentCache
 from .errors import SkyportSchema
 from .game_types import build_game_types
 from .mutations import build_mutation
@@ -39,19 +33,13 @@ class Limits:
 def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> SkyportSchema:
     limits = limits or Limits()
     types = build_game_types(ViewTypes(games))
-    # One rule class for the schema's life: the validation cache is keyed by the rules
-    # too, so a class made per request would make every request validate again.
     rule = limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)
+    documents = DocumentCache(limits.cache_size, limits.max_tokens, rule)
     return SkyportSchema(
         query=build_query(types),
         mutation=build_mutation(types),
         subscription=Subscription,
-        extensions=[
-            lambda: ParserCache(maxsize=limits.cache_size),
-            lambda: ValidationCache(maxsize=limits.cache_size),
-            lambda: MaxTokensLimiter(max_token_count=limits.max_tokens),
-            lambda: AddValidationRules([rule]),
-        ],
+        extensions=[documents.extension],
     )
 
 

@@ -98,10 +98,12 @@ def create_app(
 
 
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
+    # Routes are tried in order: the busiest first (a move is a GraphQL request or one of
+    # the games' routes), so a request is matched against few patterns.
     return [
+        *graphql_routes(games, settings),
         *(operation.route for operation in OPERATIONS),
         *routes_playground.routes,
         *routes_health.routes,
         *openapi.routes,
-        *graphql_routes(games, settings),
     ]

@@ -25,6 +25,9 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 MAX_HOPS = 64
 """X-Forwarded-For entries looked at, from the right."""
 
+MAX_REMEMBERED_PEERS = 4096
+"""Peers whose trust is remembered (parsing an address costs more than the lookup)."""
+
 
 class TrustedProxies:
     def __init__(self, spec: str) -> None:
@@ -81,16 +84,24 @@ class ForwardedClientMiddleware:
     def __init__(self, app: ASGIApp, trusted: TrustedProxies) -> None:
         self.app = app
         self.trusted = trusted
+        self._peers: dict[str, bool] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             peer = scope.get("client")
             peer_host = peer[0] if peer else None
-            if peer_host is not None and (
-                self.trusted.any_peer or self.trusted.trusts(parse_hop(peer_host))
-            ):
+            if peer_host is not None and self._is_proxy(peer_host):
                 scope = self._forwarded(scope, peer_host)
         await self.app(scope, receive, send)
+
+    def _is_proxy(self, peer_host: str) -> bool:
+        known = self._peers.get(peer_host)
+        if known is None:
+            known = self.trusted.any_peer or self.trusted.trusts(parse_hop(peer_host))
+            if len(self._peers) >= MAX_REMEMBERED_PEERS:
+                self._peers.clear()
+            self._peers[peer_host] = known
+        return known
 
     def _forwarded(self, scope: Scope, peer_host: str) -> Scope:
         forwarded_for: list[str] = []
@@ -100,6 +111,8 @@ class ForwardedClientMiddleware:
                 forwarded_for.append(value.decode("latin-1"))
             elif name == b"x-forwarded-proto":
                 proto = value.decode("latin-1").strip().lower()
+        if not forwarded_for and proto is None:
+            return scope  # a trusted proxy, or a local client, that forwarded nothing
         client = self.trusted.client(peer_host, forwarded_for)
         scope = {**scope, "client": (client, 0)}
         if proto in ("http", "https"):

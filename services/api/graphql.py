@@ -9,6 +9,7 @@ too large) is answered 200 with GraphQL `errors`, each with a `code` in `extensi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -95,6 +96,16 @@ class SkyportGraphQL(GraphQL[GraphQLContext, None]):
 
     def decode_json(self, data: str | bytes) -> object:
         return orjson.loads(data)  # REST's parser: refuses nesting over 1024 as invalid
+
+    def encode_json(self, data: object) -> str:
+        """Answers as REST's are written (orjson: several times faster than the standard
+        library's encoder Strawberry uses); the standard one for what orjson refuses
+        (integers over 64 bits inside a JSON scalar). Text, which WebSocket messages
+        must be."""
+        try:
+            return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            return json.dumps(data, separators=(",", ":"))
 
     async def parse_http_body(self, request: _RequestAdapter) -> GraphQLRequestData:  # type: ignore[override]
         if request.method == "GET":

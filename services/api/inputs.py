@@ -50,6 +50,8 @@ def path_params(request: Request, model: type[PathT]) -> PathT:
 def query_params(request: Request, model: type[QueryT] | None) -> QueryT | None:
     """The query string's parameters (none without a model). A name the model does not
     have is refused, since a typo would otherwise be silently ignored."""
+    if model is None and not request.scope.get("query_string"):
+        return None  # nothing to parse: most requests
     allowed = list(model.model_fields) if model is not None else []
     unknown = sorted(set(request.query_params) - set(allowed))
     if unknown:
@@ -99,7 +101,7 @@ def json_response(
     document: BaseModel, status_code: int = 200, headers: dict[str, str] | None = None
 ) -> Response:
     return Response(
-        orjson.dumps(document.model_dump(mode="json")),
+        document.__pydantic_serializer__.to_json(document),  # one pass, straight to bytes
         status_code=status_code,
         media_type="application/json",
         headers=headers,

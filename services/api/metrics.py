@@ -4,6 +4,7 @@ endpoint also serves the service's own metrics (`services.gameplay.metrics`)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import structlog
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
@@ -35,6 +36,11 @@ class RequestMetricsMiddleware:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        # Bound now, under the logging configured by then: a logger fetched per request
+        # is built again on every call, and one filtered out by the level costs nothing.
+        self.access_log = access_log.bind()
+        self._latency: dict[tuple[str, str], Any] = {}
+        self._requests: dict[tuple[str, str, str], Any] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -47,7 +53,7 @@ class RequestMetricsMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                LATENCY.labels(scope["method"], _route(scope)).observe(
+                self._latency_of(scope["method"], _route(scope)).observe(
                     time.perf_counter() - started
                 )
             await send(message)
@@ -56,14 +62,28 @@ class RequestMetricsMiddleware:
             await self.app(scope, receive, send_and_time)
         finally:
             route = _route(scope)
-            REQUESTS.labels(scope["method"], route, str(status)).inc()
-            access_log.info(
+            self._requests_of(scope["method"], route, status).inc()
+            self.access_log.info(
                 "request",
                 method=scope["method"],
                 route=route,
                 status=status,
                 ms=round((time.perf_counter() - started) * 1000, 2),
             )
+
+    def _latency_of(self, method: str, route: str) -> Any:
+        """The histogram's child for these labels (looked up once: `labels()` locks)."""
+        child = self._latency.get((method, route))
+        if child is None:
+            child = self._latency[method, route] = LATENCY.labels(method, route)
+        return child
+
+    def _requests_of(self, method: str, route: str, status: int) -> Any:
+        child = self._requests.get((method, route, str(status)))
+        if child is None:
+            child = REQUESTS.labels(method, route, str(status))
+            self._requests[method, route, str(status)] = child
+        return child
 
 
 def _route(scope: Scope) -> str:

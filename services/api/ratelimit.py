@@ -66,6 +66,11 @@ class RateLimiter:
         self.window = window
         self._count = redis.register_script(COUNT)
 
+    @property
+    def active(self) -> bool:
+        """Whether any limit is set (both 0: every request goes through uncounted)."""
+        return bool(self.per_ip or self.per_token)
+
     async def check(self, client_ip: str, bearer: str | None) -> list[Quota]:
         now = time.time()
         window_index = int(now // self.window)
@@ -109,7 +114,12 @@ class RateLimitMiddleware:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         limiter: RateLimiter | None = getattr(scope["app"].state, "limiter", None)
         kind = scope["type"]
-        if kind not in ("http", "websocket") or limiter is None or not _limited(scope["path"]):
+        if (
+            kind not in ("http", "websocket")
+            or limiter is None
+            or not limiter.active
+            or not _limited(scope["path"])
+        ):
             await self.app(scope, receive, send)
             return
         quota = await count_request(limiter, client_ip(scope), bearer_of(Headers(scope=scope)))

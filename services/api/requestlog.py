@@ -17,6 +17,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUEST_ID_HEADER = "x-request-id"
+_REQUEST_ID_NAME = REQUEST_ID_HEADER.encode()
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
 MAX_LOGGED_ID = 64
@@ -24,7 +25,7 @@ MAX_LOGGED_ID = 64
 
 def request_id_from(scope: Scope) -> str:
     for name, value in scope.get("headers", []):
-        if name == REQUEST_ID_HEADER.encode():
+        if name == _REQUEST_ID_NAME:
             candidate: str = value.decode("latin-1")
             if _SANE_ID.match(candidate):
                 return candidate

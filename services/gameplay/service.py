@@ -343,7 +343,7 @@ class GameService:
         if record.status is GameStatus.ACTIVE:
             _check_present(record, seat)  # a bot plays the seat: it has no moves to send
             moves = game.legal_moves(game.load_state(record.state), seat)
-        return LegalMovesDocument(
+        return LegalMovesDocument.model_construct(
             id=record.id,
             version=record.version,
             seat=seat,
@@ -483,17 +483,25 @@ class GameService:
         move: Mapping[str, Any],
         expected_version: int | None,
         idempotency_key: str | None,
+        *,
+        with_view: bool = True,
     ) -> tuple[MoveAccepted, bool]:
         """Apply a seat's move by compare-and-set. Returns the answer and whether it is a
-        replay of an earlier request with the same Idempotency-Key."""
+        replay of an earlier request with the same Idempotency-Key.
+
+        With `with_view` False the answer's `view` is left empty unless the request has
+        an Idempotency-Key (whose stored answer must be whole): for callers that do not
+        show the mover's view, since building it is much of a move's cost."""
         payload = {key: value for key, value in move.items() if key != "label"}
-        request_print = fingerprint({"move": payload, "expected_version": expected_version})
+        request = {"move": payload, "expected_version": expected_version}
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             parsed = game.parse_move(payload)
             return parsed, game.apply(state, seat, parsed)
 
-        return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+        return await self._act(
+            game_id, who, act, expected_version, idempotency_key, request, with_view
+        )
 
     async def resign(
         self,
@@ -507,16 +515,16 @@ class GameService:
         record = await self._load(game_id)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
-        request_print = fingerprint({"resign": True, "expected_version": expected_version})
+        request = {"resign": True, "expected_version": expected_version}
         if leave_policy(record, game).bot_takes_over:
             return await self._leave_once(
-                record, game, seat, who, expected_version, idempotency_key, request_print
+                record, game, seat, who, expected_version, idempotency_key, fingerprint(request)
             )
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             return None, game.resign(state, seat)
 
-        return await self._act(game_id, who, act, expected_version, idempotency_key, request_print)
+        return await self._act(game_id, who, act, expected_version, idempotency_key, request)
 
     async def _leave_once(
         self,
@@ -688,28 +696,30 @@ class GameService:
         act: Action,
         expected_version: int | None,
         idempotency_key: str | None,
-        request_print: str,
+        request: Mapping[str, Any],
+        with_view: bool = True,
     ) -> tuple[MoveAccepted, bool]:
+        """`request` is what the request asked for: under an Idempotency-Key, a retry
+        that asks for anything else is refused."""
         record = await self._load(game_id)
         seat = self._acting_seat(self._viewer(record, who))
-        digest = (
-            hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
-            if idempotency_key
-            else None
-        )
-        if digest is not None:
+        digest: str | None = None
+        request_print: str | None = None
+        if idempotency_key:
+            digest = hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+            request_print = fingerprint(request)
             first = await self.store.idempotent_answer(game_id, digest)
             if first is not None:
                 return _replayed(first, request_print), True
         for _ in range(MAX_COMMIT_ATTEMPTS):
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
-            accepted, commit = self._prepare(record, seat, act, digest, request_print)
+            accepted, commit = self._prepare(record, seat, act, digest, request_print, with_view)
             outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
             if outcome.verdict is CommitVerdict.COMMITTED:
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
-                return _replayed(outcome.answer or "", request_print), True
+                return _replayed(outcome.answer or "", request_print or ""), True
             if outcome.verdict is CommitVerdict.MISSING:
                 raise not_found(game_id)
             if outcome.verdict is CommitVerdict.CLOSED:
@@ -721,7 +731,13 @@ class GameService:
         raise version_conflict(record.version)
 
     def _prepare(
-        self, record: GameRecord, seat: int, act: Action, digest: str | None, request_print: str
+        self,
+        record: GameRecord,
+        seat: int,
+        act: Action,
+        digest: str | None,
+        request_print: str | None,
+        with_view: bool,
     ) -> tuple[MoveAccepted, Commit]:
         """Validate and apply on a private copy; nothing is stored yet."""
         if record.status is not GameStatus.ACTIVE:
@@ -738,7 +754,9 @@ class GameService:
             move, outcome = act(game, state, seat)
         except GameError as error:
             raise from_game_error(error) from None
-        return self._accepted_and_commit(record, game, seat, move, outcome, digest, request_print)
+        return self._accepted_and_commit(
+            record, game, seat, move, outcome, digest, request_print, with_view
+        )
 
     def _accepted_and_commit(
         self,
@@ -748,21 +766,25 @@ class GameService:
         move: Move | None,
         outcome: Outcome,
         digest: str | None,
-        request_print: str,
+        request_print: str | None,
+        with_view: bool = True,
     ) -> tuple[MoveAccepted, Commit]:
         """The answer to the mover, and the commit (remembering that answer under the
         idempotency key, if the request had one)."""
         commit, prompts = commit_of(record, game, seat, move, outcome)
-        accepted = MoveAccepted(
+        whole = with_view or digest is not None
+        # Built from checked values of our own: constructed, not validated again.
+        accepted = MoveAccepted.model_construct(
             id=record.id,
             game=record.game,
             version=commit.entry.version,
             status=commit.status,
             seat=seat,
             events=commit.entry.events.for_seat(seat),
-            view=game.view(outcome.state, seat).model_dump(mode="json"),
+            view=game.view(outcome.state, seat).model_dump(mode="json") if whole else {},
             turn=sorted({prompt.seat for prompt in prompts}),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
+            abandoned=False,
         )
         if digest is None:
             return accepted, commit

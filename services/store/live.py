@@ -1,5 +1,7 @@
 """Live updates: every change of a game rings its pub/sub channel (from inside the Lua
-scripts), and each API replica listens on one connection for all games.
+scripts), and each API replica listens on one connection for all games — while any
+reader of that replica watches a game, so a replica nobody watches through spends
+nothing on every commit's ring.
 
 The ring only says "look again": readers then read the log stream, which is the truth.
 A lost ring costs latency, not events, because readers also look again after a timeout.
@@ -53,26 +55,33 @@ class Doorbell:
 
 
 class LiveUpdates:
-    """One pattern subscription per replica, fanned out to the local watchers."""
+    """One pattern subscription per replica, fanned out to the local watchers. It is
+    made when a reader starts watching and dropped within `POLL_SECONDS` of the last
+    one leaving; once it is up, every watcher is rung to look again (so nothing that
+    committed while it was down is missed)."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
         self.prefix = prefix
         self._bells: dict[str, Doorbell] = {}
         self._task: asyncio.Task[None] | None = None
+        self._started = False
         self._stopping = False
         self.closing = False
         """Set when the server is shutting down: live readers end their streams."""
 
     async def start(self) -> None:
-        """Listen in the background. Until the subscription is up, readers poll."""
+        """Listen in the background whenever someone watches. Until the subscription is
+        up, readers poll."""
         self._stopping = False
-        self._task = asyncio.create_task(self._listen_forever(), name="skyport-live-updates")
+        self._started = True
+        self._listen_if_watched()
 
     async def stop(self) -> None:
         # redis-py may turn a cancellation that lands in a timed pub/sub read into a
         # plain timeout and read on; the flag and the repeated cancel end the loop anyway.
         self._stopping = True
+        self._started = False
         task, self._task = self._task, None
         for _ in range(STOP_TRIES):
             if task is None or task.done():
@@ -90,6 +99,7 @@ class LiveUpdates:
     async def watch(self, game_id: str) -> AsyncIterator[Doorbell]:
         bell = self._bells.setdefault(game_id, Doorbell())
         bell.watchers += 1
+        self._listen_if_watched()
         try:
             yield bell
         finally:
@@ -102,8 +112,15 @@ class LiveUpdates:
         if bell is not None:
             bell.ring()
 
+    def _listen_if_watched(self) -> None:
+        listening = self._task is not None and not self._task.done()
+        if self._started and not self._stopping and self._bells and not listening:
+            self._task = asyncio.create_task(self._listen_forever(), name="skyport-live-updates")
+
     async def _listen_forever(self) -> None:
-        while not self._stopping:
+        # Checked with no await before returning: a reader that starts watching once
+        # this task is done starts another.
+        while not self._stopping and self._bells:
             try:
                 await self._listen()
             except asyncio.CancelledError:
@@ -118,7 +135,7 @@ class LiveUpdates:
         try:
             await pubsub.psubscribe(live_pattern(self.prefix))
             self._ring_all()  # anything missed while (re)connecting: look again
-            while not self._stopping:
+            while not self._stopping and self._bells:
                 message = await pubsub.get_message(timeout=POLL_SECONDS)
                 if message and message.get("type") == "pmessage":
                     self.ring(game_id_of_channel(self.prefix, message["channel"]))

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 import uuid
 
-import pytest
-
 CREATE = """
 mutation Create($input: CreateGameInput!, $key: String) {
   createGame(input: $input, idempotencyKey: $key) {
@@ -169,6 +167,41 @@ def test_an_idempotency_key_replays_the_first_answer(gql):
     assert gql.data(GAME, {"id": created["id"]})["game"]["version"] == 1
 
 
+MOVE_WITH_VIEW = """
+mutation Move($id: ID!, $move: JSON!) {
+  makeMove(gameId: $id, move: $move) { ...Applied }
+}
+fragment Applied on MoveApplied {
+  version view { ... on HiddenNumbersView { you cards: hand phase } }
+}"""
+
+
+def test_a_move_answers_with_the_movers_view_when_asked_for_it(gql):
+    created = create(gql, game="hidden-numbers", seed=6)
+    token = created["seats"][0]["token"]
+    move = gql.data(LEGAL, {"id": created["id"]}, token)["legalMoves"]["moves"][0]["move"]
+    applied = gql.data(MOVE_WITH_VIEW, {"id": created["id"], "move": move}, token)["makeMove"]
+    seen = gql.data(GAME, {"id": created["id"]}, token)["game"]["view"]
+    assert applied["version"] == 1
+    assert applied["view"] == {"you": 0, "cards": seen["cards"], "phase": seen["phase"]}
+
+
+def test_a_move_made_without_its_view_is_replayed_whole_over_rest(gql):
+    created = create(gql, game="hidden-numbers", seed=7)
+    token = created["seats"][0]["token"]
+    move = gql.data(LEGAL, {"id": created["id"]}, token)["legalMoves"]["moves"][0]["move"]
+    key = str(uuid.uuid4())
+    gql.data(MOVE, {"id": created["id"], "move": move, "key": key}, token)
+    again = gql.client.post(
+        f"/v1/games/{created['id']}/moves",
+        json={"move": move},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key},
+    )
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    seen = gql.data(GAME, {"id": created["id"]}, token)["game"]["view"]
+    assert again.json()["view"]["hand"] == seen["cards"]
+
+
 def test_an_idempotent_creation_returns_the_same_game(gql):
     key = str(uuid.uuid4())
     first = create(gql, game="hidden-numbers", key=key)
@@ -316,15 +349,35 @@ def test_a_typical_full_game_query_is_within_the_limits(gql):
     assert gql.data(everything, {"id": created["id"]})["game"]["id"] == created["id"]
 
 
-@pytest.mark.parametrize(
-    "extension", ["ParserCache", "ValidationCache", "MaxTokensLimiter", "AddValidationRules"]
-)
-def test_the_schema_runs_with_caches_and_limits(client, extension):
-    schema = next(
-        route.app.schema for route in client.app.routes if getattr(route, "name", "") == "graphql"
-    )
-    names = {type(factory()).__name__ for factory in schema.extensions}
-    assert extension in names
+def test_a_document_sent_again_is_parsed_and_validated_once(gql, monkeypatch):
+    from schema import document_cache
+
+    calls = {"parse": 0, "validate": 0}
+    parse, validate = document_cache.parse, document_cache.validate_document
+
+    def counted_parse(*args, **kwargs):
+        calls["parse"] += 1
+        return parse(*args, **kwargs)
+
+    def counted_validate(*args, **kwargs):
+        calls["validate"] += 1
+        return validate(*args, **kwargs)
+
+    monkeypatch.setattr(document_cache, "parse", counted_parse)
+    monkeypatch.setattr(document_cache, "validate_document", counted_validate)
+    document = "query Again { catalog { id } }"
+    for _ in range(3):
+        assert gql.data(document)["catalog"]
+    assert calls == {"parse": 1, "validate": 1}
+
+
+def test_a_remembered_document_over_the_limits_is_refused_every_time(gql):
+    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", limit: 1000) {
+      entries { version seat events { kind seat data } } } }"""
+    for _ in range(2):
+        answer = gql(costly)
+        assert answer["errors"][0]["extensions"]["code"] == "query_too_costly"
+        assert answer.get("data") is None
 
 
 CLOCKED = """
