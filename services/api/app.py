@@ -26,6 +26,7 @@ from . import (
     routes_health,
     routes_playground,
     routes_records,
+    routes_tournaments,
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -55,6 +56,8 @@ def create_app(
         loop = asyncio.get_running_loop()
         app.state.close_streams = lambda: loop.call_soon_threadsafe(live.close_streams)
         app.state.service = gameplay.service
+        app.state.tournaments = gameplay.tournaments
+        app.state.bulk = gameplay.bulk
         app.state.limiter = RateLimiter(
             gameplay.redis,
             settings.key_prefix,
@@ -87,6 +90,7 @@ def create_app(
 
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
     return [
+        *routes_tournaments.routes,  # first: /v1/games/bulk before /v1/games/{game_id}
         *routes_games.routes,
         *routes_records.routes,
         *routes_events.routes,
