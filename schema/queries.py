@@ -9,6 +9,7 @@ from services.store import GameStatus as StoreStatus
 
 from .context import GraphQLContext
 from .game_types import GameTypes
+from .tournaments import resolve_tournament
 from .types import (
     CatalogGame,
     EventPage,
@@ -105,6 +106,11 @@ def build_query(types: GameTypes) -> type:
                 context.credentials(), tag=tag, limit=limit, cursor=cursor
             )
             return RecordPage.of(page)
+
+        tournament = strawberry.field(
+            resolver=resolve_tournament,
+            description="A tournament's standings and rounds; null if there is none.",
+        )
 
         @strawberry.field(description="Games, their options and component data.")
         def catalog(self, info: Info) -> list[CatalogGame]:

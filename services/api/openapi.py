@@ -19,6 +19,8 @@ from services.gameplay import payloads as p
 from services.gameplay.records import Record
 from services.store import GameStatus
 
+from . import openapi_tournaments
+
 REF = "#/components/schemas/{model}"
 PROBLEM = {"$ref": "#/components/schemas/ProblemDocument"}
 
@@ -36,12 +38,14 @@ RESPONSE_MODELS: list[type[BaseModel]] = [
     p.VersionView,
     p.AutopilotDocument,
     p.ProblemDocument,
+    *openapi_tournaments.RESPONSE_MODELS,
 ]
 REQUEST_MODELS: list[type[BaseModel]] = [
     p.CreateGameRequest,
     p.MoveRequest,
     p.ResignRequest,
     p.AutopilotRequest,
+    *openapi_tournaments.REQUEST_MODELS,
 ]
 
 
@@ -59,7 +63,10 @@ def build_openapi(games: Mapping[str, Game], version: str = "0.1.0") -> dict[str
             "description": "Game-state service: create games, make moves, watch them live. "
             "Errors are RFC 9457 problem documents with a stable `code`.",
         },
-        "paths": _paths(),
+        "paths": {
+            **_paths(),
+            **openapi_tournaments.paths(_json, _problems, _body, IDEMPOTENCY_PARAM),
+        },
         "components": {
             "schemas": schemas,
             "securitySchemes": {

@@ -167,7 +167,10 @@ class BulkCreation:
             record = await self.service.store.load(game_id)
             if record is None:
                 raise Problem(
-                    410, "batch_expired", f"Game {index} of this batch ({game_id}) has expired."
+                    409,
+                    "batch_expired",
+                    f"Game {index} of this batch ({game_id}) has expired.",
+                    refusal=True,
                 )
             tokens = self.service._tokens(spec, who, f"bulk:{key}:{index}", record.token_salt)
             games.append(self.service._created_answer(record, tokens))
