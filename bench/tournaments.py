@@ -29,8 +29,9 @@ import orjson
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+for folder in (REPO, BENCH):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 from load import free_port, wait_until_up  # noqa: E402
 
