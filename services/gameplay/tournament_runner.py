@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import random
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any, cast
@@ -68,8 +70,11 @@ from .webhook_targets import check_webhook_url
 log = structlog.get_logger(__name__)
 
 TOURNAMENT_TAG = "tournament:"
+TOURNAMENT_ID = re.compile(r"^[a-z2-7]{24}$")
 MAX_SWAPS = 64
 """Compare-and-set tries of one step before giving up (others keep winning)."""
+SWAP_BACKOFF = 0.01
+"""Most seconds to wait, at random, after losing a compare-and-set to another worker."""
 
 
 def tournament_not_found(tournament_id: str) -> Problem:
@@ -252,7 +257,7 @@ class TournamentRunner:
                 return
             if updated is stored.tournament:
                 break  # recorded before (a redelivered task)
-            if await self._swap(stored, found.version, tournament=updated):
+            if await self._swap(stored, found.version, **_recorded(updated)):
                 log.info(
                     "tournament_table_done",
                     tournament_id=tournament_id,
@@ -260,6 +265,9 @@ class TournamentRunner:
                     table=table,
                 )
                 break
+            await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
+        else:
+            log.warning("tournament_result_deferred", tournament_id=tournament_id, game=record.id)
         await self.progress(tournament_id)
 
     async def progress(self, tournament_id: str) -> None:
@@ -279,7 +287,21 @@ class TournamentRunner:
                 await self._swap(stored, found.version, announced=len(tournament.rounds))
                 continue
             if tournament.rounds and not tournament.rounds[-1].done:
-                return
+                ended = await self._ended_unrecorded(tournament.rounds[-1])
+                if not ended:
+                    return
+                updated = tournament
+                try:
+                    for round_number, table, result in ended:
+                        updated = record_result(updated, round_number, table, result)
+                except InvalidTournament as error:
+                    log.error(
+                        "tournament_result_refused", tournament_id=tournament_id, error=str(error)
+                    )
+                    return
+                if not await self._swap(stored, found.version, **_recorded(updated)):
+                    await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
+                continue
             if is_finished(tournament):
                 if stored.finish_announced:
                     return
@@ -301,6 +323,30 @@ class TournamentRunner:
                     round=len(advanced.rounds),
                 )
         log.warning("tournament_progress_gave_up", tournament_id=tournament_id)
+
+    async def _ended_unrecorded(self, round_: Round) -> list[tuple[int, int, Result | None]]:
+        """Tables of the round whose game ended but whose result is not recorded yet
+        (its worker lost every compare-and-set, or died): their results, to record now."""
+        waiting = [t for t in round_.tables if not t.done and t.game_id is not None]
+        if not waiting:
+            return []
+        store = self.service.store
+        async with store.redis.pipeline(transaction=False) as pipe:
+            for table in waiting:
+                pipe.hget(store.keys(cast(str, table.game_id)).record, "status")
+            statuses = await pipe.execute()
+        ended = []
+        for table, status in zip(waiting, statuses, strict=True):
+            if status not in (GameStatus.FINISHED.value, GameStatus.ABORTED.value):
+                continue
+            record = await store.load(cast(str, table.game_id))
+            if record is None:
+                continue
+            result = _engine_result(record)
+            if record.status is GameStatus.FINISHED and result is None:
+                continue
+            ended.append((round_.number, table.number, result))
+        return ended
 
     async def _open_tables(self, stored: StoredTournament, round_: Round) -> None:
         """Create every table's game of the round (again: the same games, answered from
@@ -340,7 +386,7 @@ class TournamentRunner:
         return await self.store.swap(stored.id, version, changed.model_dump_json())
 
     async def _load(self, tournament_id: str) -> tuple[StoredTournament, int]:
-        if len(tournament_id) != 24 or not tournament_id.isalnum():
+        if not TOURNAMENT_ID.match(tournament_id):
             raise tournament_not_found(tournament_id)
         found = await self.store.load(tournament_id)
         if found is None:
@@ -410,6 +456,14 @@ def _check_size(spec: TournamentSpec) -> None:
             f"{MAX_TOURNAMENT_GAMES} are allowed.",
             limit=MAX_TOURNAMENT_GAMES,
         )
+
+
+def _recorded(tournament: Tournament) -> dict[str, Any]:
+    """The fields to store with new results: the end's time too, if that was the last."""
+    fields: dict[str, Any] = {"tournament": tournament}
+    if is_finished(tournament):
+        fields["finished_at"] = now()
+    return fields
 
 
 def _first_round(spec: TournamentSpec, game: Any) -> tuple[Tournament, Round]:

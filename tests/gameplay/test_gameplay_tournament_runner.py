@@ -111,3 +111,35 @@ async def test_a_result_reported_again_is_recorded_once(gameplay):
     assert len(after.tournament.rounds) == 1, "the round's other table is still playing"
     await gameplay.tournaments.game_ended(finished)
     assert (await stored(gameplay, tournament_id))[1] == version
+
+
+async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gameplay):
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": "Ada"}, {"name": "Grace"}],
+            "format": {"kind": "round_robin"},
+            "seed": 1,
+        }
+    )
+    created = await gameplay.tournaments.create(PLATFORM, request)
+    ada = Credentials(bearer=created.participants[0].token, client_ip="")
+    mine = await gameplay.tournaments.mine(created.id, ada)
+    (first,) = mine.rounds
+    assert first.game_id is not None and first.seat_token is not None
+    gameplay.referee.game_ended = None  # the worker that scores it dies before reporting
+    seat = Credentials(bearer=first.seat_token, client_ip="")
+    await gameplay.service.resign(first.game_id, seat, None, None)
+    for _ in range(400):
+        game = await gameplay.store.load(first.game_id)
+        if game is not None and game.status is GameStatus.FINISHED:
+            break
+        await asyncio.sleep(0.01)
+    before, _ = await stored(gameplay, created.id)
+    assert not before.tournament.rounds[0].done
+    await gameplay.tournaments.progress(created.id)
+    after, _ = await stored(gameplay, created.id)
+    table = after.tournament.rounds[0].tables[0]
+    assert table.result is not None
+    assert table.result.winners == [1 - (first.seat or 0)], "the one who resigned lost"
+    assert after.finished_at is not None and after.finish_announced
