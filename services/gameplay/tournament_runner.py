@@ -42,13 +42,11 @@ from .tournament_payloads import (
     CreateTournamentRequest,
     MyRound,
     MyTournament,
-    RoundDocument,
-    StandingDocument,
     StoredTournament,
-    TableDocument,
     TournamentCreated,
     TournamentDocument,
 )
+from .tournament_views import tournament_document
 from .tournaments import (
     InvalidTournament,
     Participant,
@@ -161,7 +159,7 @@ class TournamentRunner:
 
     async def document(self, tournament_id: str) -> TournamentDocument:
         stored, _ = await self._load(tournament_id)
-        return await asyncio.to_thread(_document, stored)
+        return await asyncio.to_thread(tournament_document, stored)
 
     async def csv(self, tournament_id: str) -> str:
         stored, _ = await self._load(tournament_id)
@@ -522,48 +520,3 @@ def _engine_result(record: GameRecord) -> Result | None:
     except (KeyError, ValidationError) as error:
         log.error("tournament_result_unreadable", game_id=record.id, error=repr(error))
         return None
-
-
-def _document(stored: StoredTournament) -> TournamentDocument:
-    tournament = stored.tournament
-    spec = tournament.spec
-    rounds = []
-    for round_ in tournament.rounds:
-        tables = []
-        for table in round_.tables:
-            ranks = scores = None
-            if table.result is not None:
-                by_seat = {s.seat: s for s in table.result.standings}
-                ranks = [by_seat[seat].rank for seat in range(len(table.seats))]
-                scores = [by_seat[seat].score for seat in range(len(table.seats))]
-            tables.append(
-                TableDocument(
-                    number=table.number,
-                    participants=table.seats,
-                    game_id=table.game_id,
-                    status="void" if table.void else "finished" if table.done else "playing",
-                    ranks=ranks,
-                    scores=scores,
-                    seed=table.seed if table.done else None,
-                )
-            )
-        rounds.append(
-            RoundDocument(number=round_.number, done=round_.done, byes=round_.byes, tables=tables)
-        )
-    return TournamentDocument(
-        id=stored.id,
-        game=spec.game,
-        options=spec.options,
-        format=spec.format.model_dump(mode="json"),
-        seats_per_table=spec.seats_per_table,
-        status="finished" if is_finished(tournament) else "running",
-        rounds_total=total_rounds(tournament),
-        tiebreak=tiebreak_name(tournament),
-        standings=[
-            StandingDocument.model_validate(row.model_dump()) for row in standings(tournament)
-        ],
-        rounds=rounds,
-        created_at=stored.created_at,
-        updated_at=stored.updated_at,
-        finished_at=stored.finished_at,
-    )
