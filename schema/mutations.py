@@ -17,6 +17,7 @@ from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes
+from .tournaments import resolve_create_games, resolve_create_tournament
 from .types import (
     Autopilot,
     AutopilotResult,
@@ -38,6 +39,15 @@ def build_mutation(types: GameTypes) -> type:
 
     @strawberry.type(name="Mutation")
     class Mutation(SeatMutations):
+        create_tournament = strawberry.mutation(
+            resolver=resolve_create_tournament,
+            description="Create a tournament (platform API keys); participant tokens, once.",
+        )
+        create_games = strawberry.mutation(
+            resolver=resolve_create_games,
+            description="Create up to 200 games at once, all or nothing (platform API keys).",
+        )
+
         @strawberry.mutation(description="Create a game; tokens for human seats, shown once.")
         async def create_game(
             self, info: Info, input: CreateGameInput, idempotency_key: str | None = None

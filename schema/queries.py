@@ -15,6 +15,7 @@ from services.store import GameStatus as StoreStatus
 from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
 from .game_types import GameTypes
+from .tournaments import resolve_tournament
 from .types import (
     CatalogGame,
     EventConnection,
@@ -143,6 +144,11 @@ def build_query(types: GameTypes) -> type:
             )
             nodes = [RecordSummary.of(summary) for summary in listing.items]
             return RECORDS.connection(nodes, listing, position)
+
+        tournament = strawberry.field(
+            resolver=resolve_tournament,
+            description="A tournament's standings and rounds; null if there is none.",
+        )
 
         @strawberry.field(description="Games, their options and component data.")
         def catalog(self, info: Info) -> list[CatalogGame]:

@@ -27,6 +27,7 @@ from . import (
     routes_playground,
     routes_records,
     routes_seats,
+    routes_tournaments,
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
@@ -38,6 +39,7 @@ from .ratelimit import RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
 
 OPERATIONS: list[Operation] = [
+    *routes_tournaments.operations,  # first: POST /v1/games/bulk, not a game's id
     *routes_games.operations,
     *routes_records.operations,
     *routes_seats.operations,
@@ -67,6 +69,8 @@ def create_app(
         loop = asyncio.get_running_loop()
         app.state.close_streams = lambda: loop.call_soon_threadsafe(live.close_streams)
         app.state.service = gameplay.service
+        app.state.tournaments = gameplay.tournaments
+        app.state.bulk = gameplay.bulk
         app.state.limiter = RateLimiter(
             gameplay.redis,
             settings.key_prefix,

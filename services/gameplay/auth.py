@@ -54,6 +54,9 @@ class Credentials:
     client_ip: str
     platform: bool = False
     """True when the bearer is one of the configured API keys."""
+    acting_for: str | None = None
+    """The scope of the API key the service acts for without its secret (a tournament
+    creating its tables' games for the key that created it)."""
 
     @property
     def token_hash(self) -> str | None:
@@ -62,6 +65,8 @@ class Credentials:
     @property
     def scope(self) -> str:
         """Whose idempotency keys these are when creating games."""
+        if self.acting_for is not None:
+            return self.acting_for
         if self.platform and self.bearer:
             return f"key:{hash_secret(self.bearer)[:32]}"
         return f"anonymous:{self.client_ip}"

@@ -24,9 +24,11 @@ from redis.asyncio import Redis
 
 from services.engine import Game, all_games
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
+from services.store.tournaments import TournamentStore
 
 from .archive import RecordArchive
 from .auth import Credentials
+from .bulk import BulkCreation
 from .clocks import ClockDeadlines
 from .commits import CommitMetrics, CommitPipeline, NextStep
 from .dispatch import (
@@ -43,6 +45,7 @@ from .referee import Referee, budgeted_bots
 from .served import ServedGames
 from .service import GameService
 from .settings import Settings
+from .tournament_runner import TournamentRunner
 
 log = structlog.get_logger(__name__)
 
@@ -67,6 +70,8 @@ class Gameplay:
     dispatcher: Dispatcher
     referee: Referee
     service: GameService
+    tournaments: TournamentRunner
+    bulk: BulkCreation
     _sweeper: asyncio.Task[None] | None = field(default=None, init=False)
     _listening: bool = field(default=False, init=False)
 
@@ -185,7 +190,15 @@ def build_service(
         archive=archive,
         invite_ttl=settings.invite_ttl,
     )
-    return Gameplay(settings, redis, store, live, dispatcher, referee, service)
+    tournaments = TournamentRunner(
+        service,
+        TournamentStore(redis, settings.key_prefix, settings.abandoned_game_ttl),
+        _webhook_sender(dispatcher),
+        service.key_webhooks,
+    )
+    referee.game_ended = tournaments.game_ended
+    bulk = BulkCreation(service)
+    return Gameplay(settings, redis, store, live, dispatcher, referee, service, tournaments, bulk)
 
 
 def _dispatcher(settings: Settings, role: Role, redis: Redis, advance: Advance) -> Dispatcher:

@@ -43,7 +43,8 @@ OnLeave = Literal["bot_takes_over", "end_game"]
 
 MAX_SEAT_NAME = 64
 SEAT_NAME_ERROR = "invalid_seat_name"
-INPUT_CODES = frozenset({SEAT_NAME_ERROR})
+TOO_MANY_GAMES = "too_many_games"
+INPUT_CODES = frozenset({SEAT_NAME_ERROR, TOO_MANY_GAMES})
 """Validation errors with a code of their own (else a request is just `invalid_request`)."""
 _HIDDEN_CHARACTERS = {
     "Cc": "a control character (NUL, newline, tab...)",

@@ -9,7 +9,7 @@ repeated or concurrent run changes nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 import structlog
@@ -35,6 +35,10 @@ log = structlog.get_logger(__name__)
 
 BotMaker = Callable[[str, int], Bot]
 """Makes the bot of a level with a seed."""
+
+GameEnded = Callable[[GameRecord], Awaitable[None]]
+"""Told of every game that finished (with its standings) or was aborted; called again
+when the scoring task is redelivered, so it must be idempotent."""
 
 
 def budgeted_bots(mcts_seconds: float, mcts_iterations: int) -> BotMaker:
@@ -71,6 +75,8 @@ class Referee:
         self.seats_away = seats_away
         self.archive = archive
         self.bot_maker = bot_maker
+        self.game_ended: GameEnded | None = None
+        """Set by `build_service`: the tournaments, which record each table's result."""
 
     # --- bots and scoring --------------------------------------------------------------
 
@@ -94,6 +100,7 @@ class Referee:
             # The scoring task again: a worker may have died between storing the standings
             # and sending game.finished. Webhooks are at least once; receivers dedupe by id.
             await self.notifier.finished(record)
+            await self._ended(record)
 
     async def _play_bot(self, record: GameRecord) -> None:
         game = self.served.of(record)
@@ -152,7 +159,15 @@ class Referee:
         if done:
             metrics.GAMES_FINISHED.labels(game=record.game, how="finished").inc()
             await self.keep_record(record)
-            await self.notifier.finished(replace(record, standings=result.model_dump(mode="json")))
+            finished = replace(
+                record, status=GameStatus.FINISHED, standings=result.model_dump(mode="json")
+            )
+            await self.notifier.finished(finished)
+            await self._ended(finished)
+
+    async def _ended(self, record: GameRecord) -> None:
+        if self.game_ended is not None:
+            await self.game_ended(record)
 
     async def keep_record(self, record: GameRecord) -> None:
         """Archive the record of a game just finished. A failure here costs nothing but
@@ -191,7 +206,7 @@ class Referee:
         return verdict
 
     async def _abort(self, record: GameRecord, reason: str) -> None:
-        await self.store.transition(
+        aborted = await self.store.transition(
             record.id,
             record.version,
             [GameStatus.ACTIVE, GameStatus.SCORING],
@@ -200,6 +215,8 @@ class Referee:
             {"abort_reason": reason},
         )
         metrics.GAMES_FINISHED.labels(game=record.game, how="aborted").inc()
+        if aborted:
+            await self._ended(replace(record, status=GameStatus.ABORTED))
 
     async def nudge(self, record: GameRecord, prompts: Sequence[Prompt]) -> None:
         """Re-kick work that a crashed replica may have dropped (idempotent)."""

@@ -120,10 +120,10 @@ class GameStore:
         )
         if verdict == "exists":
             return str(fingerprint)
-        await self._add_to_indexes(record)
+        await self.add_to_indexes(record)
         return None
 
-    async def _add_to_indexes(self, record: GameRecord) -> None:
+    async def add_to_indexes(self, record: GameRecord) -> None:
         member = f"{_created_ms(record.created_at):015d}:{record.id}"
         indexes = [self.index.all, self.index.by_game(record.game)]
         indexes += [self.index.by_tag(tag) for tag in record.tags]

@@ -1,0 +1,254 @@
+"""GraphQL for tournaments (`tournament(id)`, `createTournament`) and bulk creation
+(`createGames`): thin views over the gameplay service's tournament documents."""
+
+# No `from __future__ import annotations`: strawberry needs the evaluated annotations.
+
+from typing import Annotated, Any
+
+import strawberry
+from pydantic import ValidationError
+from strawberry.scalars import JSON
+
+from services.gameplay import tournament_payloads as t
+from services.gameplay.auth import check_idempotency_key
+from services.gameplay.bulk import BulkCreateRequest, BulkCreation
+from services.gameplay.payloads import input_code, validation_errors
+from services.gameplay.problems import Problem
+from services.gameplay.tournament_runner import TournamentRunner
+
+from .context import GraphQLContext
+from .types import CreateGameInput, GameCreated, Rejected
+
+Info = strawberry.Info[GraphQLContext, None]
+
+
+@strawberry.type(description="A participant's place in the standings.")
+class TournamentStanding:
+    rank: int
+    participant: int
+    name: str
+    bot: str | None
+    played: int
+    wins: int
+    byes: int
+    points: float = strawberry.field(description="A win 1, a draw ½; larger tables: share beaten.")
+    score: int = strawberry.field(description="The sum of their scores in their games.")
+    tiebreak: float = strawberry.field(description="The format's tie-break (see `tiebreak`).")
+
+
+@strawberry.type(description="One table of a round: its participants by seat and its game.")
+class TournamentTable:
+    number: int
+    participants: list[int] = strawberry.field(description="The participant in each seat.")
+    game_id: strawberry.ID | None
+    status: str = strawberry.field(description="playing, finished or void (aborted).")
+    ranks: list[int] | None
+    scores: list[int] | None
+    seed: str | None = strawberry.field(description="The table's seed, once it is done.")
+
+
+@strawberry.type
+class TournamentRound:
+    number: int
+    done: bool
+    byes: list[int]
+    tables: list[TournamentTable]
+
+
+@strawberry.type(description="A tournament: standings and every round's tables.")
+class Tournament:
+    id: strawberry.ID
+    game: str
+    options: JSON
+    format: JSON
+    seats_per_table: int
+    status: str = strawberry.field(description="running or finished.")
+    rounds_total: int
+    tiebreak: str
+    standings: list[TournamentStanding]
+    rounds: list[TournamentRound]
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+
+    @classmethod
+    def of(cls, document: t.TournamentDocument) -> "Tournament":
+        return cls(
+            id=strawberry.ID(document.id),
+            game=document.game,
+            options=JSON(document.options),
+            format=JSON(document.format),
+            seats_per_table=document.seats_per_table,
+            status=document.status,
+            rounds_total=document.rounds_total,
+            tiebreak=document.tiebreak,
+            standings=[TournamentStanding(**row.model_dump()) for row in document.standings],
+            rounds=[
+                TournamentRound(
+                    number=r.number,
+                    done=r.done,
+                    byes=r.byes,
+                    tables=[
+                        TournamentTable(
+                            number=table.number,
+                            participants=table.participants,
+                            game_id=strawberry.ID(table.game_id) if table.game_id else None,
+                            status=table.status,
+                            ranks=table.ranks,
+                            scores=table.scores,
+                            seed=str(table.seed) if table.seed is not None else None,
+                        )
+                        for table in r.tables
+                    ],
+                )
+                for r in document.rounds
+            ],
+            created_at=document.created_at,
+            updated_at=document.updated_at,
+            finished_at=document.finished_at,
+        )
+
+
+@strawberry.type
+class CreatedParticipant:
+    participant: int
+    name: str
+    bot: str | None
+    token: str = strawberry.field(
+        description="The participant's secret token (reads their seat tokens). Shown only here."
+    )
+
+
+@strawberry.type
+class TournamentCreated:
+    id: strawberry.ID
+    game: str
+    format: str
+    rounds_total: int
+    participants: list[CreatedParticipant]
+
+
+@strawberry.input
+class ParticipantInput:
+    name: str
+    bot: str | None = strawberry.field(
+        default=strawberry.UNSET, description="Bot level that plays them; omit for a person."
+    )
+
+
+@strawberry.input(description="round_robin; swiss with rounds; duplicate (rounds optional).")
+class TournamentFormatInput:
+    kind: str
+    rounds: int | None = strawberry.UNSET
+
+
+@strawberry.input
+class CreateTournamentInput:
+    game: str
+    participants: list[ParticipantInput]
+    format: TournamentFormatInput
+    options: JSON | None = strawberry.UNSET
+    seats_per_table: int | None = strawberry.UNSET
+    seed: int | None = strawberry.UNSET
+    webhook_url: str | None = strawberry.UNSET
+
+
+@strawberry.type(description="Every game of a bulk creation, in the order asked.")
+class GamesCreated:
+    games: list[GameCreated]
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+
+CreateTournamentResult = Annotated[
+    TournamentCreated | Rejected, strawberry.union("CreateTournamentResult")
+]
+CreateGamesResult = Annotated[GamesCreated | Rejected, strawberry.union("CreateGamesResult")]
+
+
+def _runner(info: Info) -> TournamentRunner:
+    runner: TournamentRunner = info.context.request.app.state.tournaments
+    return runner
+
+
+def _bulk(info: Info) -> BulkCreation:
+    creation: BulkCreation = info.context.request.app.state.bulk
+    return creation
+
+
+async def resolve_tournament(info: Info, id: strawberry.ID) -> Tournament | None:
+    try:
+        document = await _runner(info).document(str(id))
+    except Problem as problem:
+        if problem.code == "tournament_not_found":
+            return None
+        raise
+    return Tournament.of(document)
+
+
+async def resolve_create_tournament(
+    info: Info, input: CreateTournamentInput
+) -> CreateTournamentResult:
+    try:
+        request = t.CreateTournamentRequest.model_validate(_plain(input))
+    except ValidationError as error:
+        return _invalid(error)
+    try:
+        created = await _runner(info).create(info.context.credentials(), request)
+    except Problem as problem:
+        return _rejected_or_raise(problem)
+    return TournamentCreated(
+        id=strawberry.ID(created.id),
+        game=created.game,
+        format=created.format,
+        rounds_total=created.rounds_total,
+        participants=[CreatedParticipant(**p.model_dump()) for p in created.participants],
+    )
+
+
+async def resolve_create_games(
+    info: Info, games: list[CreateGameInput], idempotency_key: str | None = None
+) -> CreateGamesResult:
+    key = check_idempotency_key(idempotency_key)
+    try:
+        request = BulkCreateRequest.model_validate({"games": [_plain(g) for g in games]})
+    except ValidationError as error:
+        return _invalid(error)
+    try:
+        created, replayed = await _bulk(info).create_games(info.context.credentials(), request, key)
+    except Problem as problem:
+        return _rejected_or_raise(problem)
+    return GamesCreated(
+        games=[GameCreated.of(g, replayed) for g in created.games], replayed=replayed
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A strawberry input as plain data, leaving out what the client did not send."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    fields = getattr(value, "__dataclass_fields__", None)
+    if fields is None:
+        return value
+    return {
+        name: _plain(getattr(value, name))
+        for name in fields
+        if getattr(value, name) is not strawberry.UNSET
+    }
+
+
+def _invalid(error: ValidationError) -> Rejected:
+    return Rejected(
+        code=input_code(error),
+        message="The input does not match the schema.",
+        details=JSON({"errors": validation_errors(error)}),
+    )
+
+
+def _rejected_or_raise(problem: Problem) -> Rejected:
+    if problem.refusal:
+        return Rejected(
+            code=problem.code,
+            message=problem.detail,
+            details=JSON(dict(problem.extra)) if problem.extra else None,
+        )
+    raise problem

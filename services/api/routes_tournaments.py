@@ -1,0 +1,125 @@
+"""REST: tournaments (create, read, standings as CSV, a participant's own rounds) and
+bulk creation of games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gameplay.bulk import MAX_BULK_GAMES, BulkCreated, BulkCreateRequest, BulkCreation
+from services.gameplay.payloads import GAME_ID_PATTERN
+from services.gameplay.problems import Problem
+from services.gameplay.tournament_payloads import (
+    CreateTournamentRequest,
+    MyTournament,
+    TournamentCreated,
+    TournamentDocument,
+)
+from services.gameplay.tournament_runner import TournamentRunner, tournament_not_found
+
+from .inputs import credentials, idempotency_key, json_response, replay_headers
+from .operations import BEARER, Answer, json_answer, operation
+from .params import IDEMPOTENCY_KEY, PathParams
+
+
+class TournamentPath(PathParams):
+    tournament_id: Annotated[str, StringConstraints(pattern=GAME_ID_PATTERN)] = Field(
+        description="The tournament's id, as creating it returned."
+    )
+
+    @classmethod
+    def missing(cls, raw: Mapping[str, Any]) -> Problem:
+        return tournament_not_found(str(raw.get("tournament_id", ""))[:64])
+
+
+def tournaments(request: Request) -> TournamentRunner:
+    runner: TournamentRunner = request.app.state.tournaments
+    return runner
+
+
+def bulk(request: Request) -> BulkCreation:
+    creation: BulkCreation = request.app.state.bulk
+    return creation
+
+
+@operation(
+    "POST",
+    "/v1/games/bulk",
+    summary=f"Create up to {MAX_BULK_GAMES} games at once (platform API keys), all or "
+    "nothing: a refused spec (its index in the problem's `index`) creates none. With an "
+    "Idempotency-Key (header or body) a repeat answers the same ids and tokens; the same "
+    "key with another body is 422.",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(201, BulkCreated, "Created (or replayed: Idempotent-Replayed)"),),
+    problems=(401, 403, 409),
+)
+async def create_games(request: Request, body: BulkCreateRequest) -> Response:
+    who = credentials(request)
+    created, replayed = await bulk(request).create_games(who, body, idempotency_key(request))
+    return json_response(created, 201, replay_headers(replayed))
+
+
+@operation(
+    "POST",
+    "/v1/tournaments",
+    summary="Create a tournament (platform API keys): round_robin, swiss or duplicate. "
+    "Round 1's games start now; the workers start each next round when the last one "
+    "ends. Returns each participant's token, once.",
+    security=BEARER,
+    answers=(json_answer(201, TournamentCreated, "Created"),),
+    problems=(401, 403, 409),
+)
+async def create_tournament(request: Request, body: CreateTournamentRequest) -> Response:
+    created = await tournaments(request).create(credentials(request), body)
+    return json_response(created, 201, {"Location": f"/v1/tournaments/{created.id}"})
+
+
+@operation(
+    "GET",
+    "/v1/tournaments/{tournament_id}",
+    summary="Standings (points, the game's measure, then the format's tie-break) and "
+    "every round's tables with their game ids.",
+    answers=(json_answer(200, TournamentDocument, "The tournament"),),
+)
+async def get_tournament(request: Request, path: TournamentPath) -> Response:
+    return json_response(await tournaments(request).document(path.tournament_id))
+
+
+@operation(
+    "GET",
+    "/v1/tournaments/{tournament_id}/standings.csv",
+    summary="The standings as CSV (RFC 4180, a header row).",
+    answers=(Answer(200, "The standings", {"text/csv": {"type": "string"}}),),
+    operation_id="tournamentStandingsCsv",
+)
+async def standings_csv(request: Request, path: TournamentPath) -> Response:
+    text = await tournaments(request).csv(path.tournament_id)
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="standings-{path.tournament_id}.csv"'
+        },
+    )
+
+
+@operation(
+    "GET",
+    "/v1/tournaments/{tournament_id}/me",
+    summary="Your rounds (table, seat, game id and seat token) for your participant token.",
+    security=BEARER,
+    answers=(json_answer(200, MyTournament, "Your rounds"),),
+    problems=(401,),
+    operation_id="myTournament",
+)
+async def my_rounds(request: Request, path: TournamentPath) -> Response:
+    mine = await tournaments(request).mine(path.tournament_id, credentials(request))
+    return json_response(mine)
+
+
+operations = [create_games, create_tournament, get_tournament, standings_csv, my_rounds]

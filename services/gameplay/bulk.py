@@ -1,0 +1,204 @@
+"""Bulk creation (`POST /v1/games/bulk`, lichess's bulk pairing as an analogue): up to
+`MAX_BULK_GAMES` games in one request, for platform API keys.
+
+All or nothing: every spec is checked (game, options, bot levels, webhook URL) and every
+record built before anything is written; then one Lua script writes the whole batch or
+nothing (`services.store.bulk`). Idempotent: with an Idempotency-Key (header, or
+`idempotency_key` in the body) the games' ids and seat tokens are derived from the key,
+so a repeat answers the same ids and tokens; the same key with another body is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import replace
+
+import orjson
+from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from services.ai.bot import levels_for
+from services.engine import GameError
+from services.store import GameRecord
+from services.store.bulk import BatchCreator
+
+from . import metrics
+from .auth import Credentials, check_idempotency_key, new_salt
+from .leavers import leave_policy_of_request
+from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
+from .problems import Problem, forbidden, from_game_error, unauthorized, unprocessable
+from .service import GameService, fingerprint, new_game_id
+from .webhook_targets import check_webhook_url
+
+MAX_BULK_GAMES = 200
+
+
+class BulkCreateRequest(Strict):
+    games: list[CreateGameRequest] = Field(
+        min_length=1,
+        max_length=MAX_BULK_GAMES,
+        description=f"1 to {MAX_BULK_GAMES} games, each as POST /v1/games takes it.",
+    )
+    idempotency_key: str | None = Field(
+        default=None,
+        description="As the Idempotency-Key header (which wins if both are sent): a repeat "
+        "answers the same ids and tokens; the same key with another body is refused (422).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _at_most_the_limit(cls, data: object) -> object:
+        """Over the limit the request is refused as a whole, before any game is read."""
+        games = data.get("games") if isinstance(data, dict) else None
+        if isinstance(games, list) and len(games) > MAX_BULK_GAMES:
+            raise PydanticCustomError(
+                TOO_MANY_GAMES,
+                "A bulk creation takes at most {limit} games; {count} were sent.",
+                {"limit": MAX_BULK_GAMES, "count": len(games)},
+            )
+        return data
+
+    @field_validator("idempotency_key")
+    @classmethod
+    def _key(cls, value: str | None) -> str | None:
+        if value is not None and check_idempotency_key(value) is None:
+            raise ValueError("not an idempotency key")
+        return value
+
+
+class BulkCreated(BaseModel):
+    games: list[GameCreated] = Field(description="In the order of the request, with tokens.")
+
+
+def too_many_games(count: int) -> Problem:
+    return unprocessable(
+        TOO_MANY_GAMES,
+        f"A bulk creation takes at most {MAX_BULK_GAMES} games; {count} were sent.",
+        limit=MAX_BULK_GAMES,
+    )
+
+
+class BulkCreation:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.batches = BatchCreator(service.store)
+
+    async def create_games(
+        self, who: Credentials, request: BulkCreateRequest, header_key: str | None
+    ) -> tuple[BulkCreated, bool]:
+        """Every game of the request, or none. Returns the answer and whether it is a
+        replay of an earlier batch with the same key."""
+        if who.bearer is None:
+            raise unauthorized("api_key_required", "Bulk creation needs a platform API key.")
+        if not who.platform:
+            raise forbidden("api_key_required", "Bulk creation needs a platform API key.")
+        if len(request.games) > MAX_BULK_GAMES:
+            raise too_many_games(len(request.games))
+        key = header_key or request.idempotency_key
+        body_print = fingerprint(request.model_dump(mode="json", exclude={"idempotency_key"}))
+        digest = hashlib.sha256(f"{who.scope}\x00{key}".encode()).hexdigest()[:40] if key else None
+        built = [
+            await self._built(who, index, spec, key) for index, spec in enumerate(request.games)
+        ]
+        records = [record for record, _ in built]
+        batch_record = orjson.dumps(
+            {"fingerprint": body_print, "games": [record.id for record in records]}
+        ).decode()
+        outcome = await self.batches.create(records, digest, batch_record)
+        if outcome.replayed is not None:
+            return await self._replayed(who, request, key, outcome.replayed, body_print), True
+        if outcome.clash is not None:
+            raise Problem(
+                409,
+                "game_exists",
+                "A game of this batch exists already; nothing was created.",
+                refusal=True,
+            )
+        for record in records:
+            await self.service.pipeline.created(record)
+        games = [self.service._created_answer(record, tokens) for record, tokens in built]
+        return BulkCreated(games=games), False
+
+    async def _built(
+        self, who: Credentials, index: int, request: CreateGameRequest, key: str | None
+    ) -> tuple[GameRecord, list[str | None]]:
+        """The record of game `index` and its seat tokens, checked as POST /v1/games
+        checks one; a refusal names the game's index."""
+        service = self.service
+        try:
+            game = service.served.named(request.game)
+            if request.webhook_url is not None:
+                await check_webhook_url(
+                    request.webhook_url, allow_private=service.webhook_allow_private
+                )
+            levels = levels_for(game)
+            for seat in request.seats:
+                if seat.bot is not None and seat.bot not in levels:
+                    raise unprocessable(
+                        "unknown_bot_level",
+                        f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
+                        known=levels,
+                    )
+            policy = leave_policy_of_request(request, game)
+            seed = request.seed if request.seed is not None else secrets.randbits(63)
+            try:
+                state = game.setup(request.options, len(request.seats), seed)
+            except GameError as error:
+                raise from_game_error(error) from None
+        except Problem as problem:
+            raise _at(index, problem) from None
+        game_key = f"bulk:{key}:{index}" if key else None
+        scope_key = f"create\x00{who.scope}\x00{game_key}" if game_key else None
+        salt = new_salt()
+        tokens = service._tokens(request, who, game_key, salt)
+        record = service._new_record(
+            new_game_id(scope_key), game, request, state, seed, tokens, who, salt
+        )
+        record = replace(
+            record,
+            create_fingerprint=fingerprint(request.model_dump(mode="json")),
+            leave_policy=policy,
+        )
+        return service._with_created_answer(record), tokens
+
+    async def _replayed(
+        self,
+        who: Credentials,
+        request: BulkCreateRequest,
+        key: str | None,
+        stored: str,
+        body_print: str,
+    ) -> BulkCreated:
+        first = orjson.loads(stored)
+        if first.get("fingerprint") != body_print:
+            raise unprocessable(
+                "idempotency_key_reused",
+                "This Idempotency-Key was already used for a different request.",
+            )
+        games: list[GameCreated] = []
+        for index, (game_id, spec) in enumerate(zip(first["games"], request.games, strict=True)):
+            record = await self.service.store.load(game_id)
+            if record is None:
+                raise Problem(
+                    409,
+                    "batch_expired",
+                    f"Game {index} of this batch ({game_id}) has expired.",
+                    refusal=True,
+                )
+            tokens = self.service._tokens(spec, who, f"bulk:{key}:{index}", record.token_salt)
+            games.append(self.service._created_answer(record, tokens))
+        metrics.IDEMPOTENT_REPLAYS.inc()
+        return BulkCreated(games=games)
+
+
+def _at(index: int, problem: Problem) -> Problem:
+    """The same refusal, saying which game of the batch it is about."""
+    return Problem(
+        problem.status,
+        problem.code,
+        f"Game {index}: {problem.detail}",
+        headers=problem.headers,
+        refusal=problem.refusal,
+        **{**problem.extra, "index": index},
+    )

@@ -1,0 +1,160 @@
+"""The documents of the tournament endpoints, as pydantic models (REST bodies, OpenAPI
+and GraphQL alike), and the tournament as stored."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, StrictInt
+
+from .payloads import MAX_SEED, SeatName, Strict, WebhookUrl
+from .tournaments import Tournament
+from .tournaments.models import Format
+
+MAX_PARTICIPANTS = 256
+MAX_TOURNAMENT_GAMES = 4096
+"""Tables over every round of one tournament (its document is rewritten at each result)."""
+
+TournamentEvent = Literal["tournament.round_started", "tournament.finished"]
+
+
+class ParticipantRequest(Strict):
+    name: SeatName = Field(
+        min_length=1, max_length=256, description="Shown as the seat's name at every table."
+    )
+    bot: str | None = Field(
+        default=None,
+        description="Bot level (see the catalog's bot_levels) that plays this participant's "
+        "seats; omit for a person, who reads their seat tokens with their participant token.",
+    )
+
+
+class CreateTournamentRequest(Strict):
+    game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The game's options, the same at every table."
+    )
+    participants: list[ParticipantRequest] = Field(min_length=1, max_length=MAX_PARTICIPANTS)
+    format: Format = Field(
+        description='{"kind": "round_robin"}, {"kind": "swiss", "rounds": N} or '
+        '{"kind": "duplicate", "rounds": N (default: seats per table)}.'
+    )
+    seats_per_table: int = Field(default=2, ge=1, le=8)
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SEED,
+        description="Every table's seed is derived from it (random if omitted). Anyone who "
+        "knows it can work out hidden information.",
+    )
+    webhook_url: WebhookUrl | None = Field(
+        default=None,
+        description="Callback URL for tournament.round_started and tournament.finished "
+        "(signed as game webhooks are).",
+    )
+
+
+class CreatedParticipant(BaseModel):
+    participant: int
+    name: str
+    bot: str | None
+    token: str = Field(
+        description="The participant's secret token: reads their seat token in every round "
+        "(GET /v1/tournaments/{id}/me). Shown only here."
+    )
+
+
+class TournamentCreated(BaseModel):
+    id: str
+    game: str
+    format: str
+    rounds_total: int
+    participants: list[CreatedParticipant]
+
+
+class StandingDocument(BaseModel):
+    rank: int
+    participant: int
+    name: str
+    bot: str | None
+    played: int
+    wins: int
+    byes: int
+    points: float = Field(description="A win 1, a draw ½; at larger tables the share beaten.")
+    score: int = Field(description="The sum of their scores in their games.")
+    tiebreak: float = Field(description="The format's tie-break (see `tiebreak`).")
+
+
+class TableDocument(BaseModel):
+    number: int
+    participants: list[int] = Field(description="The participant in each seat, seat 0 first.")
+    game_id: str | None
+    status: Literal["playing", "finished", "void"]
+    ranks: list[int] | None = Field(
+        default=None, description="Each seat's rank in the game, once finished."
+    )
+    scores: list[int] | None = None
+    seed: int | None = Field(
+        default=None, description="The table's seed, shown once the table is done."
+    )
+
+
+class RoundDocument(BaseModel):
+    number: int
+    done: bool
+    byes: list[int]
+    tables: list[TableDocument]
+
+
+class TournamentDocument(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    format: dict[str, Any]
+    seats_per_table: int
+    status: Literal["running", "finished"]
+    rounds_total: int
+    tiebreak: str = Field(description="buchholz (swiss), sonneborn_berger or matchpoints.")
+    standings: list[StandingDocument]
+    rounds: list[RoundDocument]
+    created_at: str
+    updated_at: str
+    finished_at: str | None
+
+
+class MyRound(BaseModel):
+    number: int
+    bye: bool
+    table: int | None
+    seat: int | None
+    game_id: str | None
+    seat_token: str | None = Field(
+        description="The seat token for that game (null for a bye, a bot, or an expired game)."
+    )
+
+
+class MyTournament(BaseModel):
+    id: str
+    participant: int
+    name: str
+    bot: str | None
+    rounds: list[MyRound]
+
+
+class StoredTournament(BaseModel):
+    """What Redis keeps (one JSON document, changed by compare-and-set)."""
+
+    id: str
+    tournament: Tournament
+    creator: str
+    secret: str
+    """Part of every table game's idempotency key: the games' ids and seat tokens follow
+    from it, and nobody who lacks it can work them out."""
+    token_hashes: list[str]
+    webhooks: list[str]
+    created_at: str
+    updated_at: str
+    announced: int = 0
+    """Rounds whose games were all created and whose round_started was sent."""
+    finished_at: str | None = None
+    finish_announced: bool = False

@@ -1,0 +1,522 @@
+"""Tournaments in the service: created by a platform, stored with compare-and-set, and
+run by the workers.
+
+A round's games are made by whoever starts the round: the request that creates the
+tournament (round 1), then the worker that scores the last game of a round (the
+referee calls `game_ended` after every game's end). Each step reads the stored
+tournament and swaps in the next one with compare-and-set, so concurrent workers
+cannot start a round twice, and every step may be run again: the games of a table are
+created with an idempotency key derived from the tournament's secret, its round and its
+table, so a second creation (a redelivered task) answers the same game, ids and seat
+tokens; a round is marked announced only once its games exist and its
+`tournament.round_started` webhook was sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import random
+import re
+import secrets
+from collections.abc import Mapping
+from typing import Any, cast
+
+import orjson
+import structlog
+from pydantic import ValidationError
+
+from services.engine import Result
+from services.store import GameRecord, GameStatus
+from services.store.tournaments import TournamentStore
+
+from .auth import Credentials, derived_token, hash_secret, new_token
+from .clocks import now
+from .dispatch import WebhookSender
+from .payloads import CreateGameRequest, SeatRequest
+from .problems import Problem, forbidden, unauthorized, unprocessable
+from .service import GameService, new_game_id
+from .tournament_payloads import (
+    MAX_TOURNAMENT_GAMES,
+    CreatedParticipant,
+    CreateTournamentRequest,
+    MyRound,
+    MyTournament,
+    StoredTournament,
+    TournamentCreated,
+    TournamentDocument,
+)
+from .tournament_views import tournament_document
+from .tournaments import (
+    InvalidTournament,
+    Participant,
+    Round,
+    Tournament,
+    TournamentSpec,
+    create_tournament,
+    is_finished,
+    record_result,
+    set_game_id,
+    standings,
+    standings_csv,
+    start_next_round,
+    tiebreak_name,
+    total_rounds,
+)
+from .webhook_targets import check_webhook_url
+
+log = structlog.get_logger(__name__)
+
+TOURNAMENT_TAG = "tournament:"
+TOURNAMENT_ID = re.compile(r"^[a-z2-7]{24}$")
+MAX_SWAPS = 64
+"""Compare-and-set tries of one step before giving up (others keep winning)."""
+SWAP_BACKOFF = 0.01
+"""Most seconds to wait, at random, after losing a compare-and-set to another worker."""
+
+
+def tournament_not_found(tournament_id: str) -> Problem:
+    return Problem(
+        404,
+        "tournament_not_found",
+        f"There is no tournament {tournament_id[:64]!r} (or it has expired).",
+    )
+
+
+class TournamentRunner:
+    def __init__(
+        self,
+        service: GameService,
+        store: TournamentStore,
+        sender: WebhookSender | None,
+        key_webhooks: Mapping[str, str],
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.sender = sender
+        self.key_webhooks = key_webhooks
+
+    # --- creating ------------------------------------------------------------------
+
+    async def create(self, who: Credentials, request: CreateTournamentRequest) -> TournamentCreated:
+        if who.bearer is None:
+            raise unauthorized("api_key_required", "Creating tournaments needs a platform API key.")
+        if not who.platform:
+            raise forbidden("api_key_required", "Creating tournaments needs a platform API key.")
+        game = self.service.served.named(request.game)
+        if request.webhook_url is not None:
+            await check_webhook_url(
+                request.webhook_url, allow_private=self.service.webhook_allow_private
+            )
+        spec = TournamentSpec(
+            game=game.id,
+            options=request.options,
+            seats_per_table=request.seats_per_table,
+            participants=[Participant(name=p.name, bot=p.bot) for p in request.participants],
+            format=request.format,
+            seed=request.seed if request.seed is not None else secrets.randbits(63),
+        )
+        _check_size(spec)
+        try:
+            # The round robin's schedule at larger tables takes a while: off the loop.
+            tournament, _ = await asyncio.to_thread(_first_round, spec, game)
+        except InvalidTournament as error:
+            raise unprocessable(error.code, error.message) from None
+        tournament_id = new_game_id()
+        tokens = [new_token() for _ in spec.participants]
+        at = now()
+        stored = StoredTournament(
+            id=tournament_id,
+            tournament=tournament,
+            creator=who.scope,
+            secret=secrets.token_urlsafe(24),
+            token_hashes=[hash_secret(token) for token in tokens],
+            webhooks=list(
+                dict.fromkeys(
+                    url for url in (request.webhook_url, self.key_webhooks.get(who.scope)) if url
+                )
+            ),
+            created_at=at,
+            updated_at=at,
+        )
+        stored = stored.model_copy(update={"tournament": self._with_game_ids(stored, tournament)})
+        if not await self.store.create(tournament_id, stored.model_dump_json()):
+            raise Problem(409, "tournament_exists", "Try again.")
+        await self.progress(tournament_id)
+        log.info("tournament_created", tournament_id=tournament_id, participants=len(tokens))
+        return TournamentCreated(
+            id=tournament_id,
+            game=game.id,
+            format=spec.format.kind,
+            rounds_total=total_rounds(tournament),
+            participants=[
+                CreatedParticipant(participant=index, name=p.name, bot=p.bot, token=token)
+                for index, (p, token) in enumerate(zip(spec.participants, tokens, strict=True))
+            ],
+        )
+
+    # --- reading -------------------------------------------------------------------
+
+    async def document(self, tournament_id: str) -> TournamentDocument:
+        stored, _ = await self._load(tournament_id)
+        return await asyncio.to_thread(tournament_document, stored)
+
+    async def csv(self, tournament_id: str) -> str:
+        stored, _ = await self._load(tournament_id)
+        return await asyncio.to_thread(standings_csv, stored.tournament)
+
+    async def mine(self, tournament_id: str, who: Credentials) -> MyTournament:
+        """The caller's rounds and seat tokens, for their participant token."""
+        if who.bearer is None or who.token_hash is None:
+            raise unauthorized("participant_token_required", "Send your participant token.")
+        stored, _ = await self._load(tournament_id)
+        index = _participant_of(stored.token_hashes, who.token_hash)
+        if index is None:
+            raise unauthorized("invalid_token", "That token is not a participant of this event.")
+        participant = stored.tournament.spec.participants[index]
+        rounds: list[MyRound] = []
+        for round_ in stored.tournament.rounds:
+            if index in round_.byes:
+                rounds.append(
+                    MyRound(
+                        number=round_.number,
+                        bye=True,
+                        table=None,
+                        seat=None,
+                        game_id=None,
+                        seat_token=None,
+                    )
+                )
+                continue
+            for table in round_.tables:
+                if index not in table.seats:
+                    continue
+                seat = table.seats.index(index)
+                token = None
+                if participant.bot is None:
+                    token = await self._seat_token(stored, round_.number, table.number, seat)
+                rounds.append(
+                    MyRound(
+                        number=round_.number,
+                        bye=False,
+                        table=table.number,
+                        seat=seat,
+                        game_id=table.game_id,
+                        seat_token=token,
+                    )
+                )
+        return MyTournament(
+            id=stored.id,
+            participant=index,
+            name=participant.name,
+            bot=participant.bot,
+            rounds=rounds,
+        )
+
+    async def _seat_token(
+        self, stored: StoredTournament, round_number: int, table: int, seat: int
+    ) -> str | None:
+        game_id = _game_id(stored, round_number, table)
+        meta = await self.service.store.redis.hget(self.service.store.keys(game_id).record, "meta")
+        if meta is None:
+            return None
+        salt = cast(str, orjson.loads(meta)["token_salt"])
+        return derived_token(salt, stored.creator, _table_key(stored, round_number, table), seat)
+
+    # --- running -------------------------------------------------------------------
+
+    async def game_ended(self, record: GameRecord) -> None:
+        """A game finished (or was aborted): if it is a table of a tournament, record
+        its result there, and start the next round if that was the round's last."""
+        tournament_id = next(
+            (tag[len(TOURNAMENT_TAG) :] for tag in record.tags if tag.startswith(TOURNAMENT_TAG)),
+            None,
+        )
+        if tournament_id is None:
+            return
+        result = _engine_result(record)
+        if record.status is GameStatus.FINISHED and result is None:
+            return  # not scored yet: the scoring calls again
+        for _ in range(MAX_SWAPS):
+            found = await self.store.load(tournament_id)
+            if found is None:
+                return
+            stored = StoredTournament.model_validate_json(found.document)
+            place = _table_of(stored.tournament, record.id)
+            if place is None:
+                return  # a game merely tagged so, not one of its tables
+            round_number, table = place
+            try:
+                updated = record_result(stored.tournament, round_number, table, result)
+            except InvalidTournament as error:
+                log.error(
+                    "tournament_result_refused", tournament_id=tournament_id, error=str(error)
+                )
+                return
+            if updated is stored.tournament:
+                break  # recorded before (a redelivered task)
+            if await self._swap(stored, found.version, **_recorded(updated)):
+                log.info(
+                    "tournament_table_done",
+                    tournament_id=tournament_id,
+                    round=round_number,
+                    table=table,
+                )
+                break
+            await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
+        else:
+            log.warning("tournament_result_deferred", tournament_id=tournament_id, game=record.id)
+        await self.progress(tournament_id)
+
+    async def progress(self, tournament_id: str) -> None:
+        """Do what is due, step by step, each a compare-and-set: create the current
+        round's games and announce it, start the next round once this one is done, or
+        announce the end. Safe to run any number of times, anywhere, at once."""
+        for _ in range(MAX_SWAPS):
+            found = await self.store.load(tournament_id)
+            if found is None:
+                return
+            stored = StoredTournament.model_validate_json(found.document)
+            tournament = stored.tournament
+            if tournament.rounds and stored.announced < len(tournament.rounds):
+                round_ = tournament.rounds[-1]
+                await self._open_tables(stored, round_)
+                await self._announce_round(stored, round_)
+                await self._swap(stored, found.version, announced=len(tournament.rounds))
+                continue
+            if tournament.rounds and not tournament.rounds[-1].done:
+                ended = await self._ended_unrecorded(tournament.rounds[-1])
+                if not ended:
+                    return
+                updated = tournament
+                try:
+                    for round_number, table, result in ended:
+                        updated = record_result(updated, round_number, table, result)
+                except InvalidTournament as error:
+                    log.error(
+                        "tournament_result_refused", tournament_id=tournament_id, error=str(error)
+                    )
+                    return
+                if not await self._swap(stored, found.version, **_recorded(updated)):
+                    await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
+                continue
+            if is_finished(tournament):
+                if stored.finish_announced:
+                    return
+                at = stored.finished_at or now()
+                await self._announce_end(stored.model_copy(update={"finished_at": at}))
+                await self._swap(stored, found.version, finished_at=at, finish_announced=True)
+                continue
+            try:
+                advanced, _ = await asyncio.to_thread(start_next_round, tournament)
+            except InvalidTournament as error:
+                log.error("tournament_round_refused", tournament_id=tournament_id, error=str(error))
+                return
+            if await self._swap(
+                stored, found.version, tournament=self._with_game_ids(stored, advanced)
+            ):
+                log.info(
+                    "tournament_round_started",
+                    tournament_id=tournament_id,
+                    round=len(advanced.rounds),
+                )
+        log.warning("tournament_progress_gave_up", tournament_id=tournament_id)
+
+    async def _ended_unrecorded(self, round_: Round) -> list[tuple[int, int, Result | None]]:
+        """Tables of the round whose game ended but whose result is not recorded yet
+        (its worker lost every compare-and-set, or died): their results, to record now."""
+        waiting = [t for t in round_.tables if not t.done and t.game_id is not None]
+        if not waiting:
+            return []
+        store = self.service.store
+        async with store.redis.pipeline(transaction=False) as pipe:
+            for table in waiting:
+                pipe.hget(store.keys(cast(str, table.game_id)).record, "status")
+            statuses = await pipe.execute()
+        ended = []
+        for table, status in zip(waiting, statuses, strict=True):
+            if status not in (GameStatus.FINISHED.value, GameStatus.ABORTED.value):
+                continue
+            record = await store.load(cast(str, table.game_id))
+            if record is None:
+                continue
+            result = _engine_result(record)
+            if record.status is GameStatus.FINISHED and result is None:
+                continue
+            ended.append((round_.number, table.number, result))
+        return ended
+
+    async def _open_tables(self, stored: StoredTournament, round_: Round) -> None:
+        """Create every table's game of the round (again: the same games, answered from
+        their idempotency keys)."""
+        spec = stored.tournament.spec
+        who = Credentials(bearer=None, client_ip="", platform=True, acting_for=stored.creator)
+        for table in round_.tables:
+            request = CreateGameRequest(
+                game=spec.game,
+                seats=[
+                    SeatRequest(name=spec.participants[p].name, bot=spec.participants[p].bot)
+                    for p in table.seats
+                ],
+                options=spec.options,
+                seed=table.seed,
+                tags=[f"{TOURNAMENT_TAG}{stored.id}"],
+            )
+            key = _table_key(stored, round_.number, table.number)
+            created, _ = await self.service.create_game(who, request, key)
+            if created.id != table.game_id:
+                log.error("tournament_game_id_mismatch", tournament_id=stored.id, game=created.id)
+
+    def _with_game_ids(self, stored: StoredTournament, tournament: Tournament) -> Tournament:
+        round_ = tournament.rounds[-1]
+        for table in round_.tables:
+            if table.game_id is None:
+                tournament = set_game_id(
+                    tournament,
+                    round_.number,
+                    table.number,
+                    _game_id(stored, round_.number, table.number),
+                )
+        return tournament
+
+    async def _swap(self, stored: StoredTournament, version: int, **update: Any) -> bool:
+        changed = stored.model_copy(update={**update, "updated_at": now()})
+        return await self.store.swap(stored.id, version, changed.model_dump_json())
+
+    async def _load(self, tournament_id: str) -> tuple[StoredTournament, int]:
+        if not TOURNAMENT_ID.match(tournament_id):
+            raise tournament_not_found(tournament_id)
+        found = await self.store.load(tournament_id)
+        if found is None:
+            raise tournament_not_found(tournament_id)
+        return StoredTournament.model_validate_json(found.document), found.version
+
+    # --- webhooks ------------------------------------------------------------------
+
+    async def _announce_round(self, stored: StoredTournament, round_: Round) -> None:
+        tables = [
+            {"table": t.number, "game_id": t.game_id, "participants": t.seats}
+            for t in round_.tables
+        ]
+        await self._send(
+            stored,
+            f"{stored.id}:round:{round_.number}:tournament.round_started",
+            "tournament.round_started",
+            {"round": round_.number, "tables": tables, "byes": round_.byes},
+        )
+
+    async def _announce_end(self, stored: StoredTournament) -> None:
+        rows = [row.model_dump(mode="json") for row in standings(stored.tournament)]
+        await self._send(
+            stored,
+            f"{stored.id}:tournament.finished",
+            "tournament.finished",
+            {
+                "standings": rows,
+                "tiebreak": tiebreak_name(stored.tournament),
+                "finished_at": stored.finished_at,
+            },
+        )
+
+    async def _send(
+        self, stored: StoredTournament, event_id: str, event_type: str, body: dict[str, Any]
+    ) -> None:
+        if self.sender is None or not stored.webhooks:
+            return
+        payload = {
+            "id": event_id,
+            "type": event_type,
+            "tournament_id": stored.id,
+            "game": stored.tournament.spec.game,
+            "at": now(),
+            **body,
+        }
+        for url in stored.webhooks:
+            await self.sender.send_webhook(event_id, event_type, url, payload)
+
+
+# --- pure helpers ------------------------------------------------------------------------
+
+
+def _check_size(spec: TournamentSpec) -> None:
+    """Refuse, before any work, a tournament whose games would be too many."""
+    n, k = len(spec.participants), spec.seats_per_table
+    rounds = getattr(spec.format, "rounds", None) or (k if spec.format.kind == "duplicate" else 0)
+    if spec.format.kind == "round_robin":
+        # every pair meets: at least n(n-1)/2 pairs, at most k(k-1)/2 a table
+        games = -(-n * (n - 1) // max(1, k * (k - 1)))
+    else:
+        games = rounds * (n // max(1, k))
+    if games > MAX_TOURNAMENT_GAMES:
+        raise unprocessable(
+            "tournament_too_large",
+            f"This tournament would play {games} games or more; at most "
+            f"{MAX_TOURNAMENT_GAMES} are allowed.",
+            limit=MAX_TOURNAMENT_GAMES,
+        )
+
+
+def _recorded(tournament: Tournament) -> dict[str, Any]:
+    """The fields to store with new results: the end's time too, if that was the last."""
+    fields: dict[str, Any] = {"tournament": tournament}
+    if is_finished(tournament):
+        fields["finished_at"] = now()
+    return fields
+
+
+def _first_round(spec: TournamentSpec, game: Any) -> tuple[Tournament, Round]:
+    return start_next_round(create_tournament(spec, game))
+
+
+def _table_key(stored: StoredTournament, round_number: int, table: int) -> str:
+    return f"tournament-{stored.secret}-r{round_number}-t{table}"
+
+
+def _game_id(stored: StoredTournament, round_number: int, table: int) -> str:
+    """The id `create_game` gives the table's game (from the idempotency key)."""
+    key = _table_key(stored, round_number, table)
+    return new_game_id(f"create\x00{stored.creator}\x00{key}")
+
+
+def _participant_of(token_hashes: list[str], token_hash: str) -> int | None:
+    found: int | None = None
+    for index, stored in enumerate(token_hashes):
+        if hmac.compare_digest(stored.encode(), token_hash.encode()):
+            found = index
+    return found
+
+
+def _table_of(tournament: Tournament, game_id: str) -> tuple[int, int] | None:
+    for round_ in reversed(tournament.rounds):
+        for table in round_.tables:
+            if table.game_id == game_id:
+                return round_.number, table.number
+    return None
+
+
+def _engine_result(record: GameRecord) -> Result | None:
+    """The engine's result as the game's stored standings say (None: aborted, or not
+    scored yet)."""
+    if record.status is not GameStatus.FINISHED or record.standings is None:
+        return None
+    stored = record.standings
+    try:
+        return Result.model_validate(
+            {
+                "standings": [
+                    {
+                        "seat": s["seat"],
+                        "score": s["score"],
+                        "breakdown": s["breakdown"],
+                        "rank": s["rank"],
+                    }
+                    for s in stored["standings"]
+                ],
+                "winners": stored["winners"],
+                "opponent": stored.get("opponent"),
+                "summary": stored.get("summary"),
+            }
+        )
+    except (KeyError, ValidationError) as error:
+        log.error("tournament_result_unreadable", game_id=record.id, error=repr(error))
+        return None

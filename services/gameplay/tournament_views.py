@@ -1,0 +1,59 @@
+"""The tournament as the API shows it: standings, and rounds of tables with their games'
+ranks and scores (a table's seed only once it is done: a seed reveals hidden
+information)."""
+
+from __future__ import annotations
+
+from .tournament_payloads import (
+    RoundDocument,
+    StandingDocument,
+    StoredTournament,
+    TableDocument,
+    TournamentDocument,
+)
+from .tournaments import is_finished, standings, tiebreak_name, total_rounds
+
+
+def tournament_document(stored: StoredTournament) -> TournamentDocument:
+    tournament = stored.tournament
+    spec = tournament.spec
+    rounds = []
+    for round_ in tournament.rounds:
+        tables = []
+        for table in round_.tables:
+            ranks = scores = None
+            if table.result is not None:
+                by_seat = {s.seat: s for s in table.result.standings}
+                ranks = [by_seat[seat].rank for seat in range(len(table.seats))]
+                scores = [by_seat[seat].score for seat in range(len(table.seats))]
+            tables.append(
+                TableDocument(
+                    number=table.number,
+                    participants=table.seats,
+                    game_id=table.game_id,
+                    status="void" if table.void else "finished" if table.done else "playing",
+                    ranks=ranks,
+                    scores=scores,
+                    seed=table.seed if table.done else None,
+                )
+            )
+        rounds.append(
+            RoundDocument(number=round_.number, done=round_.done, byes=round_.byes, tables=tables)
+        )
+    return TournamentDocument(
+        id=stored.id,
+        game=spec.game,
+        options=spec.options,
+        format=spec.format.model_dump(mode="json"),
+        seats_per_table=spec.seats_per_table,
+        status="finished" if is_finished(tournament) else "running",
+        rounds_total=total_rounds(tournament),
+        tiebreak=tiebreak_name(tournament),
+        standings=[
+            StandingDocument.model_validate(row.model_dump()) for row in standings(tournament)
+        ],
+        rounds=rounds,
+        created_at=stored.created_at,
+        updated_at=stored.updated_at,
+        finished_at=stored.finished_at,
+    )

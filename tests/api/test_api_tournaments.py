@@ -1,0 +1,441 @@
+"""Tournaments through the API, finished by the in-process workers: a round robin and a
+Swiss of bots whose standings add up from the games' own results, a duplicate
+tournament dealing the same seed at every table of a round, people reading their seat
+tokens with their participant token, the webhooks a platform is sent, and GraphQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import defaultdict
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from services.gameplay.settings import Settings
+from services.gameplay.webhooks import SIGNATURE_HEADER, verify
+
+pytestmark = pytest.mark.timeout(120)
+
+KEY = {"Authorization": "Bearer platform-key-for-tests-0001"}
+
+
+def bots(count: int, level: str = "random") -> list[dict[str, Any]]:
+    return [{"name": f"Bot {n}", "bot": level} for n in range(count)]
+
+
+def create(api, **body: Any) -> dict[str, Any]:
+    response = api.client.post("/v1/tournaments", json=body, headers=KEY)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def finished(api, tournament_id: str, timeout: float = 90) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        document = api.client.get(f"/v1/tournaments/{tournament_id}").json()
+        if document["status"] == "finished":
+            return document
+        assert time.monotonic() < deadline, f"still running: {document['rounds'][-1]}"
+        time.sleep(0.05)
+
+
+def results(api, document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every table's game result, read from the games themselves."""
+    out = {}
+    for round_ in document["rounds"]:
+        for table in round_["tables"]:
+            response = api.client.get(f"/v1/games/{table['game_id']}/result")
+            assert response.status_code == 200, response.text
+            out[table["game_id"]] = response.json()
+    return out
+
+
+def expected_tallies(document, games) -> dict[int, dict[str, float]]:
+    """Points (1 a win, ½ a draw at two seats; byes count 1), scores and games played,
+    from the games' own standings."""
+    tally: dict[int, dict[str, float]] = defaultdict(lambda: {"points": 0, "score": 0, "played": 0})
+    for round_ in document["rounds"]:
+        for p in round_["byes"]:
+            tally[p]["points"] += 1
+        for table in round_["tables"]:
+            ranks = {s["seat"]: s for s in games[table["game_id"]]["standings"]}
+            for seat, p in enumerate(table["participants"]):
+                mine = ranks[seat]["rank"]
+                others = [ranks[s]["rank"] for s in ranks if s != seat]
+                share = sum(1 if mine < r else 0.5 if mine == r else 0 for r in others)
+                tally[p]["points"] += share / len(others)
+                tally[p]["score"] += ranks[seat]["score"]
+                tally[p]["played"] += 1
+    return tally
+
+
+def check_standings(document, games) -> None:
+    tally = expected_tallies(document, games)
+    rows = document["standings"]
+    assert len(rows) == len(tally) or all(r["played"] == 0 for r in rows)
+    for row in rows:
+        mine = tally[row["participant"]]
+        assert row["points"] == pytest.approx(mine["points"])
+        assert row["score"] == mine["score"]
+        assert row["played"] == mine["played"]
+    keys = [(r["points"], r["score"], r["tiebreak"]) for r in rows]
+    assert keys == sorted(keys, reverse=True), "standings are in order"
+
+
+def test_a_round_robin_of_four_bots_is_played_to_the_end_by_the_workers(api):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=bots(4),
+        format={"kind": "round_robin"},
+        seed=7,
+    )
+    assert created["rounds_total"] == 3
+    assert [p["participant"] for p in created["participants"]] == [0, 1, 2, 3]
+    assert len({p["token"] for p in created["participants"]}) == 4
+    document = finished(api, created["id"])
+    assert [r["number"] for r in document["rounds"]] == [1, 2, 3]
+    assert all(r["done"] and len(r["tables"]) == 2 for r in document["rounds"])
+    pairs = [frozenset(t["participants"]) for r in document["rounds"] for t in r["tables"]]
+    assert sorted(map(sorted, pairs)) == sorted(map(sorted, combinations(range(4), 2)))
+    games = results(api, document)
+    assert len(games) == 6
+    check_standings(document, games)
+    assert document["tiebreak"] == "sonneborn_berger"
+    assert document["finished_at"] is not None
+    for round_ in document["rounds"]:
+        for table in round_["tables"]:
+            assert table["status"] == "finished"
+            game = games[table["game_id"]]
+            by_seat = {s["seat"]: s for s in game["standings"]}
+            assert table["ranks"] == [by_seat[s]["rank"] for s in range(2)]
+            names = [by_seat[s]["name"] for s in range(2)]
+            assert names == [f"Bot {p}" for p in table["participants"]]
+
+
+def test_a_swiss_of_eight_bots_over_three_rounds_pairs_by_score_without_rematches(api):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=bots(8),
+        format={"kind": "swiss", "rounds": 3},
+        seed=3,
+    )
+    document = finished(api, created["id"])
+    assert len(document["rounds"]) == 3
+    met = [frozenset(t["participants"]) for r in document["rounds"] for t in r["tables"]]
+    assert len(met) == 12 and len(set(met)) == 12, "nobody meets anyone twice"
+    games = results(api, document)
+    check_standings(document, games)
+    assert document["tiebreak"] == "buchholz"
+    points = {row["participant"]: row["points"] for row in document["standings"]}
+    for row in document["standings"]:
+        opponents = [
+            q
+            for r in document["rounds"]
+            for t in r["tables"]
+            if row["participant"] in t["participants"]
+            for q in t["participants"]
+            if q != row["participant"]
+        ]
+        assert row["tiebreak"] == pytest.approx(sum(points[q] for q in opponents))
+    csv = api.client.get(f"/v1/tournaments/{created['id']}/standings.csv")
+    assert csv.status_code == 200
+    assert csv.headers["content-type"].startswith("text/csv")
+    lines = csv.text.strip().split("\r\n")
+    assert lines[0].endswith(",buchholz")
+    assert [line.split(",")[1] for line in lines[1:]] == [
+        str(row["participant"]) for row in document["standings"]
+    ]
+
+
+def test_a_swiss_with_an_odd_field_gives_one_bye_a_round(api):
+    created = create(
+        api, game="hidden-numbers", participants=bots(5), format={"kind": "swiss", "rounds": 2}
+    )
+    document = finished(api, created["id"])
+    assert [len(r["byes"]) for r in document["rounds"]] == [1, 1]
+    assert document["rounds"][0]["byes"] != document["rounds"][1]["byes"]
+    check_standings(document, results(api, document))
+
+
+def test_a_duplicate_tournament_deals_the_same_seed_at_every_table_of_a_round(api):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=bots(6),
+        seats_per_table=2,
+        format={"kind": "duplicate", "rounds": 2},
+        seed=11,
+    )
+    document = finished(api, created["id"])
+    assert document["tiebreak"] == "matchpoints"
+    seeds_by_round = []
+    for round_ in document["rounds"]:
+        assert len(round_["tables"]) == 3
+        seeds = set()
+        for table in round_["tables"]:
+            record = api.client.get(f"/v1/games/{table['game_id']}/record", headers=KEY)
+            assert record.status_code == 200, record.text
+            seeds.add(record.json()["seed"])
+            assert table["seed"] == record.json()["seed"]
+        assert len(seeds) == 1, "one deal for every table of the round"
+        seeds_by_round.append(seeds.pop())
+    assert seeds_by_round[0] != seeds_by_round[1]
+    seats = defaultdict(list)
+    for round_ in document["rounds"]:
+        for table in round_["tables"]:
+            for seat, p in enumerate(table["participants"]):
+                seats[p].append(seat)
+    assert all(sorted(held) == [0, 1] for held in seats.values()), "seats rotate"
+
+
+def test_people_read_their_seat_token_of_each_round_with_their_participant_token(api):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[{"name": "Ada"}, {"name": "Grace"}, {"name": "Bot", "bot": "random"}],
+        format={"kind": "round_robin"},
+        seed=2,
+    )
+    ada = created["participants"][0]["token"]
+    tid = created["id"]
+    for _ in range(3):
+        mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()
+        assert mine["participant"] == 0 and mine["name"] == "Ada"
+        current = mine["rounds"][-1]
+        if current["bye"]:
+            assert current["seat_token"] is None
+        else:
+            # the seat token is the seat's own: it reads that seat's view and moves there
+            game = api.game(current["game_id"], current["seat_token"])
+            assert game["you"] == current["seat"]
+            assert game["seats"][current["seat"]]["name"] == "Ada"
+        document = api.client.get(f"/v1/tournaments/{tid}").json()
+        for table in document["rounds"][-1]["tables"]:
+            tokens = {}
+            for index, participant in enumerate(created["participants"]):
+                if index not in table["participants"] or participant["bot"]:
+                    continue
+                rounds = api.client.get(
+                    f"/v1/tournaments/{tid}/me", headers=api.auth(participant["token"])
+                ).json()["rounds"]
+                tokens[table["participants"].index(index)] = rounds[-1]["seat_token"]
+            seats = [{"seat": s, "token": tokens.get(s)} for s in range(len(table["participants"]))]
+            api.play_out({"id": table["game_id"], "seats": seats})
+        if document["status"] == "finished":
+            break
+        deadline = time.monotonic() + 20
+        while api.client.get(f"/v1/tournaments/{tid}").json()["rounds"] == document["rounds"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    assert finished(api, tid)["status"] == "finished"
+    mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()
+    assert len(mine["rounds"]) == 3 and sum(r["bye"] for r in mine["rounds"]) == 1
+    bot = api.client.get(
+        f"/v1/tournaments/{tid}/me", headers=api.auth(created["participants"][2]["token"])
+    ).json()
+    assert all(r["seat_token"] is None for r in bot["rounds"])
+    wrong = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth("sps_not-a-token"))
+    assert wrong.status_code == 401 and wrong.json()["code"] == "invalid_token"
+    anonymous = api.client.get(f"/v1/tournaments/{tid}/me")
+    assert anonymous.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        (
+            {"participants": [{"name": "A", "bot": "godlike"}, {"name": "B"}]},
+            422,
+            "unknown_bot_level",
+        ),
+        ({"participants": [{"name": f"P{n}"} for n in range(257)]}, 422, "invalid_request"),
+        ({"participants": [{"name": "A"}]}, 422, "too_few_participants"),
+        ({"game": "chess"}, 422, "unknown_game"),
+        ({"format": {"kind": "swiss", "rounds": 0}}, 422, "invalid_request"),
+        ({"format": {"kind": "knockout"}}, 422, "invalid_request"),
+        ({"format": {"kind": "duplicate"}, "participants": bots(3)}, 422, "participant_count"),
+        ({"seats_per_table": 5}, 422, "seats_per_table"),
+        (
+            {"participants": [{"name": f"P{n}"} for n in range(200)]},
+            422,
+            "tournament_too_large",
+        ),
+    ],
+)
+def test_a_tournament_that_cannot_be_made_is_refused_before_anything_starts(
+    api, body, status, code
+):
+    full = {
+        "game": "hidden-numbers",
+        "participants": bots(4),
+        "format": {"kind": "round_robin"},
+        **body,
+    }
+    response = api.client.post("/v1/tournaments", json=full, headers=KEY)
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code
+
+
+def test_only_a_platform_api_key_creates_tournaments(api):
+    body = {"game": "hidden-numbers", "participants": bots(2), "format": {"kind": "round_robin"}}
+    assert api.client.post("/v1/tournaments", json=body).status_code == 401
+    seat = api.create()["seats"][0]["token"]
+    refused = api.client.post("/v1/tournaments", json=body, headers=api.auth(seat))
+    assert refused.status_code == 403 and refused.json()["code"] == "api_key_required"
+
+
+def test_an_unknown_tournament_is_404(api):
+    for path in ("", "/standings.csv", "/me"):
+        response = api.client.get(f"/v1/tournaments/{'a' * 24}{path}", headers=KEY)
+        assert response.status_code == 404 and response.json()["code"] == "tournament_not_found"
+
+
+# --- webhooks -------------------------------------------------------------------------
+
+
+class Receiver:
+    def __init__(self) -> None:
+        self.received: list[tuple[dict[str, str], bytes]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hooks"
+
+
+@pytest.fixture
+def receiver():
+    made = Receiver()
+    yield made
+    made.server.shutdown()
+    made.server.server_close()
+
+
+@pytest.fixture
+def settings(redis_url: str, key_prefix: str) -> Settings:
+    return Settings(
+        redis_url=redis_url,
+        key_prefix=key_prefix,
+        api_keys="platform-key-for-tests-0001",
+        rate_limit_per_ip=0,
+        rate_limit_per_token=0,
+        log_level="warning",
+        tasks="inprocess",
+        webhook_secret="tournament-hooks",
+        webhook_allow_private=True,
+    )
+
+
+def test_a_platform_is_told_when_each_round_starts_and_when_the_tournament_ends(api, receiver):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=bots(4),
+        format={"kind": "swiss", "rounds": 2},
+        webhook_url=receiver.url,
+    )
+    document = finished(api, created["id"])
+    deadline = time.monotonic() + 20
+    while not any(h["skyport-event-type"] == "tournament.finished" for h, _ in receiver.received):
+        assert time.monotonic() < deadline, receiver.received
+        time.sleep(0.05)
+    events = {}
+    for headers, body in receiver.received:
+        assert verify("tournament-hooks", body, headers[SIGNATURE_HEADER.lower()])
+        payload = json.loads(body)
+        assert payload["id"] == headers["skyport-event-id"]
+        events.setdefault(payload["id"], payload)
+    started = sorted(
+        (p for p in events.values() if p["type"] == "tournament.round_started"),
+        key=lambda p: p["round"],
+    )
+    assert [p["round"] for p in started] == [1, 2]
+    for payload, round_ in zip(started, document["rounds"], strict=True):
+        assert payload["tournament_id"] == created["id"]
+        assert [t["game_id"] for t in payload["tables"]] == [t["game_id"] for t in round_["tables"]]
+    (end,) = [p for p in events.values() if p["type"] == "tournament.finished"]
+    assert [row["participant"] for row in end["standings"]] == [
+        row["participant"] for row in document["standings"]
+    ]
+
+
+# --- GraphQL --------------------------------------------------------------------------
+
+CREATE = """
+mutation($input: CreateTournamentInput!) {
+  createTournament(input: $input) {
+    __typename
+    ... on TournamentCreated { id roundsTotal participants { participant name token } }
+    ... on Error { code message }
+  }
+}"""
+
+READ = """
+query($id: ID!) {
+  tournament(id: $id) {
+    id status tiebreak
+    standings { rank participant name points score tiebreak }
+    rounds { number done tables { number participants gameId status ranks } }
+  }
+}"""
+
+
+def test_graphql_creates_a_tournament_and_reads_its_standings(gql, api):
+    answer = gql.data(
+        CREATE,
+        {
+            "input": {
+                "game": "hidden-numbers",
+                "participants": bots(4),
+                "format": {"kind": "round_robin"},
+                "seed": 4,
+            }
+        },
+        token=KEY["Authorization"].split()[1],
+    )["createTournament"]
+    assert answer["__typename"] == "TournamentCreated", answer
+    assert answer["roundsTotal"] == 3
+    finished(api, answer["id"])
+    tournament = gql.data(READ, {"id": answer["id"]})["tournament"]
+    rest = api.client.get(f"/v1/tournaments/{answer['id']}").json()
+    assert tournament["status"] == "finished"
+    assert [r["participant"] for r in tournament["standings"]] == [
+        r["participant"] for r in rest["standings"]
+    ]
+    assert [t["gameId"] for r in tournament["rounds"] for t in r["tables"]] == [
+        t["game_id"] for r in rest["rounds"] for t in r["tables"]
+    ]
+    assert gql.data(READ, {"id": "b" * 24})["tournament"] is None
+
+
+def test_graphql_refuses_an_unknown_bot_level_as_an_error_result(gql):
+    answer = gql.data(
+        CREATE,
+        {
+            "input": {
+                "game": "hidden-numbers",
+                "participants": [{"name": "A", "bot": "godlike"}, {"name": "B"}],
+                "format": {"kind": "round_robin"},
+            }
+        },
+        token=KEY["Authorization"].split()[1],
+    )["createTournament"]
+    assert answer["__typename"] == "Rejected"
+    assert answer["code"] == "unknown_bot_level"

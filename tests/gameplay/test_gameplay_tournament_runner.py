@@ -1,0 +1,145 @@
+"""The tournament runner over real Redis: however many workers finish a round at once,
+and however often a task is redelivered, each round is started once, with the same
+games; a result recorded again changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.engine import Result, Standing
+from services.gameplay.auth import Credentials
+from services.gameplay.build import Gameplay, build_service
+from services.gameplay.settings import Settings
+from services.gameplay.tournament_payloads import CreateTournamentRequest, StoredTournament
+from services.gameplay.tournaments import record_result
+from services.store import GameRecord, GameStatus
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
+
+PLATFORM = Credentials(bearer="platform-key-for-tests-0001", client_ip="", platform=True)
+
+
+@pytest.fixture
+async def gameplay(settings: Settings, games):
+    built = build_service(settings, games=games)
+    yield built
+    await built.close()
+
+
+async def stored(gameplay: Gameplay, tournament_id: str) -> tuple[StoredTournament, int]:
+    found = await gameplay.tournaments.store.load(tournament_id)
+    assert found is not None
+    return StoredTournament.model_validate_json(found.document), found.version
+
+
+def won_by_seat_0() -> Result:
+    return Result(
+        standings=[
+            Standing(seat=0, score=5, breakdown={"points": 5}, rank=1),
+            Standing(seat=1, score=2, breakdown={"points": 2}, rank=2),
+        ],
+        winners=[0],
+    )
+
+
+async def people_round_robin(gameplay: Gameplay) -> str:
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": f"P{n}"} for n in range(4)],
+            "format": {"kind": "round_robin"},
+            "seed": 9,
+        }
+    )
+    created = await gameplay.tournaments.create(PLATFORM, request)
+    return created.id
+
+
+async def test_workers_finishing_a_round_at_once_start_the_next_round_once(gameplay):
+    tournament_id = await people_round_robin(gameplay)
+    before, version = await stored(gameplay, tournament_id)
+    assert before.announced == 1 and len(before.tournament.rounds) == 1
+    # Round 1's results are stored, as by a worker that died before starting round 2.
+    results = before.tournament
+    for table in results.rounds[0].tables:
+        results = record_result(results, 1, table.number, won_by_seat_0())
+    changed = before.model_copy(update={"tournament": results})
+    assert await gameplay.tournaments.store.swap(tournament_id, version, changed.model_dump_json())
+    await asyncio.gather(*(gameplay.tournaments.progress(tournament_id) for _ in range(12)))
+    after, _ = await stored(gameplay, tournament_id)
+    assert len(after.tournament.rounds) == 2 and after.announced == 2
+    for table in after.tournament.rounds[1].tables:
+        assert table.game_id is not None
+        game = await gameplay.store.load(table.game_id)
+        assert game is not None and game.version == 0
+        assert f"tournament:{tournament_id}" in game.tags
+    # Run again (a redelivered task): nothing changes, not even the version.
+    _, settled = await stored(gameplay, tournament_id)
+    await asyncio.gather(*(gameplay.tournaments.progress(tournament_id) for _ in range(4)))
+    assert (await stored(gameplay, tournament_id))[1] == settled
+
+
+async def test_a_result_reported_again_is_recorded_once(gameplay):
+    tournament_id = await people_round_robin(gameplay)
+    before, _ = await stored(gameplay, tournament_id)
+    table = before.tournament.rounds[0].tables[0]
+    assert table.game_id is not None
+    record = await gameplay.store.load(table.game_id)
+    assert record is not None
+    finished: GameRecord = record.__class__(
+        **{
+            **record.__dict__,
+            "status": GameStatus.FINISHED,
+            "standings": {
+                "id": record.id,
+                "game": record.game,
+                "version": 9,
+                "winners": [1],
+                "standings": [
+                    {"seat": 1, "name": "x", "rank": 1, "score": 4, "breakdown": {"p": 4}},
+                    {"seat": 0, "name": "y", "rank": 2, "score": 1, "breakdown": {"p": 1}},
+                ],
+            },
+        }
+    )
+    await asyncio.gather(*(gameplay.tournaments.game_ended(finished) for _ in range(6)))
+    after, version = await stored(gameplay, tournament_id)
+    recorded = after.tournament.rounds[0].tables[0]
+    assert recorded.result is not None and recorded.result.winners == [1]
+    assert len(after.tournament.rounds) == 1, "the round's other table is still playing"
+    await gameplay.tournaments.game_ended(finished)
+    assert (await stored(gameplay, tournament_id))[1] == version
+
+
+async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gameplay):
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": "Ada"}, {"name": "Grace"}],
+            "format": {"kind": "round_robin"},
+            "seed": 1,
+        }
+    )
+    created = await gameplay.tournaments.create(PLATFORM, request)
+    ada = Credentials(bearer=created.participants[0].token, client_ip="")
+    mine = await gameplay.tournaments.mine(created.id, ada)
+    (first,) = mine.rounds
+    assert first.game_id is not None and first.seat_token is not None
+    gameplay.referee.game_ended = None  # the worker that scores it dies before reporting
+    seat = Credentials(bearer=first.seat_token, client_ip="")
+    await gameplay.service.resign(first.game_id, seat, None, None)
+    for _ in range(400):
+        game = await gameplay.store.load(first.game_id)
+        if game is not None and game.status is GameStatus.FINISHED:
+            break
+        await asyncio.sleep(0.01)
+    before, _ = await stored(gameplay, created.id)
+    assert not before.tournament.rounds[0].done
+    await gameplay.tournaments.progress(created.id)
+    after, _ = await stored(gameplay, created.id)
+    table = after.tournament.rounds[0].tables[0]
+    assert table.result is not None
+    assert table.result.winners == [1 - (first.seat or 0)], "the one who resigned lost"
+    assert after.finished_at is not None and after.finish_announced
