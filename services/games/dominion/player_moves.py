@@ -94,15 +94,22 @@ def action_phase_moves(t: Table) -> list[Move]:
 
 
 def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
-    treasures = list(dict.fromkeys(playable_treasures(t)))
-    moves: list[Move] = [PLAY_TREASURES] if treasures else []
-    moves += [PLAY_TREASURE[c] for c in treasures]
+    treasures = playable_treasures(t)
+    moves: list[Move] = []
+    if treasures:
+        moves.append(PLAY_TREASURES)
+        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(treasures)]
     moves += [BUY_CARD[c] for c in (buyable_cards(t) if buyable is None else buyable)]
-    return moves + [BUY_EVENT[e] for e in buyable_events(t)]
+    if t.s.events:
+        moves += [BUY_EVENT[e] for e in buyable_events(t)]
+    return moves
 
 
 def debt_moves(t: Table) -> list[Move]:
-    most = min(t.player(t.active).debt, t.s.turn.coins)
+    debt = t.s.player_states[t.s.turn.seat].debt
+    if not debt:
+        return []
+    most = min(debt, t.s.turn.coins)
     return [PayDebt(amount=n) for n in range(1, most + 1)]
 
 
@@ -112,6 +119,8 @@ def shadows_in_game(t: Table) -> list[str]:
 
 def shadow_order_moves(t: Table) -> list[Move]:
     """Ordering only matters with two or more kinds of Shadow in the game."""
+    if SHADOWS.isdisjoint(t.s.dealt):
+        return []
     shadows = shadows_in_game(t)
     if len(shadows) < 2:
         return []
@@ -222,9 +231,12 @@ def play_treasures(t: Table, move: PlayTreasures) -> None:
     treasures = playable_treasures(t)
     if not treasures:
         raise refuse("no_treasures", "You have no Treasures in your hand to play.")
-    for card in sorted(treasures, key=lambda c: c == "Rice"):
-        play_treasure_from_hand(t, t.active, card)
-        if resolve_stack(t):
+    if "Rice" in treasures:
+        treasures.sort(key=lambda c: c == "Rice")
+    seat, stack = t.active, t.s.stack
+    for card in treasures:
+        play_treasure_from_hand(t, seat, card)
+        if stack and resolve_stack(t):
             return
 
 
