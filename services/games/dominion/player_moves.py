@@ -80,8 +80,18 @@ def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[M
     if t.s.turn.phase == "action":
         return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_PHASE]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t, buyable) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
+        return buy_phase_legal_moves(t, buyable)
     return []
+
+
+def buy_phase_legal_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
+    """The active player's moves in their Buy phase, with no decision open."""
+    moves = buy_phase_moves(t, buyable)
+    if t.s.player_states[t.s.turn.seat].debt:
+        moves += debt_moves(t)
+    moves += shadow_order_moves(t)
+    moves.append(END_TURN)
+    return moves
 
 
 def action_phase_moves(t: Table) -> list[Move]:
@@ -125,8 +135,9 @@ def shadow_order_moves(t: Table) -> list[Move]:
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
+    bottom = order[0] if order else None
     done = t.s.turn.shadows_ordered
-    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card] and card not in done]
+    return [ORDER_SHADOWS[card] for card in shadows if card != bottom and card not in done]
 
 
 # --- carrying out a move --------------------------------------------------------------
