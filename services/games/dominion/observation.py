@@ -137,6 +137,26 @@ class Observation:
         """The game's Prophecy, active or not yet: it is public from the setup on."""
         return self._state.prophecy
 
+    def facts(self) -> dict[str, object]:
+        """Every fact by name: what equality and `repr` compare and show."""
+        return {name: getattr(self, name) for name in FACTS}
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every fact is: two states that differ only in what this seat cannot
+        see (another hand, the order of a deck) give equal observations."""
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self.facts() == other.facts()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not immutable inside
+
+    def __repr__(self) -> str:
+        return "Observation(" + ", ".join(f"{k}={v!r}" for k, v in self.facts().items()) + ")"
+
+
+FACTS = tuple(name for name, value in vars(Observation).items() if isinstance(value, property))
+"""The names of the facts an Observation holds, in the order they are declared."""
+
 
 def observe(state: DominionState, seat: int, prompts: list[Prompt]) -> Observation:
     return Observation(state, seat, [p for p in prompts if p.seat == seat])
