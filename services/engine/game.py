@@ -190,7 +190,10 @@ class Game(ABC, Generic[StateT, ConfigT]):
         if state.over:
             raise IllegalMove("game_over", "The game is over; no more moves can be made.")
         prompts = self.prompts(state)
-        if seat not in [p.seat for p in prompts]:
+        for prompt in prompts:
+            if prompt.seat == seat:
+                break
+        else:
             raise IllegalMove(
                 "not_your_turn",
                 f"Seat {seat} is not being asked to act now.",

@@ -46,10 +46,22 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: `j = self.below(i + 1)` for each i, with `below` and
+        `next64` written out in the loop (a deck's shuffle is the hottest use of the RNG)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = ((1 << 64) // n) * n
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                r = z ^ (z >> 31)
+                if r < limit:
+                    break
+            j = r % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def sample(self, items: list[T], k: int) -> list[T]:
         pool = list(items)

@@ -195,11 +195,13 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
     if copier is list.copy or copier is dict.copy or copier is set.copy:
         return f"{value}.copy()"
     origin, args = get_origin(tp), get_args(tp)
+    # Lists of containers are often empty (no card resolving, nothing staying in play):
+    # a new empty list then costs far less than mapping a copier over nothing.
     if origin is list and dataclasses.is_dataclass(args[0]):
         namespace[helper] = _copier_of_class(args[0])  # type: ignore[arg-type]
-        return f"list(map({helper}, {value}))"
+        return f"(list(map({helper}, {value})) if {value} else [])"
     if origin is list and get_origin(args[0]) is list and _copier_of_type(args[0]) is list.copy:
-        return f"list(map(_list_copy, {value}))"
+        return f"(list(map(_list_copy, {value})) if {value} else [])"
     namespace[helper] = copier
     return f"{helper}({value})"
 

@@ -121,7 +121,10 @@ def wants_drawer(seen: Observation, drawer: str) -> bool:
 def offered(moves: list[Move], wanted: Move) -> bool:
     """`legal_moves` hands out the shared move instances of `moves.py`, so identity is
     enough (and much cheaper than comparing models)."""
-    return any(move is wanted for move in moves)
+    for move in moves:  # noqa: SIM110 - a plain loop makes no generator per decision
+        if move is wanted:
+            return True
+    return False
 
 
 def pick(moves: list[Move], wanted: Move) -> Move:

@@ -50,8 +50,10 @@ def gained(t: Table, seat: int, card: str, to: str, by_blockade: bool = False) -
     if to == "blockade":
         p.blockades.append(card)
         p.blockade_victims.append(0)  # Blockade fills in who its Attack hits
+    elif to == "discard":
+        p.discard.append(card)
     else:
-        {"discard": p.discard, "hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
+        {"hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
     t.log.append(unchecked(CardGained)(seat=seat, card=card, to=to))
     note_gain(t, seat, card)
     when_gain(t, seat, card, by_blockade)
@@ -59,6 +61,8 @@ def gained(t: Table, seat: int, card: str, to: str, by_blockade: bool = False) -
 
 
 def destination(t: Table, card: str, to: str) -> str:
+    if t.s.prophecy is None or t.s.sun:
+        return to  # no Prophecy active: the common case, without asking by name
     if t.prophecy("Progress"):
         return "deck"  # "This is not optional; all gained cards go onto your deck."
     if t.prophecy("Rapid Expansion") and (is_(t, card, "Action") or is_(t, card, "Treasure")):
@@ -78,6 +82,8 @@ def note_gain(t: Table, seat: int, card: str) -> None:
 def when_gain(t: Table, seat: int, card: str, by_blockade: bool = False) -> None:
     if seat == t.active and not by_blockade and blockaded(t, seat, card):
         gain(t, seat, "Curse", by_blockade=True)
+    if t.s.prophecy is None or t.s.sun:
+        return  # no Prophecy active
     if t.prophecy("Harsh Winter") and seat == t.active:
         harsh_winter(t, seat, card)
     if t.prophecy("Bureaucracy") and not costs_zero(cost(t, card)):

@@ -17,7 +17,7 @@ from .evaluation import evaluate
 from .expert import ExpertBot, expert_move
 from .moves import DominionMove, describe
 from .observation import Observation, observe
-from .player_moves import apply_move, buyable_cards, legal_moves
+from .player_moves import apply_move, buy_phase_legal_moves, buyable_cards, legal_moves
 from .scoring import final_result
 from .setup import DominionConfig, new_state
 from .state import DominionState
@@ -49,10 +49,11 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return [phase_prompt(Table(state))]
 
     def legal_moves(self, state: DominionState, seat: Seat) -> list[Move]:
-        table = Table(state)
         if state.stack or state.turn.phase != "buy" or state.over:
-            return legal_moves(table, seat)
-        return legal_moves(table, seat, self.prompts(state)[0].options)
+            return legal_moves(Table(state), seat)
+        if seat != state.turn.seat:
+            return []
+        return buy_phase_legal_moves(Table(state), self.prompts(state)[0].options)
 
     def play(self, state: DominionState, seat: Seat, move: Move) -> list[Event]:
         table = Table(state)
@@ -117,12 +118,10 @@ def phase_prompt(t: Table) -> Prompt:
     """The active player's turn: `options` are the cards they can play (Action phase) or
     buy (Buy phase) right now; the full list of moves is `legal_moves`."""
     turn = t.s.turn
-    status = (
-        f"{turn.actions} Action(s), {turn.buys} Buy(s), ${turn.coins}, "
-        f"{t.player(turn.seat).debt} Debt"
-    )
+    p = t.s.player_states[turn.seat]
+    status = f"{turn.actions} Action(s), {turn.buys} Buy(s), ${turn.coins}, {p.debt} Debt"
     if turn.phase == "action":
-        playable = [c for c in dict.fromkeys(t.player(turn.seat).hand) if playable_action(t, c)]
+        playable = [c for c in dict.fromkeys(p.hand) if playable_action(t, c)]
         return unchecked(Prompt)(
             seat=turn.seat,
             kind="action_phase",

@@ -80,8 +80,18 @@ def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[M
     if t.s.turn.phase == "action":
         return action_phase_moves(t) + debt_moves(t) + shadow_order_moves(t) + [END_PHASE]
     if t.s.turn.phase == "buy":
-        return buy_phase_moves(t, buyable) + debt_moves(t) + shadow_order_moves(t) + [END_TURN]
+        return buy_phase_legal_moves(t, buyable)
     return []
+
+
+def buy_phase_legal_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
+    """The active player's moves in their Buy phase, with no decision open."""
+    moves = buy_phase_moves(t, buyable)
+    if t.s.player_states[t.s.turn.seat].debt:
+        moves += debt_moves(t)
+    moves += shadow_order_moves(t)
+    moves.append(END_TURN)
+    return moves
 
 
 def action_phase_moves(t: Table) -> list[Move]:
@@ -94,15 +104,22 @@ def action_phase_moves(t: Table) -> list[Move]:
 
 
 def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
-    treasures = list(dict.fromkeys(playable_treasures(t)))
-    moves: list[Move] = [PLAY_TREASURES] if treasures else []
-    moves += [PLAY_TREASURE[c] for c in treasures]
+    treasures = playable_treasures(t)
+    moves: list[Move] = []
+    if treasures:
+        moves.append(PLAY_TREASURES)
+        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(treasures)]
     moves += [BUY_CARD[c] for c in (buyable_cards(t) if buyable is None else buyable)]
-    return moves + [BUY_EVENT[e] for e in buyable_events(t)]
+    if t.s.events:
+        moves += [BUY_EVENT[e] for e in buyable_events(t)]
+    return moves
 
 
 def debt_moves(t: Table) -> list[Move]:
-    most = min(t.player(t.active).debt, t.s.turn.coins)
+    debt = t.s.player_states[t.s.turn.seat].debt
+    if not debt:
+        return []
+    most = min(debt, t.s.turn.coins)
     return [PayDebt(amount=n) for n in range(1, most + 1)]
 
 
@@ -112,12 +129,15 @@ def shadows_in_game(t: Table) -> list[str]:
 
 def shadow_order_moves(t: Table) -> list[Move]:
     """Ordering only matters with two or more kinds of Shadow in the game."""
+    if SHADOWS.isdisjoint(t.s.dealt):
+        return []
     shadows = shadows_in_game(t)
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
+    bottom = order[0] if order else None
     done = t.s.turn.shadows_ordered
-    return [ORDER_SHADOWS[card] for card in shadows if order[:1] != [card] and card not in done]
+    return [ORDER_SHADOWS[card] for card in shadows if card != bottom and card not in done]
 
 
 # --- carrying out a move --------------------------------------------------------------
@@ -222,9 +242,12 @@ def play_treasures(t: Table, move: PlayTreasures) -> None:
     treasures = playable_treasures(t)
     if not treasures:
         raise refuse("no_treasures", "You have no Treasures in your hand to play.")
-    for card in sorted(treasures, key=lambda c: c == "Rice"):
-        play_treasure_from_hand(t, t.active, card)
-        if resolve_stack(t):
+    if "Rice" in treasures:
+        treasures.sort(key=lambda c: c == "Rice")
+    seat, stack = t.active, t.s.stack
+    for card in treasures:
+        play_treasure_from_hand(t, seat, card)
+        if stack and resolve_stack(t):
             return
 
 

@@ -43,20 +43,32 @@ def play_from_hand(t: Table, seat: int, card: str, replays: int = 0) -> Frame:
     return start_play(t, seat, card, "hand", "play", replays)
 
 
+PLAIN_TREASURES: dict[str, tuple[int, int]] = {
+    name: (card.coins, card.buys)
+    for name, card in CARDS.items()
+    if "Treasure" in card.types and "Action" not in card.types and not card.special
+}
+"""Treasures with no text beyond "+$" and "+Buy" (and no +Sun), printed: their $ and Buys."""
+
+_new_card_played = unchecked(CardPlayed)
+
+
 def play_treasure_from_hand(t: Table, seat: int, card: str) -> None:
     """A plain Treasure (no special text, not an Action now) resolves at once: it has no
     +Sun, no decision, no Daimyo, no "after you play an Action/Attack". Anything else is
     played through a frame like every card."""
-    if CARDS[card].special or is_(t, card, "Action"):
+    plain = PLAIN_TREASURES.get(card)
+    if plain is None or t.prophecy("Enlightenment"):  # Enlightenment: Treasures are Actions
         play_from_hand(t, seat, card)
         return
-    p = t.player(seat)
+    p = t.s.player_states[seat]
     p.hand.remove(card)
     p.in_play.append(card)
-    t.log.append(unchecked(CardPlayed)(seat=seat, card=card, source="hand"))
+    t.log.append(_new_card_played(seat=seat, card=card, source="hand"))
     treasure_played(t, card)
-    t.s.turn.coins += CARDS[card].coins
-    t.s.turn.buys += CARDS[card].buys
+    turn = t.s.turn
+    turn.coins += plain[0]
+    turn.buys += plain[1]
 
 
 def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Frame:
@@ -97,7 +109,8 @@ def begin(t: Table, f: Frame) -> None:
 
 
 def treasure_played(t: Table, card: str) -> None:
-    turn = t.s.turn
+    s = t.s
+    turn = s.turn
     first = card not in turn.treasures_played
     if first:
         turn.treasures_played.append(card)
@@ -107,6 +120,8 @@ def treasure_played(t: Table, card: str) -> None:
         turn.silver_or_gold_played = True
         if corsaired(t, turn.seat):
             trash_from_play(t, turn.seat, card)
+    if s.prophecy is None or s.sun:
+        return  # no Prophecy active: the common case, without asking by name
     if first and t.prophecy("Good Harvest"):
         turn.buys += 1
         turn.coins += 1

@@ -12,7 +12,7 @@ from services.engine import Event
 from .state import DominionState, PlayerState
 
 
-@dataclass
+@dataclass(slots=True)
 class Table:
     s: DominionState
     log: list[Event] = field(default_factory=list)
@@ -31,4 +31,5 @@ class Table:
 
     def prophecy(self, name: str) -> bool:
         """Is `name` the Prophecy, and active (its last Sun token gone)?"""
-        return self.s.prophecy == name and self.s.sun == 0
+        s = self.s
+        return s.prophecy == name and s.sun == 0

@@ -75,9 +75,10 @@ def buys_left(t: Table) -> int:
 
 
 def playable_treasures(t: Table) -> list[str]:
-    if t.s.turn.treasures_locked:
+    turn = t.s.turn
+    if turn.treasures_locked:
         return []
-    return [c for c in t.player(t.active).hand if c in TREASURES]
+    return [c for c in t.s.player_states[turn.seat].hand if c in TREASURES]
 
 
 def buyable_cards(t: Table) -> list[str]:
@@ -100,10 +101,23 @@ def buyable_events(t: Table) -> list[str]:
 
 
 def buy_phase_open(t: Table) -> bool:
-    p, turn = t.player(t.active), t.s.turn
-    if playable_treasures(t) or (p.debt and turn.coins):
+    """Whether the active player can still do something in their Buy phase: play a
+    Treasure, pay off Debt, or buy a card or an Event. (Asked after every Buy phase move,
+    so it stops at the first thing found instead of listing them all.)"""
+    s = t.s
+    turn = s.turn
+    p = s.player_states[turn.seat]
+    if not turn.treasures_locked and not TREASURES.isdisjoint(p.hand):
         return True
-    return bool(buyable_cards(t) or buyable_events(t))
+    if p.debt:
+        return bool(turn.coins)  # nothing can be bought with Debt
+    if buys_left(t) <= 0:
+        return False
+    costs, coins = coins_to_buy(t), turn.coins
+    for name, left in s.supply.items():
+        if left > 0 and costs[name] <= coins:
+            return True
+    return bool(buyable_events(t))
 
 
 # --- start of turn --------------------------------------------------------------------
@@ -356,7 +370,7 @@ def game_end_reason(t: Table) -> str | None:
     supply = t.s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
-    empty = [name for name, left in supply.items() if left == 0]
+    empty = [name for name, left in supply.items() if left == 0] if 0 in supply.values() else []
     if len(empty) >= PILES_TO_END[t.s.players]:
         return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
     if min(p.turns - p.extra_turns for p in t.s.player_states) >= t.s.turn_limit:
