@@ -372,8 +372,8 @@ def test_a_document_sent_again_is_parsed_and_validated_once(gql, monkeypatch):
 
 
 def test_a_remembered_document_over_the_limits_is_refused_every_time(gql):
-    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", limit: 1000) {
-      entries { version seat events { kind seat data } } } }"""
+    costly = """query { events(gameId: "aaaaaaaaaaaaaaaaaaaaaaaa", first: 1000) {
+      edges { node { version seat events { kind seat data } } } } }"""
     for _ in range(2):
         answer = gql(costly)
         assert answer["errors"][0]["extensions"]["code"] == "query_too_costly"

@@ -49,6 +49,7 @@ query Game($id: ID!) {
   game(id: $id) { status turn seats { seat name bot open abandoned autopilot } }
 }"""
 
+
 def nodes(connection: dict) -> list[dict]:
     return [edge["node"] for edge in connection["edges"]]
 
