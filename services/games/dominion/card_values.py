@@ -41,6 +41,8 @@ class Weights:
     trasher: float = 1.0
     remodeler: float = 1.2
     gainer: float = 1.2
+    gain_debt: float = 0.2
+    """Per Debt a card's gain costs (Gold Mine's Gold), taken off the gainer's worth."""
     draw_floor: float = 0.8
     """A card drawn counts at least this many $."""
     terminals_per_card: int = 9
@@ -193,7 +195,7 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     if t.remodels:
         value += W.remodeler if deck.trashers == 0 else W.remodeler / 3
     if t.gains:
-        value += W.gainer * (early + 0.5)
+        value += W.gainer * (early + 0.5) - W.gain_debt * t.gain_debt
     if t.terminal:
         allowed = 1 + deck.size // W.terminals_per_card + deck.villages
         if deck.terminals >= allowed:

@@ -87,7 +87,8 @@ def test_mcts_plays_out_with_the_experts_moves():
     state = start(new_game(), hand=["Copper"] * 5, phase="buy")
     rng = Rng.from_seed(1)
     state = game.apply(state, 0, game.playout_move(state, 0, rng)).state  # plays Treasures
-    assert game.playout_move(state, 0, rng) == expert_move(state) == BUY_CARD["Gold Mine"]
+    assert game.playout_move(state, 0, rng) == expert_move(state)
+    assert expert_move(state).kind == "buy_card"
     record = play_match(game, [MctsBot(1, iterations=3, depth=4), make_bot("expert", 2)], 4)
     assert record.result.winners
 
@@ -221,11 +222,13 @@ def test_the_expert_takes_a_debt_card_its_spare_coins_pay_for():
 
 def test_mountain_shrines_cards_count_only_when_the_trash_can_hold_an_action():
     """ "Then if there are any Action cards in the trash, +2 Cards": with no Action in the
-    trash (and none it could trash), it is a $2 terminal, so Gold Mine is the better $5."""
-    assert buy_with(5, "Mountain Shrine", "Gold Mine") == BUY_CARD["Gold Mine"]
+    trash (and none it could trash), it is a $2 terminal, not worth its 5 Debt at $5."""
+    assert buy_with(5, "Mountain Shrine", "Gold Mine") != BUY_CARD["Mountain Shrine"]
+    no_action = buy_with(5, "Mountain Shrine", "Gold Mine", trash=["Estate", "Copper"])
+    assert no_action != BUY_CARD["Mountain Shrine"]
     assert (
-        buy_with(5, "Mountain Shrine", "Gold Mine", trash=["Estate", "Copper"])
-        == BUY_CARD["Gold Mine"]
+        buy_with(5, "Mountain Shrine", "Gold Mine", trash=["Gold Mine"])
+        == BUY_CARD["Mountain Shrine"]
     )
     # Enlightenment (public from the setup, even before it is active) makes Treasures
     # Actions, so Mountain Shrine can put one in the trash itself.
@@ -341,3 +344,13 @@ def test_a_game_that_drags_on_greens_anyway():
     assert expert_move(state) != BUY_CARD["Duchy"]
     state.player_states[0].turns = 55
     assert expert_move(state) == BUY_CARD["Duchy"]
+
+
+def test_a_gain_that_costs_debt_is_worth_that_much_less():
+    """Gold Mine's Gold comes with 4 Debt each time: at $5 a Smithy, whose draws cost
+    nothing, is the better buy for a money deck."""
+    assert traits("Gold Mine").gain_debt == 4 and traits("Craftsman").gain_debt == 0
+    kingdom = ["Gold Mine", "Smithy", "Cellar", "Moat", "Harbinger", "Merchant", "Vassal"]
+    kingdom += ["Village", "Workshop", "Gardens"]
+    state = start(new_game(kingdom=kingdom), hand=[], phase="buy", coins=5)
+    assert expert_move(state) == BUY_CARD["Smithy"]
