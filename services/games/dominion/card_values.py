@@ -43,6 +43,8 @@ class Weights:
     gainer: float = 1.2
     gain_debt: float = 0.2
     """Per Debt a card's gain costs (Gold Mine's Gold), taken off the gainer's worth."""
+    shadow: float = 1.0
+    """A Shadow played from the deck is one more card in hand: this many cards' worth."""
     draw_floor: float = 0.8
     """A card drawn counts at least this many $."""
     terminals_per_card: int = 9
@@ -187,6 +189,8 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     t = traits(name)
     early = 1 - greening(seen)
     value = play_value(name, deck, seen)
+    if CARDS[name].is_("Shadow"):
+        value += W.shadow * draw_worth(deck)  # played from the deck, it leaves a hand slot
     if t.village:
         value += W.village * max(0, min(deck.terminals - deck.villages - 1, 3))
     if t.trashes and deck.trashers == 0 and deck.junk + deck.coppers > 4:

@@ -354,3 +354,12 @@ def test_a_gain_that_costs_debt_is_worth_that_much_less():
     kingdom += ["Village", "Workshop", "Gardens"]
     state = start(new_game(kingdom=kingdom), hand=[], phase="buy", coins=5)
     assert expert_move(state) == BUY_CARD["Smithy"]
+
+
+def test_a_shadow_counts_the_hand_slot_it_leaves():
+    """Ronin draws to 7 cards like a Smithy from hand, but played from the deck it leaves
+    its slot in hand to one more card: at $5 it is the better drawer."""
+    kingdom = ["Ronin", "Smithy", "Cellar", "Moat", "Harbinger", "Merchant", "Vassal"]
+    kingdom += ["Village", "Workshop", "Gardens"]
+    state = start(new_game(kingdom=kingdom), hand=[], phase="buy", coins=5)
+    assert expert_move(state) == BUY_CARD["Ronin"]
