@@ -5,9 +5,11 @@ Its plan follows from what the kingdom offers (`card_values`): it opens and buil
 whichever cards are worth more than Silver and Gold to its deck right now (drawing cards
 at its deck's money density, villages once it has terminals to feed, a trasher while it
 has junk, Curses for its opponents), greens by the Provinces left (Duchies from 4 left in
-a 2-player game, Estates from 2), never ends the game on a loss nor buys the penultimate
-Province when behind, pays off Debt as soon as it has the $, and buys Events when what
-they do beats the card it would buy. Shadows are played from the deck like cards in hand.
+a 2-player game, Estates from 2; in a game still going after 40 turns, as if one more were
+gone every 3 turns), never ends the game on a loss nor buys the penultimate Province when
+behind, pays off Debt as soon as it has the $, and buys Events when what they do beats
+the card it would buy. Shadows are played from the deck like cards in hand. When played
+Treasures leave the deck (Panic), it plays only those a worthwhile buy needs.
 
 It sees the game only through `legal_moves` and its seat's `observation`.
 """

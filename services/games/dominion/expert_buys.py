@@ -1,6 +1,7 @@
 """The expert's judgement of buys: the best card for the $ it has, never one that ends
-the game on a loss, nor the penultimate Province when behind. Used for its Buy phase and
-for the gains it weighs against them (a Gold for Debt now against the buy it would cost).
+the game on a loss, nor the penultimate Province when behind, and, in a game dragging on,
+the shortest piles for the leader to end it. Used for its Buy phase and for what a
+Treasure that is gone once played (Panic) should be spent on.
 """
 
 from __future__ import annotations
