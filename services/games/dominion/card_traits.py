@@ -34,6 +34,8 @@ DRAWS_IF_ACTION_TRASHED = re.compile(
     r"if there are any action cards in the trash, \+(\d+) cards", re.I
 )
 TREASURES_ARE_ACTIONS = re.compile(r"treasures are also actions", re.I)
+GAIN_FOR_DEBT = re.compile(r"gain an? [\w ]+? and get \+(\d+) debt", re.I)
+TREASURES_RETURN = re.compile(r"discard one from play, return it to its pile", re.I)
 EVERY_TURN = re.compile(r"at the start of each of your turns", re.I)
 
 
@@ -68,6 +70,10 @@ class Traits:
     """Makes its player trash a card from hand (not "may")."""
     draws_if_action_trashed: float
     """+Cards it gives only once the trash holds an Action card (0 if none)."""
+    optional_actions: int = 0
+    """The most +Actions one of its choices offers ("choose two: +2 Actions; +$2...")."""
+    gain_debt: int = 0
+    """Debt its gain costs ("You may gain a Gold and get +4 Debt"), beside any printed."""
 
     @property
     def terminal(self) -> bool:
@@ -128,6 +134,8 @@ def traits(name: str) -> Traits:
         draws_if_action_trashed=float(m.group(1))
         if (m := DRAWS_IF_ACTION_TRASHED.search(text))
         else 0.0,
+        optional_actions=max(actions, int(optional_amount(ACTIONS_IN_TEXT, text))),
+        gain_debt=int(m.group(1)) if (m := GAIN_FOR_DEBT.search(text)) else 0,
     )
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .card_traits import TREASURES_ARE_ACTIONS, junk, traits
+from .card_traits import TREASURES_ARE_ACTIONS, TREASURES_RETURN, junk, traits
 from .cards import CARDS, PROPHECIES, Cost
 from .observation import Observation
 
 PROVINCES_AT_START = {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}
+DRAG_FROM = 40
+"""Turns after which a game that has not ended greens anyway (`provinces_to_go`)."""
 DEBT_WEIGHT = 0.8
 """$ of Debt taken when a card is played count this much against it (paid off later)."""
 
@@ -39,6 +41,10 @@ class Weights:
     trasher: float = 1.0
     remodeler: float = 1.2
     gainer: float = 1.2
+    gain_debt: float = 0.2
+    """Per Debt a card's gain costs (Gold Mine's Gold), taken off the gainer's worth."""
+    shadow: float = 1.0
+    """A Shadow played from the deck is one more card in hand: this many cards' worth."""
     draw_floor: float = 0.8
     """A card drawn counts at least this many $."""
     terminals_per_card: int = 9
@@ -96,10 +102,18 @@ def provinces_left(seen: Observation) -> int:
     return seen.supply.get("Province", 0)
 
 
+def provinces_to_go(seen: Observation) -> int:
+    """The Provinces left, as far as greening goes: a game still going after `DRAG_FROM`
+    turns (decks that cannot reach a Province — under Panic, say, Treasures are gone once
+    played) greens as if one more were gone every 3 turns, so that it ends on the other
+    piles instead of running into the service's turn limit."""
+    return provinces_left(seen) - max(0, (seen.turns - DRAG_FROM) // 3)
+
+
 def greening(seen: Observation) -> float:
     """0 while building, rising to 1 as the Provinces run out (a third gone: 0.4)."""
     start = PROVINCES_AT_START.get(len(seen.vp), 8)
-    return 1 - provinces_left(seen) / start
+    return min(1.0, 1 - provinces_to_go(seen) / start)
 
 
 def cost_of(seen: Observation, name: str) -> Cost:
@@ -120,6 +134,13 @@ def draw_worth(deck: Deck) -> float:
     """$ a drawn card is worth: the deck's density, but no less than a floor, as the
     deck's money grows while the card stays."""
     return max(deck.density, W.draw_floor)
+
+
+def treasures_leave_when_played(seen: Observation) -> bool:
+    """The active Prophecy returns Treasures discarded from play to their piles (Panic):
+    each Treasure makes its $ once, then is gone."""
+    prophecy = PROPHECIES.get(seen.prophecy or "")
+    return prophecy is not None and bool(TREASURES_RETURN.search(prophecy.text))
 
 
 def treasures_are_actions(seen: Observation) -> bool:
@@ -168,6 +189,8 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     t = traits(name)
     early = 1 - greening(seen)
     value = play_value(name, deck, seen)
+    if CARDS[name].is_("Shadow"):
+        value += W.shadow * draw_worth(deck)  # played from the deck, it leaves a hand slot
     if t.village:
         value += W.village * max(0, min(deck.terminals - deck.villages - 1, 3))
     if t.trashes and deck.trashers == 0 and deck.junk + deck.coppers > 4:
@@ -176,7 +199,7 @@ def action_value(name: str, deck: Deck, seen: Observation) -> float:
     if t.remodels:
         value += W.remodeler if deck.trashers == 0 else W.remodeler / 3
     if t.gains:
-        value += W.gainer * (early + 0.5)
+        value += W.gainer * (early + 0.5) - W.gain_debt * t.gain_debt
     if t.terminal:
         allowed = 1 + deck.size // W.terminals_per_card + deck.villages
         if deck.terminals >= allowed:
@@ -204,7 +227,7 @@ def gain_value(name: str, deck: Deck, seen: Observation) -> float:
         value = t.coins + 0.3 * t.buys
         if name == "Copper":
             value = 0.8 - deck.density if deck.density < 0.9 else -0.5
-        if seen.prophecy == "Panic":
+        if treasures_leave_when_played(seen):
             value *= 0.25  # a Treasure discarded from play goes back to its pile
     return value * (1 - W.late_discount * greening(seen) ** 2)
 
@@ -221,7 +244,7 @@ def victory_value(name: str, seen: Observation) -> float:
     """Victory cards are worth buying once the game nears its end: the more so the
     fewer Provinces are left."""
     vp = vp_of(name)
-    left = provinces_left(seen)
+    left = provinces_to_go(seen)
     if name == "Province":
         return 100.0
     if vp >= 3:

@@ -5,9 +5,11 @@ Its plan follows from what the kingdom offers (`card_values`): it opens and buil
 whichever cards are worth more than Silver and Gold to its deck right now (drawing cards
 at its deck's money density, villages once it has terminals to feed, a trasher while it
 has junk, Curses for its opponents), greens by the Provinces left (Duchies from 4 left in
-a 2-player game, Estates from 2), never ends the game on a loss nor buys the penultimate
-Province when behind, pays off Debt as soon as it has the $, and buys Events when what
-they do beats the card it would buy. Shadows are played from the deck like cards in hand.
+a 2-player game, Estates from 2; in a game still going after 40 turns, as if one more were
+gone every 3 turns), never ends the game on a loss nor buys the penultimate Province when
+behind, pays off Debt as soon as it has the $, and buys Events when what they do beats
+the card it would buy. Shadows are played from the deck like cards in hand. When played
+Treasures leave the deck (Panic), it plays only those a worthwhile buy needs.
 
 It sees the game only through `legal_moves` and its seat's `observation`.
 """
@@ -18,28 +20,26 @@ import re
 
 from services.engine import Game, GameState, Move, Seat
 
-from . import card_values
 from .card_traits import TRASH_FROM_HAND, traits
 from .card_values import (
     Deck,
     buy_phase_play_value,
     cost_of,
-    debt_penalty,
     deck_of,
     gain_value,
-    lead,
     play_value,
-    provinces_left,
     trash_score,
-    vp_of,
+    treasures_leave_when_played,
 )
 from .cards import CARDS, EVENTS
+from .expert_buys import best_buy
 from .expert_choices import answer
 from .moves import (
     BUY_CARD,
     BUY_EVENT,
     END_PHASE,
     END_TURN,
+    PLAY_TREASURE,
     PLAY_TREASURES,
     BuyCard,
     BuyEvent,
@@ -49,8 +49,9 @@ from .moves import (
     PlayShadow,
 )
 from .observation import Observation
-from .setup import PILES_TO_END
 
+SPENT_TREASURE = 0.3
+"""What $1 of a Treasure that is gone once played (Panic) is worth kept for a later turn."""
 PLAY_TWICE = re.compile(r"play an action card from your hand twice", re.I)
 GAIN_UP_TO = re.compile(r"gain an action card costing up to \$(\d+)", re.I)
 NO_ACTIONS_IN_PLAY = re.compile(r"if you have no action cards in play", re.I)
@@ -115,6 +116,8 @@ def play_order(move: PlayCard | PlayShadow, seen: Observation, deck: Deck, termi
         value += 20.0
         if t.village and terminals >= seen.actions:
             value += 10.0
+    elif t.optional_actions >= 2 and terminals - 1 >= seen.actions:
+        value += 20.0  # its +Actions choice lets the terminals waiting in hand be played
     return value
 
 
@@ -123,7 +126,11 @@ def play_order(move: PlayCard | PlayShadow, seen: Observation, deck: Deck, termi
 
 def buy_phase(moves: list[Move], seen: Observation, deck: Deck) -> Move:
     if any(m is PLAY_TREASURES for m in moves):
-        return PLAY_TREASURES
+        if not treasures_leave_when_played(seen):
+            return PLAY_TREASURES
+        spend = treasure_to_spend(moves, seen, deck)
+        if spend is not None:
+            return spend
     if seen.debt:
         payments = [m for m in moves if isinstance(m, PayDebt)]
         if payments:
@@ -138,37 +145,34 @@ def buy_phase(moves: list[Move], seen: Observation, deck: Deck) -> Move:
     return END_TURN if any(m is END_TURN for m in moves) else moves[-1]
 
 
-def best_buy(
-    buyable: list[str], seen: Observation, deck: Deck, coins: int
-) -> tuple[str | None, float]:
-    best, best_value = None, card_values.W.buy_at_least
-    for name in buyable:
-        if cost_of(seen, name).coins > coins or CARDS[name].is_("Curse"):
-            continue
-        value = buy_value(name, seen, deck)
-        if value > best_value:
-            best, best_value = name, value
-    return best, (best_value if best else 0.0)
-
-
-def buy_value(name: str, seen: Observation, deck: Deck) -> float:
-    value = gain_value(name, deck, seen) - debt_penalty(cost_of(seen, name), seen)
-    vp = vp_of(name)
-    if ends_game(name, seen) and lead(seen) + vp <= 0:
-        return -5.0  # never end the game on a loss
-    if name == "Province" and provinces_left(seen) == 2 and lead(seen) < 0:
-        return 4.0  # the penultimate Province would let the leader end it
-    return value
-
-
-def ends_game(name: str, seen: Observation) -> bool:
-    left = seen.supply.get(name, 0)
-    if left != 1:
-        return False
-    if name == "Province":
-        return True
-    empty = sum(1 for n in seen.supply.values() if n == 0)
-    return empty + 1 >= PILES_TO_END.get(len(seen.vp), 3)
+def treasure_to_spend(moves: list[Move], seen: Observation, deck: Deck) -> Move | None:
+    """When played Treasures go back to their piles (Panic), each is $ to be spent once:
+    play them only for a buy worth what they cost (a Province, a Duchy when greening, a
+    good Action), the cheapest that cover it, and keep the rest for a later turn.
+    Spending them on nothing leaves a deck with no $ at all and a game nobody can end."""
+    hand = [
+        c for c in seen.hand if traits(c).treasure and any(m is PLAY_TREASURE[c] for m in moves)
+    ]
+    if not hand or seen.buys <= 0:
+        return None
+    supply = [name for name, left in seen.supply.items() if left > 0]
+    have = seen.coins - seen.debt
+    target, value = best_buy(supply, seen, deck, have + int(sum(traits(c).coins for c in hand)))
+    if target is None:
+        return None
+    need = cost_of(seen, target).coins - have
+    if need <= 0:
+        return None
+    _, value_now = best_buy(supply, seen, deck, have)
+    if value - value_now < SPENT_TREASURE * need:
+        return None
+    covering = [c for c in hand if traits(c).coins >= need]
+    card = (
+        min(covering, key=lambda c: traits(c).coins)
+        if covering
+        else max(hand, key=lambda c: traits(c).coins)
+    )
+    return PLAY_TREASURE[card]
 
 
 # --- Events -----------------------------------------------------------------------------
