@@ -11,7 +11,7 @@ created the game.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 
@@ -50,7 +50,15 @@ class RecordArchive:
         return f"{self.prefix}:records:{creator}:" + (f"tag:{tag}" if tag else "all")
 
     async def keep(self, archived: ArchivedRecord) -> None:
+        """Writes the record; keeping it again (the referee and a reader may both do so)
+        keeps the first archiving's `finished_at`, so the listing holds it once."""
         record = archived.record
+        key = self._key(record.id)
+        async with self.redis.pipeline(transaction=True) as claim:
+            claim.hsetnx(key, "finished_at", archived.finished_at)
+            claim.hget(key, "finished_at")
+            _, first = await claim.execute()
+        archived = replace(archived, finished_at=cast(str, first))
         summary = RecordSummary(
             id=record.id,
             game=record.game,
@@ -60,7 +68,6 @@ class RecordArchive:
             tags=record.tags,
             finished_at=archived.finished_at,
         )
-        key = self._key(record.id)
         member = f"{_ms(archived.finished_at):015d}:{record.id}"
         indexes = [self._index(archived.creator, None)]
         indexes += [self._index(archived.creator, tag) for tag in record.tags]
@@ -83,8 +90,8 @@ class RecordArchive:
 
     async def load(self, game_id: str) -> ArchivedRecord | None:
         fields = cast(dict[str, str], await self.redis.hgetall(self._key(game_id)))
-        if not fields:
-            return None
+        if "record" not in fields:
+            return None  # never kept, or a keeping cut short: kept again from the store
         return ArchivedRecord(
             record=Record.model_validate_json(fields["record"]),
             creator=fields["creator"],
