@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -91,6 +92,12 @@ def test_a_retried_resignation_resigns_once(api):
     first = api.client.post(f"/v1/games/{created['id']}/resign", headers=headers)
     again = api.client.post(f"/v1/games/{created['id']}/resign", headers=headers)
     assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    # The seat was abandoned once: the stand-in bot makes its one move (version 1), in the
+    # background, and no second resignation or second bot move follows.
+    deadline = time.monotonic() + 30
+    while api.game(created["id"])["version"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
     assert api.game(created["id"])["version"] == 1
 
 
