@@ -15,7 +15,7 @@ from services.store import GameStatus as StoreStatus
 from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
 from .game_types import GameTypes
-from .tournaments import resolve_tournament
+from .tournaments import resolve_my_tournament, resolve_tournament
 from .types import (
     CatalogGame,
     EventConnection,
@@ -148,6 +148,11 @@ def build_query(types: GameTypes) -> type:
         tournament = strawberry.field(
             resolver=resolve_tournament,
             description="A tournament's standings and rounds; null if there is none.",
+        )
+        my_tournament = strawberry.field(
+            resolver=resolve_my_tournament,
+            description="Your rounds (table, seat, game and seat token), for your participant "
+            "token as the bearer; an error if the token or the tournament is unknown.",
         )
 
         @strawberry.field(description="Games, their options and component data.")

@@ -1,5 +1,6 @@
-"""GraphQL for tournaments (`tournament(id)`, `createTournament`) and bulk creation
-(`createGames`): thin views over the gameplay service's tournament documents."""
+"""GraphQL for tournaments (`tournament(id)`, `myTournament(id)`, `createTournament`) and
+bulk creation (`createGames`): thin views over the gameplay service's tournament
+documents."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -109,6 +110,47 @@ class Tournament:
         )
 
 
+@strawberry.type(description="One round of yours: your table, seat, game and seat token.")
+class MyRound:
+    number: int
+    bye: bool
+    table: int | None
+    seat: int | None
+    game_id: strawberry.ID | None
+    seat_token: str | None = strawberry.field(
+        description="The seat token for that game (null for a bye, a bot, or an expired game)."
+    )
+
+
+@strawberry.type(description="A participant's own rounds, read with their participant token.")
+class MyTournament:
+    id: strawberry.ID
+    participant: int
+    name: str
+    bot: str | None
+    rounds: list[MyRound]
+
+    @classmethod
+    def of(cls, mine: t.MyTournament) -> "MyTournament":
+        return cls(
+            id=strawberry.ID(mine.id),
+            participant=mine.participant,
+            name=mine.name,
+            bot=mine.bot,
+            rounds=[
+                MyRound(
+                    number=r.number,
+                    bye=r.bye,
+                    table=r.table,
+                    seat=r.seat,
+                    game_id=strawberry.ID(r.game_id) if r.game_id else None,
+                    seat_token=r.seat_token,
+                )
+                for r in mine.rounds
+            ],
+        )
+
+
 @strawberry.type
 class CreatedParticipant:
     participant: int
@@ -126,6 +168,7 @@ class TournamentCreated:
     format: str
     rounds_total: int
     participants: list[CreatedParticipant]
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
 
 
 @strawberry.input
@@ -185,15 +228,22 @@ async def resolve_tournament(info: Info, id: strawberry.ID) -> Tournament | None
     return Tournament.of(document)
 
 
+async def resolve_my_tournament(info: Info, id: strawberry.ID) -> MyTournament | None:
+    """As GET /v1/tournaments/{id}/me: refusals (401, 404) are errors with their codes."""
+    mine = await _runner(info).mine(str(id), info.context.credentials())
+    return MyTournament.of(mine)
+
+
 async def resolve_create_tournament(
-    info: Info, input: CreateTournamentInput
+    info: Info, input: CreateTournamentInput, idempotency_key: str | None = None
 ) -> CreateTournamentResult:
+    key = check_idempotency_key(idempotency_key)
     try:
         request = t.CreateTournamentRequest.model_validate(_plain(input))
     except ValidationError as error:
         return _invalid(error)
     try:
-        created = await _runner(info).create(info.context.credentials(), request)
+        created, replayed = await _runner(info).create(info.context.credentials(), request, key)
     except Problem as problem:
         return _rejected_or_raise(problem)
     return TournamentCreated(
@@ -202,6 +252,7 @@ async def resolve_create_tournament(
         format=created.format,
         rounds_total=created.rounds_total,
         participants=[CreatedParticipant(**p.model_dump()) for p in created.participants],
+        replayed=replayed,
     )
 
 

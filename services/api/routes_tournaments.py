@@ -69,14 +69,19 @@ async def create_games(request: Request, body: BulkCreateRequest) -> Response:
     "/v1/tournaments",
     summary="Create a tournament (platform API keys): round_robin, swiss or duplicate. "
     "Round 1's games start now; the workers start each next round when the last one "
-    "ends. Returns each participant's token, once.",
+    "ends. Returns each participant's token, once. With an Idempotency-Key a repeat "
+    "answers the same id and tokens and creates nothing; the same key with another "
+    "body is 422.",
     security=BEARER,
-    answers=(json_answer(201, TournamentCreated, "Created"),),
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(201, TournamentCreated, "Created (or replayed: Idempotent-Replayed)"),),
     problems=(401, 403, 409),
 )
 async def create_tournament(request: Request, body: CreateTournamentRequest) -> Response:
-    created = await tournaments(request).create(credentials(request), body)
-    return json_response(created, 201, {"Location": f"/v1/tournaments/{created.id}"})
+    who = credentials(request)
+    created, replayed = await tournaments(request).create(who, body, idempotency_key(request))
+    headers = {"Location": f"/v1/tournaments/{created.id}", **replay_headers(replayed)}
+    return json_response(created, 201, headers)
 
 
 @operation(

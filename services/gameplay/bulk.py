@@ -27,7 +27,14 @@ from . import metrics
 from .auth import Credentials, check_idempotency_key, new_salt
 from .leavers import leave_policy_of_request
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
-from .problems import Problem, forbidden, from_game_error, unauthorized, unprocessable
+from .problems import (
+    Problem,
+    forbidden,
+    from_game_error,
+    idempotency_key_reused,
+    unauthorized,
+    unprocessable,
+)
 from .service import GameService, fingerprint, new_game_id
 from .webhook_targets import check_webhook_url
 
@@ -172,10 +179,7 @@ class BulkCreation:
     ) -> BulkCreated:
         first = orjson.loads(stored)
         if first.get("fingerprint") != body_print:
-            raise unprocessable(
-                "idempotency_key_reused",
-                "This Idempotency-Key was already used for a different request.",
-            )
+            raise idempotency_key_reused()
         games: list[GameCreated] = []
         for index, (game_id, spec) in enumerate(zip(first["games"], request.games, strict=True)):
             record = await self.service.store.load(game_id)

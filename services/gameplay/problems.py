@@ -127,6 +127,13 @@ def unprocessable(code: str, detail: str, **extra: Any) -> Problem:
     return Problem(422, code, detail, refusal=True, **extra)
 
 
+def idempotency_key_reused() -> Problem:
+    return unprocessable(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request.",
+    )
+
+
 def from_game_error(error: GameError) -> Problem:
     """Engine errors: the move or the setup breaks a rule — 422 with the engine's code."""
     title = {

@@ -73,6 +73,7 @@ from .problems import (
     conflict,
     forbidden,
     from_game_error,
+    idempotency_key_reused,
     not_found,
     unauthorized,
     unprocessable,
@@ -214,7 +215,7 @@ class GameService:
             await self.pipeline.created(record)
             return invites.shown_in(self._created_answer(record, tokens)), False
         if stored_print != request_print or idempotency_key is None:
-            raise _idempotency_key_reused()
+            raise idempotency_key_reused()
         existing = await self.store.load(game_id)
         if existing is None:
             raise not_found(game_id)
@@ -862,16 +863,9 @@ def _check_away_verdict(verdict: AwayVerdict, record: GameRecord) -> None:
 def _replayed(stored: str, request_print: str) -> MoveAccepted:
     first = orjson.loads(stored)
     if first.get("fingerprint") != request_print:
-        raise _idempotency_key_reused()
+        raise idempotency_key_reused()
     metrics.IDEMPOTENT_REPLAYS.inc()
     return MoveAccepted.model_validate(first["answer"])
-
-
-def _idempotency_key_reused() -> Problem:
-    return unprocessable(
-        "idempotency_key_reused",
-        "This Idempotency-Key was already used for a different request.",
-    )
 
 
 def _closed(status: GameStatus) -> Problem:

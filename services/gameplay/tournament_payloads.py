@@ -158,3 +158,7 @@ class StoredTournament(BaseModel):
     """Rounds whose games were all created and whose round_started was sent."""
     finished_at: str | None = None
     finish_announced: bool = False
+    create_fingerprint: str | None = None
+    """The creation request's fingerprint: a retry with its Idempotency-Key must match."""
+    token_salt: str | None = None
+    """Salt of the participant tokens derived from an Idempotency-Key (hex)."""

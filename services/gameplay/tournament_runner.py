@@ -10,6 +10,9 @@ created with an idempotency key derived from the tournament's secret, its round 
 table, so a second creation (a redelivered task) answers the same game, ids and seat
 tokens; a round is marked announced only once its games exist and its
 `tournament.round_started` webhook was sent.
+
+Creating one with an Idempotency-Key derives its id and participant tokens from the key
+(as a game's are): a retry answers the same tournament and creates nothing.
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ from services.engine import Result
 from services.store import GameRecord, GameStatus
 from services.store.tournaments import TournamentStore
 
-from .auth import Credentials, derived_token, hash_secret, new_token
+from . import metrics
+from .auth import Credentials, derived_token, hash_secret, new_salt, new_token
 from .clocks import now
 from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
-from .problems import Problem, forbidden, unauthorized, unprocessable
-from .service import GameService, new_game_id
+from .problems import Problem, forbidden, idempotency_key_reused, unauthorized, unprocessable
+from .service import GameService, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
     CreatedParticipant,
@@ -98,11 +102,30 @@ class TournamentRunner:
 
     # --- creating ------------------------------------------------------------------
 
-    async def create(self, who: Credentials, request: CreateTournamentRequest) -> TournamentCreated:
+    async def create(
+        self,
+        who: Credentials,
+        request: CreateTournamentRequest,
+        idempotency_key: str | None = None,
+    ) -> tuple[TournamentCreated, bool]:
+        """A new tournament, its round 1 started, and its participants' tokens. Returns
+        the answer and whether it is a replay: with an Idempotency-Key the id and tokens
+        follow from the key (as `create_game`'s do), so a retry answers the same ones
+        and creates nothing; the same key with another body is refused."""
         if who.bearer is None:
             raise unauthorized("api_key_required", "Creating tournaments needs a platform API key.")
         if not who.platform:
             raise forbidden("api_key_required", "Creating tournaments needs a platform API key.")
+        request_print = fingerprint(request.model_dump(mode="json"))
+        tournament_id = (
+            new_game_id(f"tournament\x00{who.scope}\x00{idempotency_key}")
+            if idempotency_key
+            else new_game_id()
+        )
+        if idempotency_key:
+            first = await self.store.load(tournament_id)
+            if first is not None:
+                return await self._replayed(who, first.document, request_print, idempotency_key)
         game = self.service.served.named(request.game)
         if request.webhook_url is not None:
             await check_webhook_url(
@@ -122,8 +145,11 @@ class TournamentRunner:
             tournament, _ = await asyncio.to_thread(_first_round, spec, game)
         except InvalidTournament as error:
             raise unprocessable(error.code, error.message) from None
-        tournament_id = new_game_id()
-        tokens = [new_token() for _ in spec.participants]
+        salt = new_salt()
+        tokens = [
+            _participant_token(salt, who, idempotency_key, n) if idempotency_key else new_token()
+            for n in range(len(spec.participants))
+        ]
         at = now()
         stored = StoredTournament(
             id=tournament_id,
@@ -138,22 +164,36 @@ class TournamentRunner:
             ),
             created_at=at,
             updated_at=at,
+            create_fingerprint=request_print,
+            token_salt=salt,
         )
         stored = stored.model_copy(update={"tournament": self._with_game_ids(stored, tournament)})
         if not await self.store.create(tournament_id, stored.model_dump_json()):
+            if idempotency_key:
+                # the same key, sent twice at once: the other one's tournament stands
+                first = await self.store.load(tournament_id)
+                if first is not None:
+                    return await self._replayed(who, first.document, request_print, idempotency_key)
             raise Problem(409, "tournament_exists", "Try again.")
         await self.progress(tournament_id)
         log.info("tournament_created", tournament_id=tournament_id, participants=len(tokens))
-        return TournamentCreated(
-            id=tournament_id,
-            game=game.id,
-            format=spec.format.kind,
-            rounds_total=total_rounds(tournament),
-            participants=[
-                CreatedParticipant(participant=index, name=p.name, bot=p.bot, token=token)
-                for index, (p, token) in enumerate(zip(spec.participants, tokens, strict=True))
-            ],
-        )
+        return _created_answer(stored, tokens), False
+
+    async def _replayed(
+        self, who: Credentials, document: str, request_print: str, idempotency_key: str
+    ) -> tuple[TournamentCreated, bool]:
+        """The answer of the first creation with this key (and what it left undone, done:
+        the first request may have died before its round 1's games were created)."""
+        stored = StoredTournament.model_validate_json(document)
+        if stored.create_fingerprint != request_print or stored.token_salt is None:
+            raise idempotency_key_reused()
+        await self.progress(stored.id)
+        metrics.IDEMPOTENT_REPLAYS.inc()
+        tokens = [
+            _participant_token(stored.token_salt, who, idempotency_key, index)
+            for index in range(len(stored.tournament.spec.participants))
+        ]
+        return _created_answer(stored, tokens), True
 
     # --- reading -------------------------------------------------------------------
 
@@ -436,6 +476,27 @@ class TournamentRunner:
 
 
 # --- pure helpers ------------------------------------------------------------------------
+
+
+def _participant_token(salt: str, who: Credentials, idempotency_key: str, index: int) -> str:
+    """A participant's token when the tournament was created with an Idempotency-Key:
+    a retry hands out the same tokens without the service keeping them."""
+    return derived_token(salt, who.scope, f"tournament:{idempotency_key}", index)
+
+
+def _created_answer(stored: StoredTournament, tokens: list[str]) -> TournamentCreated:
+    tournament = stored.tournament
+    spec = tournament.spec
+    return TournamentCreated(
+        id=stored.id,
+        game=spec.game,
+        format=spec.format.kind,
+        rounds_total=total_rounds(tournament),
+        participants=[
+            CreatedParticipant(participant=index, name=p.name, bot=p.bot, token=token)
+            for index, (p, token) in enumerate(zip(spec.participants, tokens, strict=True))
+        ],
+    )
 
 
 def _check_size(spec: TournamentSpec) -> None:

@@ -439,3 +439,150 @@ def test_graphql_refuses_an_unknown_bot_level_as_an_error_result(gql):
     )["createTournament"]
     assert answer["__typename"] == "Rejected"
     assert answer["code"] == "unknown_bot_level"
+
+
+MINE = """
+query($id: ID!) {
+  myTournament(id: $id) {
+    id participant name bot
+    rounds { number bye table seat gameId seatToken }
+  }
+}"""
+
+
+def test_graphql_my_tournament_gives_the_same_seat_tokens_as_rest_and_refuses_as_rest(gql, api):
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[{"name": "Ada"}, {"name": "Grace"}, {"name": "Bot", "bot": "random"}],
+        format={"kind": "round_robin"},
+        seed=3,
+    )
+    tid = created["id"]
+    for participant in created["participants"]:
+        rest = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(participant["token"]))
+        assert rest.status_code == 200, rest.text
+        mine = gql.data(MINE, {"id": tid}, token=participant["token"])["myTournament"]
+        assert (mine["id"], mine["participant"], mine["name"]) == (
+            tid,
+            participant["participant"],
+            participant["name"],
+        )
+        assert [
+            (r["number"], r["bye"], r["table"], r["seat"], r["gameId"], r["seatToken"])
+            for r in mine["rounds"]
+        ] == [
+            (r["number"], r["bye"], r["table"], r["seat"], r["game_id"], r["seat_token"])
+            for r in rest.json()["rounds"]
+        ]
+    # a person's seat token is there (and is the seat's own), a bot's is not
+    ada = gql.data(MINE, {"id": tid}, token=created["participants"][0]["token"])["myTournament"]
+    bot = gql.data(MINE, {"id": tid}, token=created["participants"][2]["token"])["myTournament"]
+    assert all(r["seatToken"] is None for r in bot["rounds"])
+    (first,) = ada["rounds"]
+    if not first["bye"]:
+        assert api.game(first["gameId"], first["seatToken"])["you"] == first["seat"]
+    # refusals: the same codes and statuses as REST, as errors
+    refusals = [
+        ("sps_not-a-token", tid, "invalid_token", 401),
+        (None, tid, "participant_token_required", 401),
+        (created["participants"][0]["token"], "a" * 24, "tournament_not_found", 404),
+    ]
+    for token, tournament_id, code, status in refusals:
+        answer = gql(MINE, {"id": tournament_id}, token=token)
+        assert answer["data"] == {"myTournament": None}
+        (error,) = answer["errors"]
+        assert error["path"] == ["myTournament"]
+        assert error["extensions"] == {"code": code, "status": status}
+        rest = api.client.get(f"/v1/tournaments/{tournament_id}/me", headers=api.auth(token))
+        assert (rest.status_code, rest.json()["code"]) == (status, code)
+
+
+# --- idempotent creation --------------------------------------------------------------
+
+PEOPLE = {
+    "game": "hidden-numbers",
+    "participants": [{"name": f"P{n}"} for n in range(4)],
+    "format": {"kind": "round_robin"},
+}
+
+
+def tournament_games(api) -> list[dict[str, Any]]:
+    """Every game this test's API key has (its key prefix is the test's own)."""
+    response = api.client.get("/v1/games", params={"limit": 100}, headers=KEY)
+    assert response.status_code == 200, response.text
+    return response.json()["games"]
+
+
+def test_a_retried_creation_with_its_idempotency_key_answers_the_same_and_creates_nothing(api):
+    headers = {**KEY, "Idempotency-Key": "tournament-retry-0001"}
+    first = api.client.post("/v1/tournaments", json=PEOPLE, headers=headers)
+    assert first.status_code == 201, first.text
+    assert "Idempotent-Replayed" not in first.headers
+    again = api.client.post("/v1/tournaments", json=PEOPLE, headers=headers)
+    assert again.status_code == 201, again.text
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert again.headers["Location"] == f"/v1/tournaments/{first.json()['id']}"
+    tid = first.json()["id"]
+    # only one tournament's round 1 exists: two tables of people, waiting for moves
+    games = tournament_games(api)
+    assert len(games) == 2
+    assert {g["id"] for g in games} == {
+        t["game_id"] for t in api.client.get(f"/v1/tournaments/{tid}").json()["rounds"][0]["tables"]
+    }
+    tagged = api.client.get("/v1/games", params={"tag": f"tournament:{tid}"}, headers=KEY)
+    assert len(tagged.json()["games"]) == 2
+    # the replayed tokens are the participants' tokens
+    for participant in again.json()["participants"]:
+        mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(participant["token"]))
+        assert mine.status_code == 200 and mine.json()["participant"] == participant["participant"]
+    # another body with the same key is refused, and creates nothing either
+    other = api.client.post(
+        "/v1/tournaments", json={**PEOPLE, "seats_per_table": 4}, headers=headers
+    )
+    assert other.status_code == 422, other.text
+    assert other.json()["code"] == "idempotency_key_reused"
+    assert len(tournament_games(api)) == 2
+    # without a key (or with another key) the same body is a new tournament
+    fresh = api.client.post(
+        "/v1/tournaments", json=PEOPLE, headers={**KEY, "Idempotency-Key": "tournament-retry-0002"}
+    )
+    assert fresh.status_code == 201 and fresh.json()["id"] != tid
+    assert "Idempotent-Replayed" not in fresh.headers
+    bad = api.client.post("/v1/tournaments", json=PEOPLE, headers={**KEY, "Idempotency-Key": "x"})
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_idempotency_key"
+
+
+CREATE_WITH_KEY = """
+mutation($input: CreateTournamentInput!, $key: String) {
+  createTournament(input: $input, idempotencyKey: $key) {
+    __typename
+    ... on TournamentCreated { id replayed participants { participant token } }
+    ... on Error { code message }
+  }
+}"""
+
+
+def test_graphql_create_tournament_takes_an_idempotency_key(gql, api):
+    token = KEY["Authorization"].split()[1]
+    variables = {"input": PEOPLE, "key": "tournament-graphql-0001"}
+    first = gql.data(CREATE_WITH_KEY, variables, token=token)["createTournament"]
+    again = gql.data(CREATE_WITH_KEY, variables, token=token)["createTournament"]
+    assert first["__typename"] == again["__typename"] == "TournamentCreated", (first, again)
+    assert (first["replayed"], again["replayed"]) == (False, True)
+    assert (again["id"], again["participants"]) == (first["id"], first["participants"])
+    assert len(tournament_games(api)) == 2
+    # the same key over REST is the same tournament (the key belongs to the API key)
+    rest = api.client.post(
+        "/v1/tournaments", json=PEOPLE, headers={**KEY, "Idempotency-Key": variables["key"]}
+    )
+    assert rest.status_code == 201 and rest.json()["id"] == first["id"]
+    other = gql.data(
+        CREATE_WITH_KEY,
+        {"input": {**PEOPLE, "seed": 5}, "key": variables["key"]},
+        token=token,
+    )["createTournament"]
+    assert other["__typename"] == "Rejected" and other["code"] == "idempotency_key_reused"
+    bad = gql(CREATE_WITH_KEY, {"input": PEOPLE, "key": "short"}, token=token)
+    assert bad["errors"][0]["extensions"]["code"] == "invalid_idempotency_key"

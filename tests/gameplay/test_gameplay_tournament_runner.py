@@ -53,7 +53,7 @@ async def people_round_robin(gameplay: Gameplay) -> str:
             "seed": 9,
         }
     )
-    created = await gameplay.tournaments.create(PLATFORM, request)
+    created, _ = await gameplay.tournaments.create(PLATFORM, request)
     return created.id
 
 
@@ -122,7 +122,7 @@ async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gamep
             "seed": 1,
         }
     )
-    created = await gameplay.tournaments.create(PLATFORM, request)
+    created, _ = await gameplay.tournaments.create(PLATFORM, request)
     ada = Credentials(bearer=created.participants[0].token, client_ip="")
     mine = await gameplay.tournaments.mine(created.id, ada)
     (first,) = mine.rounds
