@@ -10,7 +10,9 @@ current version's turn was sent (its sender may have died right after its commit
 `skyport.sweep_clocks()` (run by beat: `skyport worker --beat`) applies the time-out
 policy of every game whose clock ran out, and sends again the turn of every game whose
 bot or scoring is due but that has not moved for SKYPORT_TASK_STALL_SECONDS (its task
-was lost): progress rests on the stored state, not on one task's survival.
+was lost), and steps every running tournament not stepped for as long (the report of
+its round's last game was lost): progress rests on the stored state, not on one task's
+survival.
 
 While Redis (or the broker) is unreachable, a task retries in place with back-off for up
 to SKYPORT_TASK_RETRY_SECONDS, then hands its message back; it is never acknowledged as
@@ -178,10 +180,11 @@ def _close_runtime(**_: object) -> None:
 
 
 async def sweep(gameplay: Gameplay, settings: Settings) -> int:
-    """Clocks that ran out, then games that stalled. Returns how many games it acted on
-    or looked at."""
+    """Clocks that ran out, then games that stalled, then tournaments that stalled.
+    Returns how many games and tournaments it acted on or looked at."""
     looked = await gameplay.referee.enforce_clocks()
-    return looked + await gameplay.referee.resend_stalled(stall_seconds(settings))
+    looked += await gameplay.referee.resend_stalled(stall_seconds(settings))
+    return looked + await gameplay.tournaments.sweep_stalled(stall_seconds(settings))
 
 
 @app.task(name=ADVANCE_TASK, acks_late=True, reject_on_worker_lost=True)

@@ -77,7 +77,8 @@ class Gameplay:
 
     async def start(self) -> None:
         """For a serving process: listen for live updates and, in embedded mode (where no
-        worker runs the sweep), sweep the clocks in this event loop."""
+        worker runs the sweep), sweep the clocks and the stalled tournaments in this
+        event loop."""
         await self.live.start()
         self._listening = True
         if isinstance(self.dispatcher, InProcessDispatcher):
@@ -93,6 +94,10 @@ class Gameplay:
                 await self.referee.enforce_clocks()
             except Exception as error:
                 log.error("clock_sweep_failed", exc_info=error)
+            try:
+                await self.tournaments.sweep_stalled(self.settings.task_stall_seconds)
+            except Exception as error:
+                log.error("tournament_sweep_failed", exc_info=error)
 
     async def close(self) -> None:
         """Stops everything this process runs; each step is bounded, so a stuck one

@@ -11,6 +11,12 @@ table, so a second creation (a redelivered task) answers the same game, ids and 
 tokens; a round is marked announced only once its games exist and its
 `tournament.round_started` webhook was sent.
 
+Nothing else would step a tournament whose round's last report was lost (its worker
+killed after scoring, the task never redelivered), so every step also notes the time in
+the index of running tournaments (`RunningTournaments`), and the periodic sweep
+(`sweep_stalled`) steps those not stepped for a while: `progress` records the results of
+games that ended unreported and goes on. A finished tournament leaves the index.
+
 Creating one with an Idempotency-Key derives its id and participant tokens from the key
 (as a game's are): a retry answers the same tournament and creates nothing.
 """
@@ -23,7 +29,7 @@ import random
 import re
 import secrets
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import orjson
 import structlog
@@ -31,11 +37,11 @@ from pydantic import ValidationError
 
 from services.engine import Result
 from services.store import GameRecord, GameStatus
-from services.store.tournaments import TournamentStore
+from services.store.tournaments import RunningTournaments, TournamentStore
 
 from . import metrics
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token
-from .clocks import now
+from .clocks import now, now_ms
 from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import Problem, forbidden, idempotency_key_reused, unauthorized, unprocessable
@@ -77,6 +83,12 @@ MAX_SWAPS = 64
 """Compare-and-set tries of one step before giving up (others keep winning)."""
 SWAP_BACKOFF = 0.01
 """Most seconds to wait, at random, after losing a compare-and-set to another worker."""
+SWEEP_BATCH = 20
+"""Most stalled tournaments one sweep steps (the oldest first; the next sweep goes on)."""
+
+Outcome = Literal["running", "over", "gave_up"]
+"""How a `progress` left a tournament: still running, over (finished, gone, or refused
+for good), or not done (others kept winning the compare-and-set)."""
 
 
 def tournament_not_found(tournament_id: str) -> Problem:
@@ -99,6 +111,7 @@ class TournamentRunner:
         self.store = store
         self.sender = sender
         self.key_webhooks = key_webhooks
+        self.running = RunningTournaments(store.redis, store.prefix)
 
     # --- creating ------------------------------------------------------------------
 
@@ -168,6 +181,9 @@ class TournamentRunner:
             token_salt=salt,
         )
         stored = stored.model_copy(update={"tournament": self._with_game_ids(stored, tournament)})
+        # Indexed first: if this request dies before round 1's games exist, the sweep
+        # makes them (an entry whose tournament never got stored leaves at the sweep).
+        await self.running.stepped(tournament_id, now_ms())
         if not await self.store.create(tournament_id, stored.model_dump_json()):
             if idempotency_key:
                 # the same key, sent twice at once: the other one's tournament stands
@@ -311,11 +327,37 @@ class TournamentRunner:
     async def progress(self, tournament_id: str) -> None:
         """Do what is due, step by step, each a compare-and-set: create the current
         round's games and announce it, start the next round once this one is done, or
-        announce the end. Safe to run any number of times, anywhere, at once."""
+        announce the end. Safe to run any number of times, anywhere, at once. Notes the
+        step in the index of running tournaments (or takes a finished one out)."""
+        outcome = await self._progress(tournament_id)
+        if outcome == "running":
+            await self.running.stepped(tournament_id, now_ms())
+        elif outcome == "over":
+            await self.running.ended(tournament_id)
+
+    async def sweep_stalled(self, stall_seconds: float, limit: int = SWEEP_BATCH) -> int:
+        """The periodic sweep's part for tournaments: step each running one not stepped
+        for `stall_seconds` (up to `limit`, oldest first). Safe on any number of sweepers
+        at once: each stalled entry is claimed by a compare-and-set on its score, and a
+        step is a compare-and-set anyway. Returns how many it stepped."""
+        at = now_ms()
+        stepped = 0
+        for tournament_id, seen in await self.running.stalled(
+            at - round(stall_seconds * 1000), limit
+        ):
+            try:
+                if await self.running.claim(tournament_id, seen, at):
+                    await self.progress(tournament_id)
+                    stepped += 1
+            except Exception as error:
+                log.error("tournament_sweep_failed", tournament_id=tournament_id, exc_info=error)
+        return stepped
+
+    async def _progress(self, tournament_id: str) -> Outcome:
         for _ in range(MAX_SWAPS):
             found = await self.store.load(tournament_id)
             if found is None:
-                return
+                return "over"
             stored = StoredTournament.model_validate_json(found.document)
             tournament = stored.tournament
             if tournament.rounds and stored.announced < len(tournament.rounds):
@@ -327,7 +369,7 @@ class TournamentRunner:
             if tournament.rounds and not tournament.rounds[-1].done:
                 ended = await self._ended_unrecorded(tournament.rounds[-1])
                 if not ended:
-                    return
+                    return "running"
                 updated = tournament
                 try:
                     for round_number, table, result in ended:
@@ -336,13 +378,19 @@ class TournamentRunner:
                     log.error(
                         "tournament_result_refused", tournament_id=tournament_id, error=str(error)
                     )
-                    return
-                if not await self._swap(stored, found.version, **_recorded(updated)):
+                    return "over"  # stepping it again would be refused again
+                if await self._swap(stored, found.version, **_recorded(updated)):
+                    log.warning(
+                        "tournament_results_recovered",
+                        tournament_id=tournament_id,
+                        tables=len(ended),
+                    )
+                else:
                     await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
                 continue
             if is_finished(tournament):
                 if stored.finish_announced:
-                    return
+                    return "over"
                 at = stored.finished_at or now()
                 await self._announce_end(stored.model_copy(update={"finished_at": at}))
                 await self._swap(stored, found.version, finished_at=at, finish_announced=True)
@@ -351,7 +399,7 @@ class TournamentRunner:
                 advanced, _ = await asyncio.to_thread(start_next_round, tournament)
             except InvalidTournament as error:
                 log.error("tournament_round_refused", tournament_id=tournament_id, error=str(error))
-                return
+                return "over"
             if await self._swap(
                 stored, found.version, tournament=self._with_game_ids(stored, advanced)
             ):
@@ -361,6 +409,7 @@ class TournamentRunner:
                     round=len(advanced.rounds),
                 )
         log.warning("tournament_progress_gave_up", tournament_id=tournament_id)
+        return "gave_up"
 
     async def _ended_unrecorded(self, round_: Round) -> list[tuple[int, int, Result | None]]:
         """Tables of the round whose game ended but whose result is not recorded yet

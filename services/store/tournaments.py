@@ -2,7 +2,13 @@
 by compare-and-set (a Lua script), so two workers finishing the last two games of a
 round at once cannot both start the next round: one swap lands, the other reads again.
 
-Each tournament's keys carry its id as a hash tag (`{id}`), like a game's."""
+Each tournament's keys carry its id as a hash tag (`{id}`), like a game's.
+
+`RunningTournaments` is the index of tournaments not yet over: a sorted set,
+`<prefix>:tournaments:running`, tournament id scored by the unix ms of its last step. The
+sweep steps the ones whose score is old (the report of a round's last game was lost), so a
+tournament never rests on one worker's survival. Like the games' pending index it is used
+by itself, one key per command, so it works unchanged on Redis Cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +16,8 @@ from dataclasses import dataclass
 from typing import cast
 
 from redis.asyncio import Redis
+
+from .progress import SWAP_SCORE
 
 CREATE = """
 -- KEYS[1] tournament hash; ARGV[1] document, ARGV[2] ttl ms
@@ -67,3 +75,38 @@ class TournamentStore:
             keys=[self.key(tournament_id)], args=[expected_version, document, self.ttl_ms]
         )
         return bool(verdict == "ok")
+
+
+def running_key(prefix: str) -> str:
+    """Sorted set: running tournament id scored by the unix ms of its last step."""
+    return f"{prefix}:tournaments:running"
+
+
+class RunningTournaments:
+    """The index of running tournaments, for the sweep."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.key = running_key(prefix)
+        self._swap = redis.register_script(SWAP_SCORE)
+
+    async def stepped(self, tournament_id: str, at_ms: int) -> None:
+        """The tournament runs on and was stepped at `at_ms`."""
+        await self.redis.zadd(self.key, {tournament_id: at_ms})
+
+    async def ended(self, tournament_id: str) -> None:
+        """The tournament is over (or gone): out of the index."""
+        await self.redis.zrem(self.key, tournament_id)
+
+    async def stalled(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
+        """Up to `limit` tournaments not stepped since `before_ms`, oldest first, each
+        with the score read (to hand to `claim`)."""
+        rows = await self.redis.zrangebyscore(
+            self.key, "-inf", before_ms, start=0, num=limit, withscores=True
+        )
+        return [(tid, int(score)) for tid, score in cast(list[tuple[str, float]], rows)]
+
+    async def claim(self, tournament_id: str, seen: int, at_ms: int) -> bool:
+        """True for exactly one of the sweeps that read score `seen` (its score becomes
+        `at_ms`); False if another sweep claimed it or it was stepped meanwhile."""
+        return bool(await self._swap(keys=[self.key], args=[tournament_id, seen, at_ms]))

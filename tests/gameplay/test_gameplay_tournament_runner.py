@@ -113,7 +113,9 @@ async def test_a_result_reported_again_is_recorded_once(gameplay):
     assert (await stored(gameplay, tournament_id))[1] == version
 
 
-async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gameplay):
+async def game_ended_unreported(gameplay: Gameplay) -> tuple[str, int]:
+    """A two-player tournament of one game, which Ada resigned and whose scoring worker
+    died before reporting it (the hook dropped): its id, and the seat Ada played."""
     request = CreateTournamentRequest.model_validate(
         {
             "game": "hidden-numbers",
@@ -137,9 +139,49 @@ async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gamep
         await asyncio.sleep(0.01)
     before, _ = await stored(gameplay, created.id)
     assert not before.tournament.rounds[0].done
-    await gameplay.tournaments.progress(created.id)
-    after, _ = await stored(gameplay, created.id)
+    return created.id, first.seat or 0
+
+
+async def test_a_result_whose_report_was_lost_is_recorded_by_the_next_step(gameplay):
+    tournament_id, ada_seat = await game_ended_unreported(gameplay)
+    await gameplay.tournaments.progress(tournament_id)
+    after, _ = await stored(gameplay, tournament_id)
     table = after.tournament.rounds[0].tables[0]
     assert table.result is not None
-    assert table.result.winners == [1 - (first.seat or 0)], "the one who resigned lost"
+    assert table.result.winners == [1 - ada_seat], "the one who resigned lost"
     assert after.finished_at is not None and after.finish_announced
+
+
+async def test_the_sweep_finishes_a_tournament_whose_last_report_was_lost(gameplay):
+    runner = gameplay.tournaments
+    tournament_id, _ = await game_ended_unreported(gameplay)
+    assert await runner.sweep_stalled(stall_seconds=60) == 0, "stepped just now: not stalled"
+    assert (await runner.document(tournament_id)).status == "running"
+    # Several sweepers at once (beat on two workers): each step is a compare-and-set.
+    swept = await asyncio.gather(*(runner.sweep_stalled(stall_seconds=0) for _ in range(4)))
+    assert sum(swept) >= 1
+    document = await runner.document(tournament_id)
+    assert document.status == "finished" and document.finished_at is not None
+    assert (document.standings[0].name, document.standings[0].wins) == ("Grace", 1), "Ada resigned"
+    after, version = await stored(gameplay, tournament_id)
+    assert after.finish_announced
+    assert after.tournament.rounds[0].tables[0].result is not None
+    # Finished: out of the index, so later sweeps leave it alone.
+    assert await gameplay.redis.zscore(runner.running.key, tournament_id) is None
+    assert await runner.sweep_stalled(stall_seconds=0) == 0
+    assert (await stored(gameplay, tournament_id))[1] == version
+
+
+async def test_the_embedded_sweeper_finishes_a_tournament_whose_last_report_was_lost(
+    settings: Settings, games
+):
+    quick = settings.model_copy(update={"clock_sweep_seconds": 0.05, "task_stall_seconds": 0.2})
+    async with build_service(quick, games=games) as gameplay:
+        await gameplay.start()
+        tournament_id, _ = await game_ended_unreported(gameplay)
+        for _ in range(200):
+            if (await gameplay.tournaments.document(tournament_id)).status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        document = await gameplay.tournaments.document(tournament_id)
+        assert document.status == "finished", "nothing stepped the stalled tournament"

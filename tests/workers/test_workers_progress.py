@@ -3,7 +3,8 @@
 - A stale delivery (its game moved on) sends the current version's turn if it was never
   sent: the task that committed it died before it could.
 - The sweep sends again the turn of a game whose bot or scoring is due and that has not
-  moved for SKYPORT_TASK_STALL_SECONDS (its task was lost), from the pending index.
+  moved for SKYPORT_TASK_STALL_SECONDS (its task was lost), from the pending index, and
+  steps a running tournament not stepped for as long (its last game's report was lost).
 - Tasks wait out a Redis outage in place, then hand their message back; never acked.
 - A turn whose deliveries keep dying ends its game (aborted) instead of hanging it.
 """
@@ -29,9 +30,11 @@ from services.gameplay.build import Gameplay, build_service
 from services.gameplay.dispatch import ADVANCE_TASK, CeleryDispatcher
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.settings import Settings
+from services.gameplay.tournament_payloads import CreateTournamentRequest
 from services.store import GameStatus, open_redis
 from services.store.progress import pending_key
-from workers.tasks import unfinished_key, with_reconnects
+from services.store.tournaments import running_key
+from workers.tasks import sweep, unfinished_key, with_reconnects
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -149,6 +152,40 @@ async def test_the_sweep_resends_each_stalled_game_with_work_due_once(gameplay, 
     # Right after: nothing has stalled for 5 s any more, so nothing is sent again.
     assert await gameplay.referee.resend_stalled(5) == 0
     assert len(recorder.resent) == 2
+
+
+@pytest.mark.anyio
+async def test_the_sweep_finishes_a_tournament_whose_last_report_was_lost(
+    gameplay, recorder
+) -> None:
+    platform = Credentials(bearer="platform-key-for-tests-0001", client_ip="", platform=True)
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": "Ada"}, {"name": "Grace"}],
+            "format": {"kind": "round_robin"},
+        }
+    )
+    created, _ = await gameplay.tournaments.create(platform, request)
+    ada = Credentials(bearer=created.participants[0].token, client_ip="")
+    (first,) = (await gameplay.tournaments.mine(created.id, ada)).rounds
+    assert first.game_id is not None and first.seat_token is not None
+    seat = Credentials(bearer=first.seat_token, client_ip="")
+    await gameplay.service.resign(first.game_id, seat, None, None)
+    # The worker scores the game, and dies before its report reaches the tournament.
+    gameplay.referee.game_ended = None
+    game_id, version = recorder.sent[-1]
+    await gameplay.referee.advance(game_id, version)
+    game = await gameplay.store.load(first.game_id)
+    assert game is not None and game.status is GameStatus.FINISHED
+    assert (await gameplay.tournaments.document(created.id)).status == "running"
+    # Not stepped for a minute: beat's sweep steps it.
+    index = running_key(gameplay.store.prefix)
+    await gameplay.store.redis.zadd(index, {created.id: int(time.time() * 1000) - 60_000})
+    assert await sweep(gameplay, gameplay.settings) >= 1
+    document = await gameplay.tournaments.document(created.id)
+    assert document.status == "finished" and document.standings[0].name == "Grace"
+    assert await gameplay.store.redis.zscore(index, created.id) is None
 
 
 @pytest.mark.anyio
