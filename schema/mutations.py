@@ -12,11 +12,12 @@ from strawberry.scalars import JSON
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
 from services.gameplay.auth import check_idempotency_key
-from services.gameplay.payloads import CreateGameRequest, input_code, validation_errors
+from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes
+from .inputs import invalid_input, plain_input
 from .tournaments import resolve_create_games, resolve_create_tournament
 from .types import (
     Autopilot,
@@ -55,9 +56,9 @@ def build_mutation(types: GameTypes) -> type:
             context = info.context
             key = check_idempotency_key(idempotency_key)
             try:
-                request = CreateGameRequest.model_validate(_plain(input))
+                request = CreateGameRequest.model_validate(plain_input(input))
             except ValidationError as error:
-                return _invalid(error)
+                return invalid_input(error)
             try:
                 created, replayed = await context.service.create_game(
                     context.credentials(), request, key
@@ -148,29 +149,6 @@ def _among(selections: Iterable[Selection], name: str) -> bool:
         ):
             return True
     return False
-
-
-def _plain(value: Any) -> Any:
-    """A strawberry input as plain data, leaving out what the client did not send."""
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    fields = getattr(value, "__dataclass_fields__", None)
-    if fields is None:
-        return value
-    return {
-        name: _plain(getattr(value, name))
-        for name in fields
-        if getattr(value, name) is not strawberry.UNSET
-    }
-
-
-def _invalid(error: ValidationError) -> Rejected:
-    errors = validation_errors(error)
-    return Rejected(
-        code=input_code(error),
-        message="The input does not match the schema.",
-        details=JSON({"errors": errors}),
-    )
 
 
 def _rejected_or_raise(problem: Problem) -> Any:

@@ -13,7 +13,8 @@ from services.gameplay.auth import check_idempotency_key
 from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
-from .mutations import _invalid, _rejected_or_raise
+from .inputs import invalid_input
+from .mutations import _rejected_or_raise
 from .types import GameStatus, Rejected, status_of
 
 Info = strawberry.Info[GraphQLContext, None]
@@ -91,7 +92,7 @@ class SeatMutations:
         try:
             request = seats.ClaimSeatRequest.model_validate({"code": code, "name": name})
         except ValidationError as error:
-            return _invalid(error)
+            return invalid_input(error)
         try:
             taken, replayed = await context.service.seats.claim(str(game_id), seat, request, key)
         except Problem as problem:
@@ -116,7 +117,7 @@ class SeatMutations:
         try:
             request = seats.FillSeatRequest.model_validate(plain)
         except ValidationError as error:
-            return _invalid(error)
+            return invalid_input(error)
         try:
             taken = await context.service.seats.fill_with_bot(
                 str(game_id), context.credentials(), seat, request.bot, request.name

@@ -4,7 +4,7 @@ documents."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import strawberry
 from pydantic import ValidationError
@@ -13,11 +13,11 @@ from strawberry.scalars import JSON
 from services.gameplay import tournament_payloads as t
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.bulk import BulkCreateRequest, BulkCreation
-from services.gameplay.payloads import input_code, validation_errors
 from services.gameplay.problems import Problem
 from services.gameplay.tournament_runner import TournamentRunner
 
 from .context import GraphQLContext
+from .inputs import invalid_input, plain_input
 from .types import CreateGameInput, GameCreated, Rejected
 
 Info = strawberry.Info[GraphQLContext, None]
@@ -239,9 +239,9 @@ async def resolve_create_tournament(
 ) -> CreateTournamentResult:
     key = check_idempotency_key(idempotency_key)
     try:
-        request = t.CreateTournamentRequest.model_validate(_plain(input))
+        request = t.CreateTournamentRequest.model_validate(plain_input(input))
     except ValidationError as error:
-        return _invalid(error)
+        return invalid_input(error)
     try:
         created, replayed = await _runner(info).create(info.context.credentials(), request, key)
     except Problem as problem:
@@ -261,37 +261,15 @@ async def resolve_create_games(
 ) -> CreateGamesResult:
     key = check_idempotency_key(idempotency_key)
     try:
-        request = BulkCreateRequest.model_validate({"games": [_plain(g) for g in games]})
+        request = BulkCreateRequest.model_validate({"games": [plain_input(g) for g in games]})
     except ValidationError as error:
-        return _invalid(error)
+        return invalid_input(error)
     try:
         created, replayed = await _bulk(info).create_games(info.context.credentials(), request, key)
     except Problem as problem:
         return _rejected_or_raise(problem)
     return GamesCreated(
         games=[GameCreated.of(g, replayed) for g in created.games], replayed=replayed
-    )
-
-
-def _plain(value: Any) -> Any:
-    """A strawberry input as plain data, leaving out what the client did not send."""
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    fields = getattr(value, "__dataclass_fields__", None)
-    if fields is None:
-        return value
-    return {
-        name: _plain(getattr(value, name))
-        for name in fields
-        if getattr(value, name) is not strawberry.UNSET
-    }
-
-
-def _invalid(error: ValidationError) -> Rejected:
-    return Rejected(
-        code=input_code(error),
-        message="The input does not match the schema.",
-        details=JSON({"errors": validation_errors(error)}),
     )
 
 

@@ -11,32 +11,26 @@ so a repeat answers the same ids and tokens; the same key with another body is r
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import replace
 
 import orjson
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from services.ai.bot import levels_for
-from services.engine import GameError
 from services.store import GameRecord
 from services.store.bulk import BatchCreator
 
 from . import metrics
 from .auth import Credentials, check_idempotency_key, new_salt
-from .leavers import leave_policy_of_request
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
 from .problems import (
     Problem,
     forbidden,
-    from_game_error,
     idempotency_key_reused,
     unauthorized,
     unprocessable,
 )
 from .service import GameService, fingerprint, new_game_id
-from .webhook_targets import check_webhook_url
 
 MAX_BULK_GAMES = 200
 
@@ -134,25 +128,7 @@ class BulkCreation:
         checks one; a refusal names the game's index."""
         service = self.service
         try:
-            game = service.served.named(request.game)
-            if request.webhook_url is not None:
-                await check_webhook_url(
-                    request.webhook_url, allow_private=service.webhook_allow_private
-                )
-            levels = levels_for(game)
-            for seat in request.seats:
-                if seat.bot is not None and seat.bot not in levels:
-                    raise unprocessable(
-                        "unknown_bot_level",
-                        f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
-                        known=levels,
-                    )
-            policy = leave_policy_of_request(request, game)
-            seed = request.seed if request.seed is not None else secrets.randbits(63)
-            try:
-                state = game.setup(request.options, len(request.seats), seed)
-            except GameError as error:
-                raise from_game_error(error) from None
+            game, policy, seed, state = await service.checked_setup(request)
         except Problem as problem:
             raise _at(index, problem) from None
         game_key = f"bulk:{key}:{index}" if key else None

@@ -171,23 +171,7 @@ class GameService:
             raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
         if not who.platform and not self.anonymous_create:
             raise unauthorized("api_key_required", "Creating games needs a platform API key.")
-        game = self.served.named(request.game)
-        if request.webhook_url is not None:
-            await check_webhook_url(request.webhook_url, allow_private=self.webhook_allow_private)
-        levels = levels_for(game)
-        for seat in request.seats:
-            if seat.bot is not None and seat.bot not in levels:
-                raise unprocessable(
-                    "unknown_bot_level",
-                    f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
-                    known=levels,
-                )
-        policy = leave_policy_of_request(request, game)
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
-        try:
-            state = game.setup(request.options, len(request.seats), seed)
-        except GameError as error:
-            raise from_game_error(error) from None
+        game, policy, seed, state = await self.checked_setup(request)
         request_print = fingerprint(request.model_dump(mode="json"))
         scope_key = f"create\x00{who.scope}\x00{idempotency_key}" if idempotency_key else None
         game_id = new_game_id(scope_key)
@@ -229,6 +213,30 @@ class GameService:
             expires_ms=0,  # the codes only: the answer kept says when they expire
         )
         return again.shown_in(self._created_answer(existing, replayed)), True
+
+    async def checked_setup(
+        self, request: CreateGameRequest
+    ) -> tuple[Game, dict[str, Any], int, GameState]:
+        """A creation request checked (game, webhook URL, bot levels, leave policy,
+        options) and its game set up: the game, its leave policy, seed and first state."""
+        game = self.served.named(request.game)
+        if request.webhook_url is not None:
+            await check_webhook_url(request.webhook_url, allow_private=self.webhook_allow_private)
+        levels = levels_for(game)
+        for seat in request.seats:
+            if seat.bot is not None and seat.bot not in levels:
+                raise unprocessable(
+                    "unknown_bot_level",
+                    f"{game.title} has no bot level {seat.bot!r}; known: {', '.join(levels)}.",
+                    known=levels,
+                )
+        policy = leave_policy_of_request(request, game)
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        try:
+            state = game.setup(request.options, len(request.seats), seed)
+        except GameError as error:
+            raise from_game_error(error) from None
+        return game, policy, seed, state
 
     def _tokens(
         self, request: CreateGameRequest, who: Credentials, key: str | None, salt: str
