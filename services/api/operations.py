@@ -7,14 +7,17 @@ A new route is a handler decorated with `operation`::
     @operation(
         "POST",
         "/v1/games/{game_id}/seats/{seat:int}/claim",
-        summary="Claim an open seat.",
-        security=BEARER,
+        summary="Claim an open seat with its invite code.",
         headers=(IDEMPOTENCY_KEY,),
-        answers=(json_answer(200, SeatClaimed, "Claimed"),),
-        problems=(401, 409),
+        answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
+        problems=(403, 409, 410),
     )
-    async def claim_seat(request: Request, path: GameSeatPath, body: ClaimRequest) -> Response:
-        ...
+    async def claim_seat(request: Request, path: GameSeatPath, body: ClaimSeatRequest) -> Response:
+        key = idempotency_key(request)
+        taken, replayed = await service(request).seats.claim(path.game_id, path.seat, body, key)
+        return json_response(taken, headers=replay_headers(replayed))
+
+  (as `routes_seats.claim_seat` reads.)
 
 - The handler takes `request`, then any of `path` (a `params.PathParams` model whose
   fields are exactly the template's `{names}`), `query` (a `params.QueryParams` model)

@@ -28,9 +28,8 @@ from .problems import (
     forbidden,
     idempotency_key_reused,
     unauthorized,
-    unprocessable,
 )
-from .service import GameService, fingerprint, new_game_id
+from .service import GameService, created_game_id, fingerprint
 
 MAX_BULK_GAMES = 200
 
@@ -72,14 +71,6 @@ class BulkCreated(BaseModel):
     games: list[GameCreated] = Field(description="In the order of the request, with tokens.")
 
 
-def too_many_games(count: int) -> Problem:
-    return unprocessable(
-        TOO_MANY_GAMES,
-        f"A bulk creation takes at most {MAX_BULK_GAMES} games; {count} were sent.",
-        limit=MAX_BULK_GAMES,
-    )
-
-
 class BulkCreation:
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -94,8 +85,6 @@ class BulkCreation:
             raise unauthorized("api_key_required", "Bulk creation needs a platform API key.")
         if not who.platform:
             raise forbidden("api_key_required", "Bulk creation needs a platform API key.")
-        if len(request.games) > MAX_BULK_GAMES:
-            raise too_many_games(len(request.games))
         key = header_key or request.idempotency_key
         body_print = fingerprint(request.model_dump(mode="json", exclude={"idempotency_key"}))
         digest = hashlib.sha256(f"{who.scope}\x00{key}".encode()).hexdigest()[:40] if key else None
@@ -132,11 +121,10 @@ class BulkCreation:
         except Problem as problem:
             raise _at(index, problem) from None
         game_key = f"bulk:{key}:{index}" if key else None
-        scope_key = f"create\x00{who.scope}\x00{game_key}" if game_key else None
         salt = new_salt()
         tokens = service._tokens(request, who, game_key, salt)
         record = service._new_record(
-            new_game_id(scope_key), game, request, state, seed, tokens, who, salt
+            created_game_id(who.scope, game_key), game, request, state, seed, tokens, who, salt
         )
         record = replace(
             record,

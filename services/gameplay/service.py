@@ -111,6 +111,12 @@ def new_game_id(seed_text: str | None = None) -> str:
     return base64.b32encode(raw[:15]).decode().lower()
 
 
+def created_game_id(scope: str, idempotency_key: str | None) -> str:
+    """The id of a game created by `scope`: derived from its Idempotency-Key (so a retry,
+    a bulk repeat or a tournament's table names the same game), else random."""
+    return new_game_id(f"create\x00{scope}\x00{idempotency_key}" if idempotency_key else None)
+
+
 @dataclass(frozen=True)
 class FeedEntry:
     entry: LogEntryDocument
@@ -173,8 +179,7 @@ class GameService:
             raise unauthorized("api_key_required", "Creating games needs a platform API key.")
         game, policy, seed, state = await self.checked_setup(request)
         request_print = fingerprint(request.model_dump(mode="json"))
-        scope_key = f"create\x00{who.scope}\x00{idempotency_key}" if idempotency_key else None
-        game_id = new_game_id(scope_key)
+        game_id = created_game_id(who.scope, idempotency_key)
         salt = new_salt()
         tokens = self._tokens(request, who, idempotency_key, salt)
         ttl_ms = (request.invite_ttl_seconds or self.invite_ttl) * 1000

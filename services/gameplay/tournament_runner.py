@@ -31,7 +31,6 @@ import secrets
 from collections.abc import Mapping
 from typing import Any, Literal, cast
 
-import orjson
 import structlog
 from pydantic import ValidationError
 
@@ -45,7 +44,7 @@ from .clocks import now, now_ms
 from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import Problem, forbidden, idempotency_key_reused, unauthorized, unprocessable
-from .service import GameService, fingerprint, new_game_id
+from .service import GameService, created_game_id, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
     CreatedParticipant,
@@ -272,12 +271,11 @@ class TournamentRunner:
     async def _seat_token(
         self, stored: StoredTournament, round_number: int, table: int, seat: int
     ) -> str | None:
-        game_id = _game_id(stored, round_number, table)
-        meta = await self.service.store.redis.hget(self.service.store.keys(game_id).record, "meta")
-        if meta is None:
+        record = await self.service.store.load(_game_id(stored, round_number, table))
+        if record is None:
             return None
-        salt = cast(str, orjson.loads(meta)["token_salt"])
-        return derived_token(salt, stored.creator, _table_key(stored, round_number, table), seat)
+        key = _table_key(stored, round_number, table)
+        return derived_token(record.token_salt, stored.creator, key, seat)
 
     # --- running -------------------------------------------------------------------
 
@@ -585,7 +583,7 @@ def _table_key(stored: StoredTournament, round_number: int, table: int) -> str:
 def _game_id(stored: StoredTournament, round_number: int, table: int) -> str:
     """The id `create_game` gives the table's game (from the idempotency key)."""
     key = _table_key(stored, round_number, table)
-    return new_game_id(f"create\x00{stored.creator}\x00{key}")
+    return created_game_id(stored.creator, key)
 
 
 def _participant_of(token_hashes: list[str], token_hash: str) -> int | None:
