@@ -5,9 +5,7 @@ game.cancelled and seat.left."""
 
 from __future__ import annotations
 
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import orjson
 import pytest
@@ -23,51 +21,6 @@ EVERY_EVENT = [
     "game.cancelled",
     "seat.left",
 ]
-
-
-class Receiver:
-    """An HTTP endpoint on 127.0.0.1 keeping every webhook body it is sent."""
-
-    def __init__(self) -> None:
-        self.bodies: list[dict] = []
-        self.raw: list[bytes] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.raw.append(body)
-                receiver.bodies.append(orjson.loads(body))
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args):
-                return None
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def of_type(self, event_type: str) -> list[dict]:
-        return [body for body in self.bodies if body["type"] == event_type]
-
-    def wait_for(self, event_type: str, count: int = 1, timeout: float = 20) -> list[dict]:
-        deadline = time.monotonic() + timeout
-        while len(self.of_type(event_type)) < count:
-            assert time.monotonic() < deadline, f"no {event_type}: {self.bodies}"
-            time.sleep(0.02)
-        return self.of_type(event_type)
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.close()
 
 
 @pytest.fixture

@@ -6,10 +6,8 @@ tokens with their participant token, the webhooks a platform is sent, and GraphQ
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import defaultdict
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import combinations
 from typing import Any
 
@@ -297,35 +295,6 @@ def test_an_unknown_tournament_is_404(api):
 
 
 # --- webhooks -------------------------------------------------------------------------
-
-
-class Receiver:
-    def __init__(self) -> None:
-        self.received: list[tuple[dict[str, str], bytes]] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hooks"
-
-
-@pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.server.shutdown()
-    made.server.server_close()
 
 
 @pytest.fixture
