@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from services.api import pictures
+from services.api.pictures.scene import seat_colour
 from services.api.pictures.svg import Svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -50,9 +51,10 @@ def hand_chips(root: ET.Element) -> list[str]:
     ]
 
 
-def play_some(api, created: dict, moves: int, prefer: str | None = None) -> None:
-    """Make `moves` moves for the human seats: the first legal one, or the first of kind
-    `prefer` when there is one."""
+def play_some(api, created: dict, moves: int, prefer: str | tuple[str, ...] = ()) -> None:
+    """Make `moves` moves for the human seats: the first legal one, or the first of the
+    earliest kind in `prefer` that has one."""
+    kinds = (prefer,) if isinstance(prefer, str) else prefer
     tokens = tokens_of(created)
     for _ in range(moves):
         document = api.wait_until(
@@ -62,7 +64,7 @@ def play_some(api, created: dict, moves: int, prefer: str | None = None) -> None
             return
         seat = next(s for s in document["turn"] if s in tokens)
         legal = api.legal(created["id"], tokens[seat])
-        move = next((m for m in legal if m["kind"] == prefer), legal[0])
+        move = next((m for kind in kinds for m in legal if m["kind"] == kind), legal[0])
         assert api.move(created["id"], tokens[seat], move)
 
 
@@ -100,6 +102,50 @@ def test_sky_islands_picture_draws_the_board_players_and_supply(api):
     assert any(f"Version {document['version']}" in line for line in lines)
 
 
+BUILDS = ("build_tower", "build_harbour", "build_trading_house")
+
+
+def drawn(root: ET.Element, tag: str, kind: str) -> list[ET.Element]:
+    return root.findall(f".//{SVG}{tag}[@class='{kind}']")
+
+
+def test_sky_islands_picture_draws_every_ship_island_edge_house_tower_and_harbour(api):
+    """Building whenever it can, a game soon has a trading house with a tower and one with
+    a harbour: the picture draws each piece the view holds, in its owner's colour, and one
+    ship and one land arm per island edge on every tile (the reader's hand included)."""
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=4)
+    tokens = tokens_of(created)
+
+    def houses(view: dict) -> list[dict]:
+        return [
+            island["trading_house"]
+            for tile in view["board"]
+            for island in tile["islands"]
+            if island["trading_house"] is not None
+        ]
+
+    for _ in range(300):
+        built = houses(api.game(created["id"])["view"])
+        if any(h["tower"] for h in built) and any(h["harbour"] for h in built):
+            break
+        play_some(api, created, 1, prefer=BUILDS)
+    view = api.game(created["id"], tokens[0])["view"]
+    built = houses(view)
+    assert any(h["tower"] for h in built) and any(h["harbour"] for h in built)
+    root = picture(api, created["id"], tokens[0])
+    colours = [house.get("fill") for house in drawn(root, "polygon", "trading-house")]
+    assert sorted(colours) == sorted(seat_colour(h["owner"]) for h in built)
+    assert len(drawn(root, "rect", "tower")) == sum(h["tower"] for h in built)
+    assert len(drawn(root, "rect", "harbour")) == sum(h["harbour"] for h in built)
+    tiles = [*view["board"], *view["hand"]]
+    assert len(drawn(root, "polygon", "ship")) == len(tiles)
+    assert len(drawn(root, "circle", "island")) == sum(len(t["islands"]) for t in tiles)
+    edges = sum(len(i["edges"]) for t in view["board"] for i in t["islands"]) + sum(
+        len(island) for t in view["hand"] for island in t["islands"]
+    )
+    assert len(drawn(root, "path", "island-edge")) == edges
+
+
 def test_dominion_picture_shows_supply_events_prophecy_and_only_your_hand(api):
     created = api.create("dominion", [{"name": "Ann"}, {"name": "Ben"}], seed=8)
     play_some(api, created, 5)
@@ -122,6 +168,28 @@ def test_dominion_picture_shows_supply_events_prophecy_and_only_your_hand(api):
     theirs = picture(api, created["id"], tokens[1])
     assert hand_chips(theirs) == api.game(created["id"], tokens[1])["view"]["players"][1]["hand"]
     assert "Your hand" not in texts(picture(api, created["id"]))
+
+
+def test_dominion_picture_prices_every_pile_and_shows_what_is_in_play(api):
+    """Each Supply pile reads name, cost, pile size; with treasures played, the acting
+    player's panel lists them as in play (for every reader: it is public)."""
+    created = api.create("dominion", [{"name": "Ann"}, {"name": "Ben"}], seed=8)
+    play_some(api, created, 1, prefer="play_treasures")
+    view = api.game(created["id"])["view"]
+    played = view["players"][view["turn"]["seat"]]["in_play"]
+    assert played
+    lines = texts(picture(api, created["id"]))
+    assert any(pile["debt"] for pile in view["supply"])
+    for pile in view["supply"]:
+        # A price in Debt alone (Daimyo: 6D) shows no $0 coin beside it.
+        price = [pile["coins"]] if pile["coins"] or not pile["debt"] else []
+        price += [pile["debt"]] if pile["debt"] else []
+        shown = [*map(str, price), f"{pile['left']} left"]
+        at = lines.index(pile["card"])
+        assert lines[at + 1 : at + 1 + len(shown)] == shown, pile
+    counts = {card: played.count(card) for card in played}
+    listing = ", ".join(f"{card} ×{n}" if n > 1 else card for card, n in counts.items())
+    assert f"In play: {listing}" in lines
 
 
 CARD_ID = re.compile(r"[STU]\d\d")

@@ -161,8 +161,9 @@ def _draw_tile(
                 stroke=fill,
                 stroke_width=width,
                 stroke_linejoin="round",
+                class_="island-edge",
             )
-        svg.circle(*anchor, width * 0.66, fill=fill)
+        svg.circle(*anchor, width * 0.66, fill=fill, class_="island")
     _ship(svg, _free_corner(offsets), x0, y0, cell, ship)
     return anchors
 
@@ -213,7 +214,7 @@ def _ship(svg: Svg, corner: Point, x0: float, y0: float, cell: float, colour: st
     cx, cy = x0 + cell * (0.5 + corner[0]), y0 + cell * (0.5 + corner[1])
     s = cell * 0.13
     hull = [(cx - s, cy), (cx + s, cy), (cx + s * 0.6, cy + s * 0.6), (cx - s * 0.6, cy + s * 0.6)]
-    svg.polygon(hull, fill=SHIPS.get(colour, "#999"), stroke=INK, stroke_width=1)
+    svg.polygon(hull, fill=SHIPS.get(colour, "#999"), stroke=INK, stroke_width=1, class_="ship")
     svg.polygon(
         [(cx, cy - s * 1.2), (cx, cy - s * 0.1), (cx + s * 0.8, cy - s * 0.1)],
         fill=SHIPS.get(colour, "#999"),
@@ -226,7 +227,7 @@ def _trading_house(svg: Svg, at: Point, cell: float, house: TradingHouseView) ->
     x, y = at
     s = max(cell * 0.15, 4)
     if house.harbour:
-        svg.rect(x - s * 1.5, y + s * 0.7, s * 3, s * 0.7, fill=HARBOUR, rx=1)
+        svg.rect(x - s * 1.5, y + s * 0.7, s * 3, s * 0.7, fill=HARBOUR, rx=1, class_="harbour")
     svg.polygon(
         [
             (x - s, y + s * 0.7),
@@ -238,10 +239,20 @@ def _trading_house(svg: Svg, at: Point, cell: float, house: TradingHouseView) ->
         fill=seat_colour(house.owner),
         stroke=INK,
         stroke_width=1.2,
+        class_="trading-house",
     )
     if house.tower:
         tx = x + s * 1.15
-        svg.rect(tx, y - s * 1.6, s * 0.8, s * 2.3, fill=TOWER, stroke=INK, stroke_width=1)
+        svg.rect(
+            tx,
+            y - s * 1.6,
+            s * 0.8,
+            s * 2.3,
+            fill=TOWER,
+            stroke=INK,
+            stroke_width=1,
+            class_="tower",
+        )
         svg.rect(tx, y - s * 1.6, s * 0.8, s * 0.35, fill=INK)
 
 
