@@ -131,14 +131,36 @@ def test_upgrade_after_the_loop_4_vp_then_the_second_tile_covers_red_four_dots_f
     assert state.seats[0].basics["indigo"] == before + 2
 
 
-def test_development_costs_2_as_a_sky_lantern_and_4_as_a_railway():
-    assert (CARDS["T01"].lantern_cost, CARDS["T01"].railway_cost) == (2, 4)
+def test_the_example_card_is_a_yellow_lantern_for_2_or_a_railway_for_4():
+    """Teapot Cards: "This card provides 1 yellow sky lantern" and "using this card for Sky
+    Lantern Development costs $2, while using it for Railway Development costs $4" (T65)."""
+    assert (CARDS["T65"].lantern, CARDS["T65"].lantern_cost, CARDS["T65"].railway_cost) == (
+        "yellow",
+        2,
+        4,
+    )
+    state = table(dice={"black-2": 2})
+    state.seats[0].lantern_project = "L1A"  # no reward for a first tuck
+    hand(state, 0, "T65")
+    give(state, 0, coins=2)
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
+    state = play(state, 0, {"kind": "develop", "card": "T65", "zone": 1})
+    player = state.seats[0]
+    assert player.coins == 0 and player.lantern_zones[1] == ["T65"]
+    assert {c: player.lanterns(c) for c in ("red", "yellow", "blue")} == {
+        "red": 0,
+        "yellow": 1,
+        "blue": 0,
+    }
     state = table(dice={"black-3": 2})
-    hand(state, 0, "T01")
+    state.seats[0].railway_project = "R2A"  # 1 VP for a first tuck, no coins
+    hand(state, 0, "T65")
     give(state, 0, coins=4)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-3"})
-    state = play(state, 0, {"kind": "develop", "card": "T01", "zone": 2})
-    assert state.seats[0].coins == 0 and state.seats[0].railway_zones[2] == ["T01"]
+    state = play(state, 0, {"kind": "develop", "card": "T65", "zone": 2})
+    player = state.seats[0]
+    assert player.coins == 0 and player.railway_zones[2] == ["T65"]
+    assert player.lanterns("yellow") == 0  # a Railway Development is no lantern
 
 
 def test_a_card_can_be_tucked_left_first_row_middle_first_row_or_right_third_row():
