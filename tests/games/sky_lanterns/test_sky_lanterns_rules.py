@@ -116,6 +116,39 @@ def test_income_event_pays_every_income_again():
     assert (state.seats[1].coins, state.seats[1].vp) == (coins + 2 + 1, vp + 2)
 
 
+def test_rounds_4_and_6_pay_the_lanterns_of_the_second_and_third_eras_colour():
+    """ "In Rounds 2, 4, and 6: check the number of your sky lanterns that match the color
+    shown on the active Era Card": E2A (yellow, 3 VP each) in round 4, E3A (red, 3 VP and
+    $1 each) in round 6; the other colours pay nothing."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    player = state.seats[1]
+    player.lantern_tokens = {"red": 1, "yellow": 2, "blue": 3}
+    vp, coins, cards = player.vp, player.coins, len(player.hand)
+    state.round, state.turn = 4, 8
+    event_phase(state)
+    carry_on(state)
+    player = state.seats[1]
+    assert (player.vp, player.coins, len(player.hand)) == (vp + 6, coins, cards)
+    state.round, state.turn = 6, 8
+    event_phase(state)
+    carry_on(state)
+    player = state.seats[1]
+    assert (player.vp, player.coins, len(player.hand)) == (vp + 6 + 3, coins + 1, cards)
+
+
+def test_era_contracts_are_those_of_the_era_beside_the_round_marker():
+    """Round 3 lies beside the second Era card: its first contract is E2A's "pay 2 Tea to
+    advance the train", not E1A's "pay 2 Coal to draw"."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    state.round = 3
+    give(state, 0, coal=2, tea=2)
+    state = play(state, 0, {"kind": "era_contract", "option": 0}, {"kind": "convert", "times": 1})
+    player = state.seats[0]
+    # 2 Tea paid; the train's first space gives 1 Tea back
+    assert (player.basics["tea"], player.basics["coal"], player.train) == (1, 2, 1)
+    assert player.hand == []
+
+
 def test_the_game_ends_after_round_6_with_final_scoring():
     record = play_match(game, [RandomBot(s) for s in range(4)], seed=5)
     assert record.state.over and record.state.round == 6
@@ -225,6 +258,21 @@ def test_a_loop_without_face_down_tiles_gives_4_vp_and_no_upgrade():
     player.train, player.upgrades = 5, [None, None, None, None]
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-3"})
     assert state.seats[0].vp == 4 and asked(state) == (0, "place")
+
+
+def test_an_empty_deck_is_formed_again_from_the_shuffled_discard_pile():
+    """ "If the deck is empty when you need to draw, shuffle the discard pile to form a new
+    draw deck." With both empty, nothing is drawn."""
+    state = table(dice={"blue-5": 3})
+    discarded = sorted(state.deck)
+    state.deck, state.discard = [], list(discarded)
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "blue-5"})
+    drawn = after.seats[0].hand
+    assert len(drawn) == 2 and after.discard == []
+    assert sorted(after.deck + drawn) == discarded
+    state.discard = []
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "blue-5"})
+    assert after.seats[0].hand == [] and asked(after) == (0, "place")
 
 
 def test_upgraded_space_gives_the_tile_reward_to_whoever_takes_it():
