@@ -317,6 +317,8 @@ def test_an_empty_supply_takes_coins_from_the_richest_player_for_1_vp_each():
 
 
 def test_when_the_richest_players_tie_the_active_player_chooses_who_gives():
+    """ "... the active player chooses which tied player to take them from": all 3
+    missing Coins come from the one chosen."""
     state = table(dice={"red-2": 2})
     for seat, coins in ((1, 10), (2, 10), (3, 0)):
         give(state, seat, coins=coins)
@@ -328,12 +330,27 @@ def test_when_the_richest_players_tie_the_active_player_chooses_who_gives():
         {"kind": "choose_donor", "seat": 2},
     ]
     state = play(state, 0, {"kind": "choose_donor", "seat": 2})
-    # the 2nd token comes from seat 1 (now alone with the most); the 3rd is a tie again
-    assert asked(state) == (0, "donor")
-    assert (state.seats[1].coins, state.seats[2].coins) == (9, 9)
-    state = play(state, 0, {"kind": "choose_donor", "seat": 1})
-    assert (state.seats[1].coins, state.seats[2].coins) == (8, 9)
-    assert (state.seats[1].vp, state.seats[2].vp) == (2, 1) and asked(state) == (0, "place")
+    assert (state.seats[1].coins, state.seats[2].coins) == (10, 7)
+    assert (state.seats[1].vp, state.seats[2].vp) == (0, 3) and asked(state) == (0, "place")
+
+
+def test_the_missing_tokens_come_from_the_one_richest_player_until_they_have_none():
+    """ "take the required tokens directly from the Player Board of the player who
+    currently has the most": all of them from that player, even when that leaves them
+    below the next; only when they run out does the next richest give the rest."""
+    state = table(dice={"red-2": 2})
+    for seat, coins in ((1, 10), (2, 9), (3, 0)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    assert [(p.coins, p.vp) for p in after.seats[1:]] == [(7, 3), (9, 0), (0, 0)]
+    for seat, coins in ((1, 2), (2, 1)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    coins = state.seats[0].coins
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    assert [(p.coins, p.vp) for p in after.seats[1:]] == [(0, 2), (0, 1), (0, 0)]
+    assert after.seats[0].coins == coins + 3 and asked(after) == (0, "place")
 
 
 def test_a_player_who_is_not_among_the_richest_cannot_be_chosen():
