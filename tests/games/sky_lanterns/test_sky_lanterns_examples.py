@@ -1,5 +1,6 @@
 """Every example of the rulebook, reproduced with the designed components and its numbers."""
 
+import pytest
 from sky_lanterns_kit import asked, give, hand, hold, legal, play, table
 
 from services.games.sky_lanterns.components import CARDS, PLAYER_BOARDS
@@ -163,15 +164,18 @@ def test_the_example_card_is_a_yellow_lantern_for_2_or_a_railway_for_4():
     assert player.lanterns("yellow") == 0  # a Railway Development is no lantern
 
 
-def test_a_card_can_be_tucked_left_first_row_middle_first_row_or_right_third_row():
-    state = table(dice={"black-2": 2})
-    state.seats[0].lantern_zones = [[], [], ["T04", "T07"]]
+@pytest.mark.parametrize(
+    ("space", "zones"), [("black-2", "lantern_zones"), ("black-3", "railway_zones")]
+)
+def test_a_card_can_be_tucked_left_first_row_middle_first_row_or_right_third_row(space, zones):
+    """The same example is given for Sky Lantern and for Railway Developments."""
+    state = table(dice={space: 2})
+    setattr(state.seats[0], zones, [[], [], ["T04", "T07"]])
     hand(state, 0, "T10")
-    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
-    zones = {m["zone"] for m in legal(state, 0) if m["kind"] == "develop"}
-    assert zones == {0, 1, 2}
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": space})
+    assert {m["zone"] for m in legal(state, 0) if m["kind"] == "develop"} == {0, 1, 2}
     state = play(state, 0, {"kind": "develop", "card": "T10", "zone": 2})
-    assert state.seats[0].lantern_zones[2] == ["T04", "T07", "T10"]
+    assert getattr(state.seats[0], zones) == [[], [], ["T04", "T07", "T10"]]
 
 
 def test_lantern_project_first_row_full_gives_1_coin_and_2_vp_income():
