@@ -118,6 +118,43 @@ def test_views_are_typed_per_game_and_redacted_per_token(gql):
     assert spectator["you"] is None and spectator["view"]["tiles"] is None
 
 
+LANTERNS_VIEW = """
+query Game($id: ID!) {
+  game(id: $id) {
+    you
+    view {
+      __typename
+      ... on SkyLanternsView {
+        round currentEra firstPlayer diceSpaces { space die } deckSize
+        players { seat board coins camphor handSize hand upgradeSpaces { faceDown tile } }
+      }
+    }
+  }
+}"""
+
+
+def test_sky_lanterns_has_its_typed_view_redacted_per_token(gql):
+    seats = [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}]
+    created = create(gql, game="sky-lanterns", seats=seats, options={"first_player": 1}, seed=4)
+    token = created["seats"][0]["token"]
+    mine = gql.data(LANTERNS_VIEW, {"id": created["id"]}, token)["game"]
+    spectator = gql.data(LANTERNS_VIEW, {"id": created["id"]})["game"]["view"]
+    view = mine["view"]
+    assert view["__typename"] == "SkyLanternsView" and mine["you"] == 0
+    assert view["round"] == 1 and view["firstPlayer"] == 1
+    assert sum(space["die"] is not None for space in view["diceSpaces"]) == 8  # 3 players
+    # $5, $6, $7 clockwise from the first player
+    assert [p["coins"] for p in view["players"]] == [7, 5, 6]
+    assert [p["handSize"] for p in view["players"]] == [3, 3, 3]
+    assert len(view["players"][0]["hand"]) == 3
+    assert [p["hand"] for p in view["players"][1:]] == [None, None]
+    assert all(p["hand"] is None for p in spectator["players"])
+    for player in (*view["players"], *spectator["players"]):
+        spaces = player["upgradeSpaces"]
+        assert [s["faceDown"] for s in spaces] == [True] * 4
+        assert all(s["tile"] is None for s in spaces)  # even their owner cannot peek
+
+
 def test_an_illegal_move_is_a_rejected_result_and_changes_nothing(gql):
     created = create(gql, game="hidden-numbers", options={"rounds": 1}, seed=5)
     token = created["seats"][0]["token"]

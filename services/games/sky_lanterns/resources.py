@@ -61,7 +61,9 @@ def _take_from_supply(state: SkyLanternsState, seat: int, resource: str, amount:
     """Coins and Camphor come from the supply. "If the Camphor or Coin supply runs out,
     take the required tokens directly from the Player Board of the player who currently
     has the most ... [who] receives 1 VP as compensation for each token taken this way. If
-    multiple players tie for having the most tokens, the active player chooses." """
+    multiple players tie for having the most tokens, the active player chooses which tied
+    player to take them from." All the missing tokens come from that one player; only if
+    they run out does the rest come from the richest of the others then."""
     supply_field = f"{resource}_supply"
     from_supply = min(amount, getattr(state, supply_field))
     setattr(state, supply_field, getattr(state, supply_field) - from_supply)
@@ -75,15 +77,18 @@ def _take_from_supply(state: SkyLanternsState, seat: int, resource: str, amount:
             key = f"{DONOR}:{resource}:{missing}:{seat}"
             state.stack.append(Frame(key=key, seat=chooser(state, seat)))
             return
-        take_token(state, donors[0], seat, resource)
-        missing -= 1
+        missing -= take_tokens(state, donors[0], seat, resource, missing)
 
 
-def take_token(state: SkyLanternsState, donor: int, seat: int, resource: str) -> None:
+def take_tokens(state: SkyLanternsState, donor: int, seat: int, resource: str, most: int) -> int:
+    """Move up to `most` tokens from `donor` to `seat`, 1 VP to the donor for each; returns
+    how many moved."""
     giver, taker = state.seats[donor], state.seats[seat]
-    setattr(giver, resource, getattr(giver, resource) - 1)
-    giver.vp += 1
-    setattr(taker, resource, getattr(taker, resource) + 1)
+    tokens = min(most, has(state, donor, resource))
+    setattr(giver, resource, getattr(giver, resource) - tokens)
+    giver.vp += tokens
+    setattr(taker, resource, getattr(taker, resource) + tokens)
+    return tokens
 
 
 def chooser(state: SkyLanternsState, seat: int) -> int:
@@ -108,7 +113,8 @@ def parse_donor_key(key: str) -> tuple[str, int, int]:
 
 
 def give_from(state: SkyLanternsState, key: str, donor: int) -> None:
-    """Carry out the choice of a donor frame: one token from `donor`, then the rest."""
+    """Carry out the choice of a donor frame: the missing tokens from `donor`, then (if
+    `donor` had too few) the rest."""
     resource, missing, seat = parse_donor_key(key)
-    take_token(state, donor, seat, resource)
-    _take_from_supply(state, seat, resource, missing - 1)
+    taken = take_tokens(state, donor, seat, resource, missing)
+    _take_from_supply(state, seat, resource, missing - taken)

@@ -106,3 +106,10 @@ def test_the_catalog_publishes_every_component_with_its_effects():
     assert len(catalog["cards"]) == 78 and len(catalog["upgrade_tiles"]) == 16
     assert catalog["cards"][0]["contract"][0]["kind"] == "gain"
     assert {"main_board", "player_boards", "eras", "projects"} <= catalog.keys()
+    # every dice space and round, the 5 boards, 3 two-sided Eras, 4 + 4 two-sided Projects
+    assert len(catalog["main_board"]["spaces"]) == 18
+    assert [r["round"] for r in catalog["main_board"]["round_track"]] == [1, 2, 3, 4, 5, 6]
+    assert [b["id"] for b in catalog["player_boards"]] == ["P-00", "P-01", "P-02", "P-03", "P-04"]
+    assert (len(catalog["eras"]), len(catalog["projects"])) == (6, 16)
+    p03 = catalog["player_boards"][3]["exclusive_contracts"][0][0]
+    assert (p03["kind"], p03["pay"], p03["times"]) == ("convert", {"coal": 1}, 4)

@@ -1,5 +1,6 @@
 """Every example of the rulebook, reproduced with the designed components and its numbers."""
 
+import pytest
 from sky_lanterns_kit import asked, give, hand, hold, legal, play, table
 
 from services.games.sky_lanterns.components import CARDS, PLAYER_BOARDS
@@ -131,25 +132,50 @@ def test_upgrade_after_the_loop_4_vp_then_the_second_tile_covers_red_four_dots_f
     assert state.seats[0].basics["indigo"] == before + 2
 
 
-def test_development_costs_2_as_a_sky_lantern_and_4_as_a_railway():
-    assert (CARDS["T01"].lantern_cost, CARDS["T01"].railway_cost) == (2, 4)
+def test_the_example_card_is_a_yellow_lantern_for_2_or_a_railway_for_4():
+    """Teapot Cards: "This card provides 1 yellow sky lantern" and "using this card for Sky
+    Lantern Development costs $2, while using it for Railway Development costs $4" (T65)."""
+    assert (CARDS["T65"].lantern, CARDS["T65"].lantern_cost, CARDS["T65"].railway_cost) == (
+        "yellow",
+        2,
+        4,
+    )
+    state = table(dice={"black-2": 2})
+    state.seats[0].lantern_project = "L1A"  # no reward for a first tuck
+    hand(state, 0, "T65")
+    give(state, 0, coins=2)
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
+    state = play(state, 0, {"kind": "develop", "card": "T65", "zone": 1})
+    player = state.seats[0]
+    assert player.coins == 0 and player.lantern_zones[1] == ["T65"]
+    assert {c: player.lanterns(c) for c in ("red", "yellow", "blue")} == {
+        "red": 0,
+        "yellow": 1,
+        "blue": 0,
+    }
     state = table(dice={"black-3": 2})
-    hand(state, 0, "T01")
+    state.seats[0].railway_project = "R2A"  # 1 VP for a first tuck, no coins
+    hand(state, 0, "T65")
     give(state, 0, coins=4)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-3"})
-    state = play(state, 0, {"kind": "develop", "card": "T01", "zone": 2})
-    assert state.seats[0].coins == 0 and state.seats[0].railway_zones[2] == ["T01"]
+    state = play(state, 0, {"kind": "develop", "card": "T65", "zone": 2})
+    player = state.seats[0]
+    assert player.coins == 0 and player.railway_zones[2] == ["T65"]
+    assert player.lanterns("yellow") == 0  # a Railway Development is no lantern
 
 
-def test_a_card_can_be_tucked_left_first_row_middle_first_row_or_right_third_row():
-    state = table(dice={"black-2": 2})
-    state.seats[0].lantern_zones = [[], [], ["T04", "T07"]]
+@pytest.mark.parametrize(
+    ("space", "zones"), [("black-2", "lantern_zones"), ("black-3", "railway_zones")]
+)
+def test_a_card_can_be_tucked_left_first_row_middle_first_row_or_right_third_row(space, zones):
+    """The same example is given for Sky Lantern and for Railway Developments."""
+    state = table(dice={space: 2})
+    setattr(state.seats[0], zones, [[], [], ["T04", "T07"]])
     hand(state, 0, "T10")
-    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
-    zones = {m["zone"] for m in legal(state, 0) if m["kind"] == "develop"}
-    assert zones == {0, 1, 2}
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": space})
+    assert {m["zone"] for m in legal(state, 0) if m["kind"] == "develop"} == {0, 1, 2}
     state = play(state, 0, {"kind": "develop", "card": "T10", "zone": 2})
-    assert state.seats[0].lantern_zones[2] == ["T04", "T07", "T10"]
+    assert getattr(state.seats[0], zones) == [[], [], ["T04", "T07", "T10"]]
 
 
 def test_lantern_project_first_row_full_gives_1_coin_and_2_vp_income():

@@ -4,6 +4,10 @@ seat a card or tile hidden from it.
 
 SKYPORT_RANDOM_GAMES sets how many base games (default 200, half with 3 and half with 4
 players, and as many again with 2); each variant plays an eighth as many.
+
+SKYPORT_MANY_GAMES sets the lean run (default 2,000 games: conservation, exact JSON and the
+score's breakdown, without the views), shared evenly by 3 and 4 players and the six
+variant settings; 24,000 plays 2,000 for every player count and variant.
 """
 
 import os
@@ -24,6 +28,7 @@ from services.games.sky_lanterns.state import (
 )
 
 GAMES = int(os.environ.get("SKYPORT_RANDOM_GAMES", "200"))
+MANY_GAMES = int(os.environ.get("SKYPORT_MANY_GAMES", "2000"))
 FULL_CHECKS_EACH = 25
 """One game in this many checks every legal move and every viewer at every step."""
 CARD_OR_TILE = re.compile(rb'"([STU]\d\d)"')
@@ -148,3 +153,19 @@ def test_same_seed_and_moves_rebuild_the_identical_state(players, variant):
     for seat, move in record.moves:
         replayed = game.apply(replayed, seat, game.dump_move(move)).state
     assert game.dump_state(replayed) == game.dump_state(record.state)
+
+
+def lean_checks(state: SkyLanternsState, seat: int, move) -> None:
+    """The cheap invariants, for the thousands of games: conservation and exact JSON."""
+    check_conserved(state)
+    assert game.load_state(game.dump_state(state)) == state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [3, 4])
+def test_thousands_of_random_games_conserve_everything_and_end_properly(players, variant):
+    games = max(MANY_GAMES // (2 * len(VARIANTS)), 1)
+    for round_ in range(games):
+        seed = 700_000 + 10_000 * players + round_
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        check_end(play_match(game, bots, seed=seed, config=VARIANTS[variant], on_step=lean_checks))

@@ -116,6 +116,39 @@ def test_income_event_pays_every_income_again():
     assert (state.seats[1].coins, state.seats[1].vp) == (coins + 2 + 1, vp + 2)
 
 
+def test_rounds_4_and_6_pay_the_lanterns_of_the_second_and_third_eras_colour():
+    """ "In Rounds 2, 4, and 6: check the number of your sky lanterns that match the color
+    shown on the active Era Card": E2A (yellow, 3 VP each) in round 4, E3A (red, 3 VP and
+    $1 each) in round 6; the other colours pay nothing."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    player = state.seats[1]
+    player.lantern_tokens = {"red": 1, "yellow": 2, "blue": 3}
+    vp, coins, cards = player.vp, player.coins, len(player.hand)
+    state.round, state.turn = 4, 8
+    event_phase(state)
+    carry_on(state)
+    player = state.seats[1]
+    assert (player.vp, player.coins, len(player.hand)) == (vp + 6, coins, cards)
+    state.round, state.turn = 6, 8
+    event_phase(state)
+    carry_on(state)
+    player = state.seats[1]
+    assert (player.vp, player.coins, len(player.hand)) == (vp + 6 + 3, coins + 1, cards)
+
+
+def test_era_contracts_are_those_of_the_era_beside_the_round_marker():
+    """Round 3 lies beside the second Era card: its first contract is E2A's "pay 2 Tea to
+    advance the train", not E1A's "pay 2 Coal to draw"."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    state.round = 3
+    give(state, 0, coal=2, tea=2)
+    state = play(state, 0, {"kind": "era_contract", "option": 0}, {"kind": "convert", "times": 1})
+    player = state.seats[0]
+    # 2 Tea paid; the train's first space gives 1 Tea back
+    assert (player.basics["tea"], player.basics["coal"], player.train) == (1, 2, 1)
+    assert player.hand == []
+
+
 def test_the_game_ends_after_round_6_with_final_scoring():
     record = play_match(game, [RandomBot(s) for s in range(4)], seed=5)
     assert record.state.over and record.state.round == 6
@@ -227,6 +260,21 @@ def test_a_loop_without_face_down_tiles_gives_4_vp_and_no_upgrade():
     assert state.seats[0].vp == 4 and asked(state) == (0, "place")
 
 
+def test_an_empty_deck_is_formed_again_from_the_shuffled_discard_pile():
+    """ "If the deck is empty when you need to draw, shuffle the discard pile to form a new
+    draw deck." With both empty, nothing is drawn."""
+    state = table(dice={"blue-5": 3})
+    discarded = sorted(state.deck)
+    state.deck, state.discard = [], list(discarded)
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "blue-5"})
+    drawn = after.seats[0].hand
+    assert len(drawn) == 2 and after.discard == []
+    assert sorted(after.deck + drawn) == discarded
+    state.discard = []
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "blue-5"})
+    assert after.seats[0].hand == [] and asked(after) == (0, "place")
+
+
 def test_upgraded_space_gives_the_tile_reward_to_whoever_takes_it():
     state = table(dice={"blue-2": 2})
     state.covered["blue-2"] = "U07"
@@ -269,6 +317,8 @@ def test_an_empty_supply_takes_coins_from_the_richest_player_for_1_vp_each():
 
 
 def test_when_the_richest_players_tie_the_active_player_chooses_who_gives():
+    """ "... the active player chooses which tied player to take them from": all 3
+    missing Coins come from the one chosen."""
     state = table(dice={"red-2": 2})
     for seat, coins in ((1, 10), (2, 10), (3, 0)):
         give(state, seat, coins=coins)
@@ -280,12 +330,27 @@ def test_when_the_richest_players_tie_the_active_player_chooses_who_gives():
         {"kind": "choose_donor", "seat": 2},
     ]
     state = play(state, 0, {"kind": "choose_donor", "seat": 2})
-    # the 2nd token comes from seat 1 (now alone with the most); the 3rd is a tie again
-    assert asked(state) == (0, "donor")
-    assert (state.seats[1].coins, state.seats[2].coins) == (9, 9)
-    state = play(state, 0, {"kind": "choose_donor", "seat": 1})
-    assert (state.seats[1].coins, state.seats[2].coins) == (8, 9)
-    assert (state.seats[1].vp, state.seats[2].vp) == (2, 1) and asked(state) == (0, "place")
+    assert (state.seats[1].coins, state.seats[2].coins) == (10, 7)
+    assert (state.seats[1].vp, state.seats[2].vp) == (0, 3) and asked(state) == (0, "place")
+
+
+def test_the_missing_tokens_come_from_the_one_richest_player_until_they_have_none():
+    """ "take the required tokens directly from the Player Board of the player who
+    currently has the most": all of them from that player, even when that leaves them
+    below the next; only when they run out does the next richest give the rest."""
+    state = table(dice={"red-2": 2})
+    for seat, coins in ((1, 10), (2, 9), (3, 0)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    assert [(p.coins, p.vp) for p in after.seats[1:]] == [(7, 3), (9, 0), (0, 0)]
+    for seat, coins in ((1, 2), (2, 1)):
+        give(state, seat, coins=coins)
+    give(state, 0, coins=state.seats[0].coins + state.coins_supply)
+    coins = state.seats[0].coins
+    after = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-2"})
+    assert [(p.coins, p.vp) for p in after.seats[1:]] == [(0, 2), (0, 1), (0, 0)]
+    assert after.seats[0].coins == coins + 3 and asked(after) == (0, "place")
 
 
 def test_a_player_who_is_not_among_the_richest_cannot_be_chosen():
