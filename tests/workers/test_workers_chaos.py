@@ -12,6 +12,9 @@ must move again soon after each fault.
 - Faults, at random (seeded): SIGKILL of a worker's Celery process (its supervisor starts
   it again), of a pool process (mid-task), of a whole worker with its supervisor (a
   replacement is started), and one Redis restart.
+- Every fault must hit games in play: each comes shortly after games are created (and
+  after the workers are back from the previous one), and the test fails if one found no
+  game going, since it would then prove nothing about recovery.
 
 Sizes: SKYPORT_CHAOS_GAMES (default 12), SKYPORT_CHAOS_KILLS (default 10), seed
 SKYPORT_CHAOS_SEED. Select with `-m chaos`; it also runs in the default suite.
@@ -47,11 +50,14 @@ GAMES = int(os.environ.get("SKYPORT_CHAOS_GAMES", "12"))
 KILLS = int(os.environ.get("SKYPORT_CHAOS_KILLS", "10"))
 SEED = int(os.environ.get("SKYPORT_CHAOS_SEED", "20261201"))
 RECOVERY_P95_SECONDS = 15.0
-DOMINION = {"recommended": "Heading East", "turn_limit": 25}
+DOMINION = {"recommended": "Heading East", "turn_limit": 60}
 """Greedy-vs-greedy Dominion can play for thousands of moves; the turn limit keeps each
-game to a few hundred, so every game can end inside the test's time."""
+game to a few hundred, so every game can end inside the test's time, and still lasts
+long enough (seconds) to be in play when the next fault comes."""
 HUMAN_MOVES_BEFORE_RESIGNING = 12
 """A human playing random Dominion moves would rarely end the game: it resigns instead."""
+HUMAN_THINK_SECONDS = 0.25
+"""Between a human's moves: a human game then lasts seconds, long enough to meet a fault."""
 
 
 @dataclass
@@ -61,6 +67,7 @@ class Game:
     human_token: str | None
     human_moves: int = 0
     resigned: bool = False
+    thinks_until: float = 0.0
     seen: list[tuple[float, int, str]] = field(default_factory=list)
     """(time, version, status) each time the test saw the game change."""
 
@@ -95,6 +102,8 @@ class Chaos:
         self.games: list[Game] = []
         self.faults: list[Fault] = []
         self.store = setup.store()
+        self.celery_kills: dict[str, int] = {}
+        """Per worker node, its Celery processes killed: each is back once it says ready."""
 
     # --- games ----------------------------------------------------------------------
 
@@ -132,8 +141,9 @@ class Chaos:
                 game.seen.append((at, *now))
 
     def play_humans(self) -> None:
+        now = time.monotonic()
         for game in self.games:
-            if game.human_token and not game.final and not game.resigned:
+            if game.human_token and not (game.final or game.resigned or now < game.thinks_until):
                 self.play_human(game)
 
     def play_human(self, game: Game) -> None:
@@ -157,6 +167,7 @@ class Chaos:
         )
         if response.status_code == 200:
             game.human_moves += 1
+            game.thinks_until = time.monotonic() + HUMAN_THINK_SECONDS
 
     def tick(self, seconds: float) -> None:
         """Play the humans and watch the games for `seconds`."""
@@ -179,22 +190,27 @@ class Chaos:
 
     def ready_workers(self) -> list[Any]:
         """Workers whose Celery process is up (one kill at a time, as in a real incident:
-        a worker killed again before it is back only measures its start-up time)."""
+        a worker killed again before it is back only measures its start-up time). Its
+        Celery process is back once it has said ready once more than it was killed (the
+        supervisor may not have logged the restart yet)."""
         return [
             w
             for w in self.setup.workers
             if w.poll() is None
             and (text := w.log.read_text(errors="replace")).count(" ready.")
-            > text.count("worker_restarted")
+            > max(text.count("worker_restarted"), self.celery_kills.get(w.node, 0))
         ]
 
-    def kill_one(self) -> None:
+    def wait_for_workers(self) -> list[Any]:
         deadline = time.monotonic() + 90
         while len(ready := self.ready_workers()) < 2:
             if time.monotonic() > deadline:
                 pytest.fail("the workers did not come back")
             self.tick(0.2)
-        worker = self.rng.choice(ready)
+        return ready
+
+    def kill_one(self) -> None:
+        worker = self.rng.choice(self.wait_for_workers())
         how = self.rng.choices(["celery", "pool", "whole"], weights=[4, 5, 1])[0]
         if how == "pool":
             pids = pool_processes(self.setup, worker.node)
@@ -205,6 +221,7 @@ class Chaos:
         if how == "celery":
             main = celery_main(worker)
             if main is not None:
+                self.celery_kills[worker.node] = self.celery_kills.get(worker.node, 0) + 1
                 self.signal(main, f"celery process of {worker.node}")
                 return
         kill_hard(worker)
@@ -254,14 +271,17 @@ def test_every_game_finishes_through_worker_kills_and_a_redis_restart(
         restart_after = KILLS // 2
         started = time.monotonic()
         for number in range(KILLS):
+            # Workers first, then new games, then the fault: so that it meets games in play
+            # (most end within seconds) rather than a worker still starting.
+            chaos.wait_for_workers()
             for _ in range(-(-len(waiting) // (KILLS - number))):
                 chaos.create(waiting.pop(0))
-            chaos.tick(rng.uniform(2.0, 5.0))
-            chaos.kill_one()
+            chaos.tick(rng.uniform(0.3, 1.0))
             if number + 1 == restart_after:
-                chaos.tick(rng.uniform(1.0, 3.0))
                 private_redis.restart(down_seconds=2)
                 chaos.faults.append(Fault(time.monotonic(), "redis restart"))
+                chaos.tick(rng.uniform(0.3, 1.0))
+            chaos.kill_one()
         for index in waiting:
             chaos.create(index)
         faults_done = time.monotonic()
@@ -295,6 +315,8 @@ def test_every_game_finishes_through_worker_kills_and_a_redis_restart(
         )
     )
     assert not stuck, f"games that never finished: {stuck}"
+    missed = [what for what, waits in per_fault.items() if not waits]
+    assert not missed, f"faults that met no game in play, so proved nothing: {missed}"
     for game in chaos.games:
         version, status = game.seen[-1][1:]
         assert status == "finished", (game.id, game.kind, status)
