@@ -5,7 +5,9 @@ events."""
 from __future__ import annotations
 
 import os
+import re
 
+import orjson
 import pytest
 from sky_lanterns_kit import asked, give, legal, play
 
@@ -321,6 +323,15 @@ def test_the_raiders_deck_is_face_up_the_ghosts_face_down():
     assert game.view(state, None).opponent.next_card == state.rival.deck[0]
     assert game.view(state, 0).opponent.next_card == state.rival.deck[0]
     assert game.view(solo_game(), 0).opponent.next_card is None
+
+
+def test_no_view_shows_the_order_of_the_ghosts_deck_and_only_the_raiders_top_card():
+    for scenario in ("dead-mine", "burning-hut"):
+        state = rival_turn_with(solo_game(scenario=scenario), "SM3", {"red-1": 3, "red-2": 4})
+        shown = {state.rival.deck[0]} if scenario == "burning-hut" else set()
+        for viewer in (None, 0):
+            view = orjson.dumps(game.view(state, viewer).model_dump(mode="json"))
+            assert set(re.findall(rb"SM\d", view)) == {c.encode() for c in {"SM3", *shown}}
 
 
 def test_die_1_the_raiders_plunder_1_indigo():
