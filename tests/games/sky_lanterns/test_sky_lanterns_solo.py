@@ -196,6 +196,16 @@ def test_die_4_the_ghost_gains_2_coal_and_the_player_draws():
     assert state.rival.basics["coal"] == 2 and len(state.seats[0].hand) == cards + 1
 
 
+def test_with_the_teapot_market_the_ghosts_4_lets_the_player_draw_from_the_market():
+    state = solo_game(teapot_market=True)
+    card = state.market[1]
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    assert state.rival.basics["coal"] == 2 and asked(state) == (0, "draw")
+    state = play(state, 0, {"kind": "draw_card", "card": card})
+    assert card in state.seats[0].hand and card not in state.market
+    assert len(state.market) == 3 and asked(state) == (0, "contract")
+
+
 def test_die_5_the_player_pays_2_coal_or_the_ghost_gains_2_coal():
     state = solo_game()
     give(state, 0, coal=2)
@@ -412,6 +422,44 @@ def test_die_4_the_player_draws_and_is_plundered_of_its_contract_price():
     assert "T08" in state.seats[0].hand
     assert (state.seats[0].basics["indigo"], state.rival.basics["indigo"]) == (0, 2)
     assert state.rival.basics["yam"] == 1  # the player had none to give
+
+
+def market_with(state, card: str):
+    """The Teapot market with `card` in its first place (the card it replaces to the deck)."""
+    if card not in state.market:
+        state.deck.remove(card)
+        state.deck.append(state.market[0])
+        state.market[0] = card
+
+
+def test_with_the_teapot_market_the_raiders_plunder_the_price_of_the_card_the_player_takes():
+    state = raiders(teapot_market=True)
+    market_with(state, "T08")  # its contract: pay 1 Indigo and 1 Dyeing Yam
+    give(state, 0, indigo=2, yam=1)
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    assert asked(state) == (0, "draw") and state.seats[0].basics["indigo"] == 2
+    outcome = game.apply(state, 0, {"kind": "draw_card", "card": "T08"})
+    state = outcome.state
+    assert "T08" in state.seats[0].hand
+    assert (state.seats[0].basics["indigo"], state.seats[0].basics["yam"]) == (1, 0)
+    assert (state.rival.basics["indigo"], state.rival.basics["yam"]) == (2, 2)
+    steps = [e.text for e in outcome.events if e.kind == "opponent_acted"]
+    assert steps[-2:] == ["the Raiders plunder 1 indigo", "the Raiders plunder 1 yam"]
+    assert asked(state) == (0, "contract")
+
+
+def test_with_the_teapot_market_the_deck_top_may_be_drawn_and_plundered_for():
+    state = raiders(teapot_market=True)
+    if "T08" in state.market:
+        state.market[state.market.index("T08")] = state.deck.pop(0)
+    else:
+        state.deck.remove("T08")
+    state.deck.append("T08")  # the top card; its contract: pay 1 Indigo and 1 Dyeing Yam
+    give(state, 0, indigo=3, yam=3)
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    state = play(state, 0, {"kind": "draw_card", "card": None})
+    assert "T08" in state.seats[0].hand
+    assert (state.seats[0].basics["indigo"], state.seats[0].basics["yam"]) == (2, 2)
 
 
 def test_die_5_the_raiders_plunder_2_coins():
