@@ -3,7 +3,8 @@ cheap invariants of the 1-2 player side and of the virtual opponent, every end w
 the game was scored and decided.
 
 SKYPORT_MANY_GAMES sets how many of each (default 2,000 solo games, a quarter per scenario
-with and without Challenge Mode, and 2,000 two-player games).
+with and without Challenge Mode, and 2,000 two-player games); solo games with every variant
+on are a twentieth as many.
 """
 
 from __future__ import annotations
@@ -115,6 +116,26 @@ def test_thousands_of_random_solo_games_keep_the_rules(scenario, challenge):
         seed = 700_000 + round_
         record = play_match(game, [RandomBot(seed)], seed, options, on_step=check_solo_step)
         check_solo_end(record, scenario, challenge)
+
+
+EVERY_VARIANT = {
+    "starting_card_draft": True,
+    "upgrade_tile_arrangement": True,
+    "teapot_market": True,
+    "unique_player_boards": True,
+    "unique_project_cards": True,
+}
+
+
+@pytest.mark.parametrize("scenario", ["dead-mine", "burning-hut"])
+def test_random_solo_games_with_every_variant_keep_the_rules(scenario):
+    """A twentieth as many, with the variants: the Teapot market makes the die-4 draw a
+    choice of the player's."""
+    options = {**EVERY_VARIANT, "scenario": scenario}
+    for round_ in range(MANY_GAMES // 20):
+        seed = 750_000 + round_
+        record = play_match(game, [RandomBot(seed)], seed, options, on_step=check_solo_step)
+        check_solo_end(record, scenario, False)
 
 
 def check_two_player_step(state: SkyLanternsState, seat: int, move: object) -> None:
