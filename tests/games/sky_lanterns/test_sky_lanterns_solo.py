@@ -102,6 +102,19 @@ def test_the_opponent_is_not_a_seat_and_is_never_prompted():
     assert movers == {0} and state.players == 1 and len(state.seats) == 1
 
 
+def test_the_six_solo_mode_cards_favour_no_value_and_no_colour():
+    """The design in RULES-NOTES: one card per die value, each of red, blue and green once
+    as largest and once as smallest; SM4 is the rulebook's example card."""
+    cards = SOLO_CARDS.values()
+    assert sorted(c.value for c in cards) == [1, 2, 3, 4, 5, 6]
+    picks = sorted((c.colour, c.pick) for c in cards)
+    assert picks == sorted(
+        (c, p) for c in ("red", "blue", "green") for p in ("largest", "smallest")
+    )
+    example = SOLO_CARDS["SM4"]
+    assert (example.value, example.colour, example.pick) == (4, "green", "largest")
+
+
 # --- the opponent's die choice -------------------------------------------------------------
 
 
