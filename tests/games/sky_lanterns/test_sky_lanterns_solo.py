@@ -17,7 +17,7 @@ from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import CARDS, SOLO_CARDS, TILES
 from services.games.sky_lanterns.resolver import develop, most_conversions
 from services.games.sky_lanterns.resources import pay
-from services.games.sky_lanterns.rounds import carry_on, end_turn, event_phase
+from services.games.sky_lanterns.rounds import carry_on, end_turn, event_phase, upkeep
 from services.games.sky_lanterns.scoring import breakdowns, solo_outcome
 from services.games.sky_lanterns.state import ROUNDS
 
@@ -56,6 +56,8 @@ def board(state, dice: dict[str, int]):
 
 def rival_turn_with(state, card: str, dice: dict[str, int]):
     board(state, dice)
+    if card in state.rival.deck:  # moved to the top, not copied
+        state.rival.deck.remove(card)
     state.rival.deck.insert(0, card)
     state.turn = 0
     state.step = "end"
@@ -296,6 +298,20 @@ def test_its_deck_is_reshuffled_and_its_dice_return_in_the_upkeep_of_rounds_3_an
     assert state.over and state.round == ROUNDS
     assert len(state.rival.deck) + len(state.rival.revealed) == 6
     assert len(state.rival.revealed) == 4 and len(state.rival.dice) == 4
+
+
+@pytest.mark.parametrize("round_", [2, 3, 4, 5, 6])
+def test_its_revealed_cards_and_dice_go_back_only_in_the_upkeep_of_rounds_3_and_5(round_):
+    state = rival_turn_with(solo_game(), "SM3", {"red-1": 3})
+    state = rival_turn_with(state, "SM6", {"blue-1": 6})
+    state.round = round_
+    upkeep(state)
+    if round_ in (3, 5):
+        assert state.rival.revealed == [] and sorted(state.rival.deck) == sorted(SOLO_CARDS)
+        assert state.rival.dice == []
+    else:
+        assert state.rival.revealed == ["SM3", "SM6"] and len(state.rival.deck) == 4
+        assert [d.value for d in state.rival.dice] == [3, 6]
 
 
 def test_the_opponent_counts_4_lanterns_of_each_colour():
