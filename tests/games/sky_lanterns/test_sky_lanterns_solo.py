@@ -117,6 +117,19 @@ def test_the_six_solo_mode_cards_favour_no_value_and_no_colour():
     assert (example.value, example.colour, example.pick) == (4, "green", "largest")
 
 
+def test_the_player_stays_first_when_the_black_space_would_hand_the_marker_on():
+    """The 1-2 side's black space gives "your opponent" the First Player Marker and $1; the
+    virtual opponent gains only by its scenario, and "The player is always the First
+    Player"."""
+    state = solo_game(scenario="burning-hut")
+    board(state, {"black-1": 2, "red-2": 4, "blue-1": 1})
+    coins = state.seats[0].coins
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-1", "forfeit": False})
+    state = play(state, 0, {"kind": "choose_space", "space": "red-2"})
+    assert state.first_player == 0 and state.seats[0].coins == coins + 3
+    assert state.rival.coins == 0
+
+
 # --- the opponent's die choice -------------------------------------------------------------
 
 
