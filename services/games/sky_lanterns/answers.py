@@ -12,7 +12,7 @@ from . import effects as fx
 from . import moves as mv
 from . import resolver, solo
 from .asking import ANSWERS, TASKS, asked
-from .components import CARDS, PLAYER_BOARDS, SPACES
+from .components import CARDS, PLAYER_BOARDS, SOLO_CARDS, SPACES
 from .offers import any_space_choices, core_problem, place_offers
 from .resources import gain, give_from, parse_donor_key, pay, richest_others
 from .resources import has as resources_have
@@ -255,6 +255,8 @@ def do_draw_card(state: SkyLanternsState, seat: int, move: Any, frame: Frame) ->
     else:
         market.remove(move.card)
         state.seats[seat].hand.append(move.card)
+    if frame.card in SOLO_CARDS:  # a draw the solo opponent's die 4 made
+        solo.drawn(state, state.seats[seat].hand[-1])
 
 
 def do_draft_card(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:

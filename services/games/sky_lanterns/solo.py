@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import effects as fx
 from .components import CARDS, INFLUENCE_COLOURS, SOLO_CARDS, TILES, SoloCard
 from .effects import LANTERN_COLOURS
-from .resolver import RIVAL_CHOICE, draw, side_spaces
+from .resolver import DRAW, RIVAL_CHOICE, draw, side_spaces
 from .resources import gain, has, pay
 from .state import Die, Frame, Rival, SkyLanternsState
 
@@ -122,8 +122,9 @@ def die_action(state: SkyLanternsState, value: int) -> None:
         rival.log.append("the ghost gains 1 Coal")
     elif value == 4:
         ghost_gains(state, "coal", 2)
-        draw(state, 0, 1)  # "the player may draw one card": never worse to take
         rival.log.append("the ghost gains 2 Coal; you draw a card")
+        if not state.over:
+            player_draws(state)  # "the player may draw one card": never worse to take
     else:
         rival.vp["die_actions"] += 6
         rival.log.append("the ghost gains 6 VP")
@@ -195,19 +196,38 @@ def raid(state: SkyLanternsState, value: int) -> None:
             rival.blockades.append(BLOCKADE[value])
             rival.log.append(f"the Raiders blockade your {BLOCKADE[value]}")
     elif value == 4:
-        # "The player draws 1 card, and is plundered of resources equal to the contract
-        # requirements of that card": what its contract asks to pay, once.
-        hand = state.seats[0].hand
-        before = len(hand)
-        draw(state, 0, 1)
         rival.log.append("you draw a card")
-        if len(hand) > before:
-            for resource, amount in contract_price(hand[-1]).items():
-                plunder(state, resource, amount)
+        player_draws(state)
     else:
         basics = state.seats[0].basics
         richest = max(BASICS, key=lambda r: basics[r])  # max keeps the first of a tie
         plunder(state, richest, (basics[richest] + 1) // 2)
+
+
+def player_draws(state: SkyLanternsState) -> None:
+    """Die value 4 makes the player draw a card. With the Teapot market that draw is theirs
+    to make ("whenever a player draws cards from the deck, they may instead choose to take
+    them from the market"): a `@draw` frame naming the Solo Mode card it came from, which
+    `drawn` follows up once answered."""
+    assert state.rival is not None
+    if state.market is not None:
+        state.stack.append(Frame(key=DRAW, seat=0, card=state.rival.revealed[-1]))
+        return
+    hand = state.seats[0].hand
+    before = len(hand)
+    draw(state, 0, 1)
+    if len(hand) > before:
+        drawn(state, hand[-1])
+
+
+def drawn(state: SkyLanternsState, card: str) -> None:
+    """After the player's die-4 draw. "The player draws 1 card, and is plundered of
+    resources equal to the contract requirements of that card": what its contract asks to
+    pay, once. The ghost asks nothing more."""
+    assert state.rival is not None
+    if state.rival.scenario == "burning-hut":
+        for resource, amount in contract_price(card).items():
+            plunder(state, resource, amount)
 
 
 def contract_price(card: str) -> dict[str, int]:

@@ -5,7 +5,9 @@ events."""
 from __future__ import annotations
 
 import os
+import re
 
+import orjson
 import pytest
 from sky_lanterns_kit import asked, give, legal, play
 
@@ -15,7 +17,7 @@ from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import CARDS, SOLO_CARDS, TILES
 from services.games.sky_lanterns.resolver import develop, most_conversions
 from services.games.sky_lanterns.resources import pay
-from services.games.sky_lanterns.rounds import carry_on, end_turn, event_phase
+from services.games.sky_lanterns.rounds import carry_on, end_turn, event_phase, upkeep
 from services.games.sky_lanterns.scoring import breakdowns, solo_outcome
 from services.games.sky_lanterns.state import ROUNDS
 
@@ -54,6 +56,8 @@ def board(state, dice: dict[str, int]):
 
 def rival_turn_with(state, card: str, dice: dict[str, int]):
     board(state, dice)
+    if card in state.rival.deck:  # moved to the top, not copied
+        state.rival.deck.remove(card)
     state.rival.deck.insert(0, card)
     state.turn = 0
     state.step = "end"
@@ -98,6 +102,32 @@ def test_a_solo_game_without_a_scenario_plays_the_dead_mine():
 def test_the_opponent_is_not_a_seat_and_is_never_prompted():
     state, movers = solo_playout(1)
     assert movers == {0} and state.players == 1 and len(state.seats) == 1
+
+
+def test_the_six_solo_mode_cards_favour_no_value_and_no_colour():
+    """The design in RULES-NOTES: one card per die value, each of red, blue and green once
+    as largest and once as smallest; SM4 is the rulebook's example card."""
+    cards = SOLO_CARDS.values()
+    assert sorted(c.value for c in cards) == [1, 2, 3, 4, 5, 6]
+    picks = sorted((c.colour, c.pick) for c in cards)
+    assert picks == sorted(
+        (c, p) for c in ("red", "blue", "green") for p in ("largest", "smallest")
+    )
+    example = SOLO_CARDS["SM4"]
+    assert (example.value, example.colour, example.pick) == (4, "green", "largest")
+
+
+def test_the_player_stays_first_when_the_black_space_would_hand_the_marker_on():
+    """The 1-2 side's black space gives "your opponent" the First Player Marker and $1; the
+    virtual opponent gains only by its scenario, and "The player is always the First
+    Player"."""
+    state = solo_game(scenario="burning-hut")
+    board(state, {"black-1": 2, "red-2": 4, "blue-1": 1})
+    coins = state.seats[0].coins
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-1", "forfeit": False})
+    state = play(state, 0, {"kind": "choose_space", "space": "red-2"})
+    assert state.first_player == 0 and state.seats[0].coins == coins + 3
+    assert state.rival.coins == 0
 
 
 # --- the opponent's die choice -------------------------------------------------------------
@@ -194,6 +224,16 @@ def test_die_4_the_ghost_gains_2_coal_and_the_player_draws():
     assert state.rival.basics["coal"] == 2 and len(state.seats[0].hand) == cards + 1
 
 
+def test_with_the_teapot_market_the_ghosts_4_lets_the_player_draw_from_the_market():
+    state = solo_game(teapot_market=True)
+    card = state.market[1]
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    assert state.rival.basics["coal"] == 2 and asked(state) == (0, "draw")
+    state = play(state, 0, {"kind": "draw_card", "card": card})
+    assert card in state.seats[0].hand and card not in state.market
+    assert len(state.market) == 3 and asked(state) == (0, "contract")
+
+
 def test_die_5_the_player_pays_2_coal_or_the_ghost_gains_2_coal():
     state = solo_game()
     give(state, 0, coal=2)
@@ -273,6 +313,20 @@ def test_its_deck_is_reshuffled_and_its_dice_return_in_the_upkeep_of_rounds_3_an
     assert len(state.rival.revealed) == 4 and len(state.rival.dice) == 4
 
 
+@pytest.mark.parametrize("round_", [2, 3, 4, 5, 6])
+def test_its_revealed_cards_and_dice_go_back_only_in_the_upkeep_of_rounds_3_and_5(round_):
+    state = rival_turn_with(solo_game(), "SM3", {"red-1": 3})
+    state = rival_turn_with(state, "SM6", {"blue-1": 6})
+    state.round = round_
+    upkeep(state)
+    if round_ in (3, 5):
+        assert state.rival.revealed == [] and sorted(state.rival.deck) == sorted(SOLO_CARDS)
+        assert state.rival.dice == []
+    else:
+        assert state.rival.revealed == ["SM3", "SM6"] and len(state.rival.deck) == 4
+        assert [d.value for d in state.rival.dice] == [3, 6]
+
+
 def test_the_opponent_counts_4_lanterns_of_each_colour():
     state = solo_game()
     state.seats[0].lantern_tokens = {"red": 5, "yellow": 4, "blue": 1}
@@ -321,6 +375,15 @@ def test_the_raiders_deck_is_face_up_the_ghosts_face_down():
     assert game.view(state, None).opponent.next_card == state.rival.deck[0]
     assert game.view(state, 0).opponent.next_card == state.rival.deck[0]
     assert game.view(solo_game(), 0).opponent.next_card is None
+
+
+def test_no_view_shows_the_order_of_the_ghosts_deck_and_only_the_raiders_top_card():
+    for scenario in ("dead-mine", "burning-hut"):
+        state = rival_turn_with(solo_game(scenario=scenario), "SM3", {"red-1": 3, "red-2": 4})
+        shown = {state.rival.deck[0]} if scenario == "burning-hut" else set()
+        for viewer in (None, 0):
+            view = orjson.dumps(game.view(state, viewer).model_dump(mode="json"))
+            assert set(re.findall(rb"SM\d", view)) == {c.encode() for c in {"SM3", *shown}}
 
 
 def test_die_1_the_raiders_plunder_1_indigo():
@@ -401,6 +464,44 @@ def test_die_4_the_player_draws_and_is_plundered_of_its_contract_price():
     assert "T08" in state.seats[0].hand
     assert (state.seats[0].basics["indigo"], state.rival.basics["indigo"]) == (0, 2)
     assert state.rival.basics["yam"] == 1  # the player had none to give
+
+
+def market_with(state, card: str):
+    """The Teapot market with `card` in its first place (the card it replaces to the deck)."""
+    if card not in state.market:
+        state.deck.remove(card)
+        state.deck.append(state.market[0])
+        state.market[0] = card
+
+
+def test_with_the_teapot_market_the_raiders_plunder_the_price_of_the_card_the_player_takes():
+    state = raiders(teapot_market=True)
+    market_with(state, "T08")  # its contract: pay 1 Indigo and 1 Dyeing Yam
+    give(state, 0, indigo=2, yam=1)
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    assert asked(state) == (0, "draw") and state.seats[0].basics["indigo"] == 2
+    outcome = game.apply(state, 0, {"kind": "draw_card", "card": "T08"})
+    state = outcome.state
+    assert "T08" in state.seats[0].hand
+    assert (state.seats[0].basics["indigo"], state.seats[0].basics["yam"]) == (1, 0)
+    assert (state.rival.basics["indigo"], state.rival.basics["yam"]) == (2, 2)
+    steps = [e.text for e in outcome.events if e.kind == "opponent_acted"]
+    assert steps[-2:] == ["the Raiders plunder 1 indigo", "the Raiders plunder 1 yam"]
+    assert asked(state) == (0, "contract")
+
+
+def test_with_the_teapot_market_the_deck_top_may_be_drawn_and_plundered_for():
+    state = raiders(teapot_market=True)
+    if "T08" in state.market:
+        state.market[state.market.index("T08")] = state.deck.pop(0)
+    else:
+        state.deck.remove("T08")
+    state.deck.append("T08")  # the top card; its contract: pay 1 Indigo and 1 Dyeing Yam
+    give(state, 0, indigo=3, yam=3)
+    state = rival_turn_with(state, "SM4", {"red-1": 4})
+    state = play(state, 0, {"kind": "draw_card", "card": None})
+    assert "T08" in state.seats[0].hand
+    assert (state.seats[0].basics["indigo"], state.seats[0].basics["yam"]) == (2, 2)
 
 
 def test_die_5_the_raiders_plunder_2_coins():
