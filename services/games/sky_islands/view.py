@@ -163,6 +163,13 @@ def _mark(house: TradingHouse | None) -> HouseMark | None:
     return None if house is None else (house.owner, house.tower, house.harbour)
 
 
+def _house_view(mark: HouseMark | None) -> TradingHouseView | None:
+    if mark is None:
+        return None
+    owner, tower, harbour = mark
+    return TradingHouseView(owner=owner, tower=tower, harbour=harbour)
+
+
 @functools.lru_cache(maxsize=8192)
 def _tile_view(
     tile_id: int,
@@ -181,9 +188,7 @@ def _tile_view(
             index=i,
             edges=sorted((turned(s, rotation) for s in island.edges), key=SIDES.index),
             connected_island=connected[i],
-            trading_house=None
-            if marks[i] is None
-            else TradingHouseView(owner=marks[i][0], tower=marks[i][1], harbour=marks[i][2]),
+            trading_house=_house_view(marks[i]),
         )
         for i, island in enumerate(tile.islands)
     ]
