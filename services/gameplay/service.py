@@ -798,7 +798,7 @@ class GameService:
             status=commit.status,
             seat=seat,
             events=commit.entry.events.for_seat(seat),
-            view=game.view(outcome.state, seat).model_dump(mode="json") if whole else {},
+            view=game.view(outcome.state, seat) if whole else {},
             turn=sorted({prompt.seat for prompt in prompts}),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=False,
