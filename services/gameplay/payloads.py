@@ -17,6 +17,7 @@ from pydantic import (
     StrictInt,
     StringConstraints,
     ValidationError,
+    WithJsonSchema,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -383,6 +384,13 @@ class LegalMovesDocument(BaseModel):
     )
 
 
+ViewValue = Annotated[
+    Any, WithJsonSchema({"additionalProperties": True, "title": "View", "type": "object"})
+]
+"""A game's view: its own model where the service built it (serialised straight to JSON
+in one pass), or its JSON form where it was read back (a replayed answer)."""
+
+
 class MoveAccepted(BaseModel):
     id: str
     game: str
@@ -390,7 +398,7 @@ class MoveAccepted(BaseModel):
     status: GameStatus
     seat: int
     events: list[dict[str, Any]] = Field(description="What the move did, as you may see it.")
-    view: dict[str, Any]
+    view: ViewValue
     turn: list[int]
     prompts: list[PromptInfo]
     abandoned: bool = Field(

@@ -41,6 +41,7 @@ from .commits import CommitPipeline, commit_of
 from .invites import invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
+from .parsed_states import ParsedStates
 from .payloads import (
     CURSOR_PATTERN,
     GAME_ID_PATTERN,
@@ -156,6 +157,7 @@ class GameService:
     """Where finished games' records are kept; None: built from the live game only."""
     invite_ttl: int = 24 * 3600
     """Seconds open seats' invite codes are valid unless a creation asks otherwise."""
+    states: ParsedStates = field(default_factory=ParsedStates)
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -322,7 +324,7 @@ class GameService:
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
         game = self._game_of(record)
-        state = game.load_state(record.state)
+        state = self.states.load(game, record.state)
         prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
         await self.referee.nudge(record, prompts)
         full = viewer.sees_everything(record.status)
@@ -356,7 +358,7 @@ class GameService:
         moves: list[Move] = []
         if record.status is GameStatus.ACTIVE:
             _check_present(record, seat)  # a bot plays the seat: it has no moves to send
-            moves = game.legal_moves(game.load_state(record.state), seat)
+            moves = game.legal_moves(self.states.load(game, record.state), seat)
         return LegalMovesDocument.model_construct(
             id=record.id,
             version=record.version,
@@ -418,7 +420,7 @@ class GameService:
             return None
         record = await self._load(game_id)
         game = self._game_of(record)
-        return result_of(game, record, game.load_state(record.state))
+        return result_of(game, record, self.states.load(game, record.state))
 
     async def result(self, game_id: str) -> GameResult:
         record = await self._load(game_id)
@@ -431,7 +433,7 @@ class GameService:
                 status_now=record.status.value,
             )
         game = self._game_of(record)
-        return result_of(game, record, game.load_state(record.state))
+        return result_of(game, record, self.states.load(game, record.state))
 
     async def list_games(
         self,
@@ -576,7 +578,7 @@ class GameService:
         _check_present(record, seat)
         verdict = await self.referee.take_over(record, seat, at_version=False)
         _check_away_verdict(verdict, record)
-        state = game.load_state(record.state)
+        state = self.states.load(game, record.state)
         prompts = game.prompts(state)
         return MoveAccepted(
             id=record.id,
@@ -763,7 +765,7 @@ class GameService:
                 IllegalMove("out_of_time", "Your time has run out; the clock decides this move.")
             )
         game = self._game_of(record)
-        state = game.load_state(record.state)
+        state = self.states.load(game, record.state)
         try:
             move, outcome = act(game, state, seat)
         except GameError as error:
@@ -786,6 +788,7 @@ class GameService:
         """The answer to the mover, and the commit (remembering that answer under the
         idempotency key, if the request had one)."""
         commit, prompts = commit_of(record, game, seat, move, outcome)
+        self.states.remember(game, commit.state, outcome.state)
         whole = with_view or digest is not None
         # Built from checked values of our own: constructed, not validated again.
         accepted = MoveAccepted.model_construct(
@@ -795,7 +798,7 @@ class GameService:
             status=commit.status,
             seat=seat,
             events=commit.entry.events.for_seat(seat),
-            view=game.view(outcome.state, seat).model_dump(mode="json") if whole else {},
+            view=game.view(outcome.state, seat) if whole else {},
             turn=sorted({prompt.seat for prompt in prompts}),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=False,

@@ -8,6 +8,8 @@ as events.
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import BaseModel
 
 from services.engine import Seat
@@ -143,30 +145,57 @@ def tile_face(tile: SkyIslandTile) -> TileFace:
     )
 
 
-def _house_view(house: TradingHouse | None) -> TradingHouseView | None:
-    if house is None:
-        return None
-    return TradingHouseView(owner=house.owner, tower=house.tower, harbour=house.harbour)
+HouseMark = tuple[Seat, bool, bool]
+"""A trading house as the picture of its tile needs it: owner, tower, harbour."""
 
 
 def _board_tile(
     placed: PlacedTile, houses: dict[Node, TradingHouse], of: dict[Node, int]
 ) -> BoardTileView:
-    tile = TILES[placed.tile]
-    edges = {turned(side, placed.rotation): tile.edges[side] for side in SIDES}
+    x, y = placed.x, placed.y
+    count = len(TILES[placed.tile].islands)
+    marks = tuple(_mark(houses.get((x, y, i))) for i in range(count))
+    connected = tuple(of[(x, y, i)] for i in range(count))
+    return _tile_view(placed.tile, x, y, placed.rotation, connected, marks)
+
+
+def _mark(house: TradingHouse | None) -> HouseMark | None:
+    return None if house is None else (house.owner, house.tower, house.harbour)
+
+
+def _house_view(mark: HouseMark | None) -> TradingHouseView | None:
+    if mark is None:
+        return None
+    owner, tower, harbour = mark
+    return TradingHouseView(owner=owner, tower=tower, harbour=harbour)
+
+
+@functools.lru_cache(maxsize=8192)
+def _tile_view(
+    tile_id: int,
+    x: int,
+    y: int,
+    rotation: int,
+    connected: tuple[int, ...],
+    marks: tuple[HouseMark | None, ...],
+) -> BoardTileView:
+    # A placed tile's view changes only with these; views share it (nothing changes a
+    # view in place), so most of a board is built once per process, not once per view.
+    tile = TILES[tile_id]
+    edges = {turned(side, rotation): tile.edges[side] for side in SIDES}
     islands = [
         TileIslandView(
             index=i,
-            edges=sorted((turned(s, placed.rotation) for s in island.edges), key=SIDES.index),
-            connected_island=of[(placed.x, placed.y, i)],
-            trading_house=_house_view(houses.get((placed.x, placed.y, i))),
+            edges=sorted((turned(s, rotation) for s in island.edges), key=SIDES.index),
+            connected_island=connected[i],
+            trading_house=_house_view(marks[i]),
         )
         for i, island in enumerate(tile.islands)
     ]
     return BoardTileView(
-        x=placed.x,
-        y=placed.y,
-        rotation=placed.rotation,
+        x=x,
+        y=y,
+        rotation=rotation,
         tile=tile.id,
         shape=tile.shape,
         ship=tile.ship,
@@ -195,16 +224,36 @@ def _connected_islands(
 ) -> list[ConnectedIslandView]:
     towered = {islands.of[h.node] for h in state.trading_houses if h.tower}
     return [
-        ConnectedIslandView(
-            id=island.id,
-            nodes=[IslandNodeView(x=x, y=y, island=i) for x, y, i in island.nodes],
-            tile_count=island.tiles,
-            closed=island.closed,
-            influence=table[island.id],
-            has_tower=island.id in towered,
+        _island_view(
+            island.id,
+            tuple(island.nodes),
+            island.tiles,
+            island.closed,
+            tuple(table[island.id]),
+            island.id in towered,
         )
         for island in islands.islands
     ]
+
+
+@functools.lru_cache(maxsize=8192)
+def _island_view(
+    island_id: int,
+    nodes: tuple[Node, ...],
+    tiles: int,
+    closed: bool,
+    influence: tuple[int, ...],
+    has_tower: bool,
+) -> ConnectedIslandView:
+    # Shared between views like `_tile_view`: an island changes only as these do.
+    return ConnectedIslandView(
+        id=island_id,
+        nodes=[IslandNodeView(x=x, y=y, island=i) for x, y, i in nodes],
+        tile_count=tiles,
+        closed=closed,
+        influence=list(influence),
+        has_tower=has_tower,
+    )
 
 
 def build_view(state: SkyIslandsState, seat: Seat | None) -> SkyIslandsView:
