@@ -358,6 +358,22 @@ def test_network_policies_let_only_api_and_worker_reach_redis() -> None:
     assert not allowed(stranger, pods["skyport-worker"], 8000)
 
 
+def test_prometheus_reaches_the_workers_metrics_port_and_nothing_else() -> None:
+    """The workers' pods carry prometheus.io/scrape annotations: a default-deny namespace
+    must let the scraper in, on that port only."""
+    objects = render(BASE)
+    pods = workload_labels(objects)
+    allowed = network_policy_check(objects)
+    prometheus = {"app.kubernetes.io/name": "prometheus"}
+    monitoring = {"kubernetes.io/metadata.name": "monitoring"}
+    assert allowed(prometheus, pods["skyport-worker"], 9100, monitoring)
+    assert not allowed(prometheus, pods["skyport-worker"], 9101, monitoring)
+    assert not allowed(prometheus, pods["skyport-worker"], 9100)
+    assert not allowed(prometheus, pods["redis"], 6379, monitoring)
+    stranger = {"app.kubernetes.io/name": "something-else"}
+    assert not allowed(stranger, pods["skyport-worker"], 9100)
+
+
 @pytest.mark.parametrize("name", sorted(KUSTOMIZATIONS))
 def test_only_the_ingress_controller_reaches_the_api(name: str) -> None:
     """Any other pod could send the API an X-Forwarded-For of its choosing."""
