@@ -256,9 +256,11 @@ def spawned(command: list[str], env: dict[str, str], probe: str) -> Iterator[int
             process.kill()
 
 
-BENCH_PREFIX = "skyport-bench"
-BENCH_QUEUE = "skyport-bench"
-"""The spawned server's Celery queue: nothing consumes it here, so the bench empties it."""
+BENCH_PREFIX = f"skyport-bench-{os.getpid()}"
+BENCH_QUEUE = BENCH_PREFIX
+"""The spawned server's key prefix and Celery queue, this run's own (two runs on one Redis
+database must not delete each other's games): nothing consumes the queue here, so the
+bench empties it."""
 
 
 def skyport_server(args: argparse.Namespace, port: int) -> contextlib.AbstractContextManager:
@@ -370,7 +372,7 @@ def delete_bench_keys(redis_url: str) -> None:
     import redis
 
     with redis.Redis.from_url(redis_url) as client:
-        for pattern in (f"{BENCH_PREFIX}*", f"_kombu.binding*.{BENCH_QUEUE}"):
+        for pattern in (f"{BENCH_PREFIX}:*", BENCH_QUEUE, f"_kombu.binding*.{BENCH_QUEUE}"):
             batch = list(client.scan_iter(match=pattern, count=1000))
             for start in range(0, len(batch), 500):
                 client.delete(*batch[start : start + 500])
@@ -501,7 +503,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--spawn", action="store_true", help="start Skyport here instead")
     parser.add_argument("--server-pid", type=int, help="process id of the running Skyport")
     parser.add_argument(
-        "--key-prefix", default=BENCH_PREFIX, help="SKYPORT_KEY_PREFIX of the running Skyport"
+        "--key-prefix",
+        default="skyport",
+        help="SKYPORT_KEY_PREFIX of the running Skyport (--spawn uses a prefix of its own)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--clients", type=int, default=16)
@@ -542,6 +546,7 @@ def run(argv: list[str]) -> dict:
         try:
             with skyport_server(args, port) as pid:
                 args.server_pid = pid
+                args.key_prefix = BENCH_PREFIX
                 numbers = asyncio.run(main(args))
         finally:
             delete_bench_keys(args.redis_url)
