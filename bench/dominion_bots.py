@@ -136,7 +136,13 @@ def main() -> None:
     parser.add_argument(
         "--mcts-cpu", action="store_true", help="budget MCTS in CPU time (fair under load)"
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="game n of a set plays seed + n: runs to pool need seeds at least their games "
+        "per set apart (1 and 1001, say), or they replay the same games",
+    )
     parser.add_argument("--mcts-only", action="store_true", help="only the mcts pairing")
     parser.add_argument("--log", help="append each game's result to this file (JSON lines)")
     parser.add_argument(
