@@ -282,13 +282,20 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
 
 # --- endpoints -------------------------------------------------------------------------
 
-DOCS_PAGE = """<!doctype html>
+SWAGGER_UI = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.32.0"
+"""Swagger UI, pinned to one release; the page names each file's hash (Subresource
+Integrity), so the browser runs nothing but those bytes, whatever the CDN serves. No
+package on PyPI ships a Swagger UI that reads OpenAPI 3.1."""
+
+DOCS_PAGE = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Skyport API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui.css">
+<link rel="stylesheet" href="{SWAGGER_UI}/swagger-ui.css" crossorigin="anonymous"
+ integrity="sha384-3nuX7df3EaAoiqLBeyS1Ola0Gpg9ryJKVtarubwfnA1cOH8AWHUdbPSIvEqPZ9VH">
 </head><body><div id="docs"></div>
-<script src="https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/swagger-ui-bundle.js"></script>
-<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#docs"});</script>
+<script src="{SWAGGER_UI}/swagger-ui-bundle.js" crossorigin="anonymous"
+ integrity="sha384-7xcoc6ZKDFF7Ek627QTC3Bg/K+5Y36NJ8MWAE43D2m6+3Sh9XO3tdsfHhrS8gNIQ"></script>
+<script>SwaggerUIBundle({{url: "/openapi.json", dom_id: "#docs"}});</script>
 </body></html>"""
 
 

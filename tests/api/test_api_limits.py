@@ -3,6 +3,7 @@ health, readiness, metrics and docs endpoints."""
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
@@ -106,6 +107,18 @@ def test_openapi_is_3_1_and_docs_are_served(client):
     assert "HiddenNumbersView" in document["components"]["schemas"]
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
+
+
+def test_the_docs_page_loads_only_pinned_files_checked_by_their_hash(client):
+    """A CDN that served other bytes would run script in the API's origin, where people
+    paste their tokens: every file from elsewhere names one release and its hash."""
+    page = client.get("/docs").text
+    external = re.findall(r'<(?:script|link)\b[^>]*(?:src|href)="(https?://[^"]+)"[^>]*>', page)
+    assert len(external) == 2
+    for tag in re.findall(r"<(?:script|link)\b[^>]*https?://[^>]*>", page):
+        assert re.search(r'integrity="sha384-[A-Za-z0-9+/=]{64}"', tag), tag
+        assert 'crossorigin="anonymous"' in tag
+    assert all(re.search(r"@\d+\.\d+\.\d+/", url) for url in external), external
 
 
 def test_websocket_handshakes_count_against_the_per_ip_limit(limited):
