@@ -23,6 +23,7 @@ from services.store.seats import FillOutcome, FillVerdict, OpenSeats
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
 from .clocks import now, now_ms
+from .idempotency import once
 from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
 from .payloads import BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
@@ -122,9 +123,25 @@ class SeatDesk:
         return await self._taken(record, seat, taken_by, outcome, token), False
 
     async def fill_with_bot(
+        self,
+        game_id: str,
+        who: Credentials,
+        seat: int,
+        request: FillSeatRequest,
+        idempotency_key: str | None,
+    ) -> tuple[SeatTaken, bool]:
+        """The creator gives an open seat to a bot of a level the game offers. Returns the
+        answer and whether it is a replay (the same Idempotency-Key filled it before)."""
+        asked = {"fill": seat, **request.model_dump(mode="json")}
+
+        async def fill() -> SeatTaken:
+            return await self._fill_with_bot(game_id, who, seat, request.bot, request.name)
+
+        return await once(self.referee.store, game_id, who, idempotency_key, asked, fill, SeatTaken)
+
+    async def _fill_with_bot(
         self, game_id: str, who: Credentials, seat: int, level: str, name: str | None
     ) -> SeatTaken:
-        """The creator gives an open seat to a bot of a level the game offers."""
         record = await self.load(game_id)
         _check_seat(record, seat)
         _check_creator(record, who)
@@ -141,8 +158,22 @@ class SeatDesk:
         _check_outcome(outcome, game_id, seat)
         return await self._taken(record, seat, taken_by, outcome, None)
 
-    async def cancel(self, game_id: str, who: Credentials) -> GameCancelled:
-        """The creator calls off a game that still waits for players: it is aborted."""
+    async def cancel(
+        self, game_id: str, who: Credentials, idempotency_key: str | None
+    ) -> tuple[GameCancelled, bool]:
+        """The creator calls off a game that still waits for players: it is aborted.
+        Returns the answer and whether it is a replay (the same Idempotency-Key cancelled
+        it before)."""
+
+        async def cancel() -> GameCancelled:
+            return await self._cancel(game_id, who)
+
+        asked = {"cancel": game_id}
+        return await once(
+            self.referee.store, game_id, who, idempotency_key, asked, cancel, GameCancelled
+        )
+
+    async def _cancel(self, game_id: str, who: Credentials) -> GameCancelled:
         record = await self.load(game_id)
         _check_creator(record, who)
         if record.status is not GameStatus.WAITING or not await self.referee.store.transition(

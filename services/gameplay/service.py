@@ -38,6 +38,7 @@ from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_lo
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
+from .idempotency import fingerprint
 from .invites import invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
@@ -100,10 +101,6 @@ MAX_COMMIT_ATTEMPTS = 8
 
 Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
 """What a seat does to a private copy of the state: a move, or resigning."""
-
-
-def fingerprint(payload: Any) -> str:
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def new_game_id(seed_text: str | None = None) -> str:
