@@ -199,6 +199,10 @@ class SeatDesk:
     async def _fill(
         self, record: GameRecord, seat: int, taken_by: SeatRecord, code: str | None
     ) -> FillOutcome:
+        # Whether this fill starts the game only the script knows: what the start would
+        # be goes with it. The state is the first one: nothing moves while it waits.
+        game = self.served.of(record)
+        turn = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
         return await self.open_seats.fill(
             record.id,
             seat,
@@ -207,20 +211,9 @@ class SeatDesk:
             now_ms=now_ms(),
             players=record.players,
             updated_at=now(),
-            clock_if_started=self._clock_at_start(record, seat, taken_by),
+            clock_if_started=_clock_at_start(record, seat, taken_by, turn),
+            turn_if_started=turn,
         )
-
-    def _clock_at_start(self, record: GameRecord, seat: int, taken_by: SeatRecord) -> str:
-        """The clocks should this fill start the game: the first prompted seats run. (A
-        seat filled at the same moment by a bot counts as human here: its bank is unused.)"""
-        if record.clock_rules is None:
-            return ""
-        seats = [taken_by if index == seat else s for index, s in enumerate(record.seats)]
-        game = self.served.of(record)
-        running = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
-        humans = [s.bot is None for s in seats]
-        rules = ClockRules.from_dict(record.clock_rules)
-        return Clock.start(rules, humans, running, now_ms()).to_json()
 
     async def _taken(
         self,
@@ -246,6 +239,17 @@ class SeatDesk:
         await self.referee.notifier.game_event(record, "game.started", {"seats": seats})
         await self.referee.deadlines.note(record)
         await self.referee.dispatcher.after_commit(record.id, record.version)
+
+
+def _clock_at_start(record: GameRecord, seat: int, taken_by: SeatRecord, running: list[int]) -> str:
+    """The clocks should this fill start the game: the first prompted seats run. (A seat
+    filled at the same moment by a bot counts as human here: its bank is unused.)"""
+    if record.clock_rules is None:
+        return ""
+    seats = [taken_by if index == seat else s for index, s in enumerate(record.seats)]
+    humans = [s.bot is None for s in seats]
+    rules = ClockRules.from_dict(record.clock_rules)
+    return Clock.start(rules, humans, running, now_ms()).to_json()
 
 
 def _taken(record: GameRecord, seat: int, token: str | None, status: GameStatus) -> SeatTaken:
