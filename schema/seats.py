@@ -55,14 +55,16 @@ class GameCancelled:
     game: str
     status: GameStatus
     reason: str
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
 
     @classmethod
-    def of(cls, cancelled: seats.GameCancelled) -> "GameCancelled":
+    def of(cls, cancelled: seats.GameCancelled, replayed: bool = False) -> "GameCancelled":
         return cls(
             game_id=strawberry.ID(cancelled.id),
             game=cancelled.game,
             status=status_of(cancelled.status),
             reason=cancelled.reason,
+            replayed=replayed,
         )
 
 
@@ -102,7 +104,8 @@ class SeatMutations:
 
     @strawberry.mutation(
         description="The creator (creator token, or the API key that created the game) gives "
-        "an open seat to a bot of a level the game offers; the last one starts the game."
+        "an open seat to a bot of a level the game offers; the last one starts the game. "
+        "With an idempotencyKey a retry gets the first answer."
     )
     async def fill_seat_with_bot(
         self,
@@ -111,31 +114,39 @@ class SeatMutations:
         seat: int,
         bot: str,
         name: str | None = None,
+        idempotency_key: str | None = None,
     ) -> SeatResult:
         context = info.context
+        key = check_idempotency_key(idempotency_key)
         plain: dict[str, Any] = {"bot": bot, "name": name}
         try:
             request = seats.FillSeatRequest.model_validate(plain)
         except ValidationError as error:
             return invalid_input(error)
         try:
-            taken = await context.service.seats.fill_with_bot(
-                str(game_id), context.credentials(), seat, request.bot, request.name
+            taken, replayed = await context.service.seats.fill_with_bot(
+                str(game_id), context.credentials(), seat, request, key
             )
         except Problem as problem:
             refused: SeatResult = _rejected_or_raise(problem)
             return refused
-        return SeatTaken.of(taken)
+        return SeatTaken.of(taken, replayed)
 
     @strawberry.mutation(
         description="The creator calls off a game that still waits for players: it is "
-        "aborted. Refused (game_not_waiting) once it has started."
+        "aborted. Refused (game_not_waiting) once it has started. With an idempotencyKey a "
+        "retry gets the first answer."
     )
-    async def cancel_game(self, info: Info, game_id: strawberry.ID) -> CancelResult:
+    async def cancel_game(
+        self, info: Info, game_id: strawberry.ID, idempotency_key: str | None = None
+    ) -> CancelResult:
         context = info.context
+        key = check_idempotency_key(idempotency_key)
         try:
-            cancelled = await context.service.seats.cancel(str(game_id), context.credentials())
+            cancelled, replayed = await context.service.seats.cancel(
+                str(game_id), context.credentials(), key
+            )
         except Problem as problem:
             refused: CancelResult = _rejected_or_raise(problem)
             return refused
-        return GameCancelled.of(cancelled)
+        return GameCancelled.of(cancelled, replayed)

@@ -1,26 +1,61 @@
 """The live subscription: `gameEvents(gameId, sinceVersion)` replays what the client
 missed, then streams new versions as they commit on any replica (fed from the Redis
-log, rung by pub/sub), then ends with `GameEnded`."""
+log, rung by pub/sub), then ends with `GameEnded`. A game that waited for players has
+its start (`GameStarted`) before its first version."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
 from collections.abc import AsyncGenerator
+from typing import Annotated
 
 import strawberry
 
 from services.gameplay import metrics
-from services.gameplay.service import FeedEnd, FeedEntry
+from services.gameplay.service import FeedEnd, FeedEntry, FeedStart
+from services.store import GameStatus as StoreStatus
 
 from .context import GraphQLContext
-from .types import GameEnded, GameResult, GameUpdate, LogEntry, status_of
+from .types import GameResult, GameStatus, LogEntry, status_of
 
 Info = strawberry.Info[GraphQLContext, None]
+
+
+@strawberry.type(
+    description="The last open seat of a game that waited for players was filled: the game "
+    "is active. It comes after version 0, before the first move; sinceVersion 0 has it."
+)
+class GameStarted:
+    version: int
+    status: GameStatus
+    turn: list[int] = strawberry.field(description="The seats prompted first.")
+    at: str
+
+
+@strawberry.type(description="The game is over and every entry has been sent.")
+class GameEnded:
+    version: int
+    status: GameStatus
+    result: GameResult | None
+    reason: str | None = strawberry.field(
+        description="Why an aborted game was stopped (its creator cancelled it while it "
+        "waited, a bot could not move…); null otherwise."
+    )
+
+
+GameUpdate = Annotated[
+    LogEntry | GameStarted | GameEnded,
+    strawberry.union(
+        "GameUpdate",
+        description="A committed version, the start of a game that waited, or the end.",
+    ),
+]
 
 
 @strawberry.type(name="Subscription")
 class Subscription:
     @strawberry.subscription(
-        description="Every version after sinceVersion, redacted for you, then live ones."
+        description="Every version after sinceVersion, redacted for you, then live ones. "
+        "A game that waited for players has its start (GameStarted) before its first version."
     )
     async def game_events(
         self, info: Info, game_id: strawberry.ID, since_version: int = 0
@@ -32,11 +67,19 @@ class Subscription:
             async for item in feed:
                 if isinstance(item, FeedEntry):
                     yield LogEntry.of(item.entry)
+                elif isinstance(item, FeedStart):
+                    yield GameStarted(
+                        version=item.version,
+                        status=status_of(StoreStatus.ACTIVE),
+                        turn=item.turn,
+                        at=item.at,
+                    )
                 elif isinstance(item, FeedEnd):
                     yield GameEnded(
                         version=item.version,
                         status=status_of(item.status),
                         result=GameResult.of(item.result) if item.result else None,
+                        reason=item.reason,
                     )
                     return
         finally:

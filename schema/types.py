@@ -250,19 +250,6 @@ class EventConnection(Connection[LogEntry]):
     status: GameStatus
 
 
-@strawberry.type(description="The game is over and every entry has been sent.")
-class GameEnded:
-    version: int
-    status: GameStatus
-    result: GameResult | None
-
-
-GameUpdate = Annotated[
-    LogEntry | GameEnded,
-    strawberry.union("GameUpdate", description="A committed version, or the end."),
-]
-
-
 @strawberry.type
 class GameSummary:
     id: strawberry.ID

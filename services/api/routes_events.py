@@ -2,9 +2,12 @@
 
 SSE frames: `id: <version>` / `event: move|resign` / `data: <log entry JSON>` for each
 committed version, `: keepalive` comments while idle, and at the end
-`id: <version>-end` / `event: end` / `data: {status, version, result}`, after which the
-server closes the stream. Reconnecting with `Last-Event-ID: <version>` resumes after that
-version; with `<version>-end` the answer is 204, which tells EventSource to stop.
+`id: <version>-end` / `event: end` / `data: {status, version, result, reason}`, after
+which the server closes the stream. A game that waited for players has, before its first
+entry, `id: 0-start` / `event: start` / `data: {status, version, turn, at}` when its last
+open seat is filled. Reconnecting with `Last-Event-ID: <version>` resumes after that
+version (`0-start`: after the start); with `<version>-end` the answer is 204, which tells
+EventSource to stop.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
 from services.gameplay.problems import bad_request
-from services.gameplay.service import FeedEnd, FeedEntry, FeedItem
+from services.gameplay.service import FeedEnd, FeedEntry, FeedItem, FeedStart
+from services.store import GameStatus
 
 from .inputs import credentials, json_response, service
 from .operations import BEARER_OR_NONE, Answer, operation
 from .params import EventsQuery, GamePath
 
-_LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end)?$")
+_LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end|-start)?$")
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RECONNECT_MS = 2000
 
@@ -57,16 +61,18 @@ async def events(request: Request, path: GamePath, query: EventsQuery) -> Respon
 
 async def _stream(request: Request, target: str, who: Credentials, since: int) -> Response:
     last_event_id = request.headers.get("last-event-id")
+    after_start = False
     if last_event_id is not None:
         match = _LAST_EVENT_ID.match(last_event_id.strip())
         if not match:
             raise bad_request(
                 "invalid_last_event_id", "Last-Event-ID must be one this stream sent."
             )
-        if match.group(2):
+        if match.group(2) == "-end":
             return Response(status_code=204)
         since = int(match.group(1))
-    feed = await service(request).follow(target, who, since)
+        after_start = match.group(2) == "-start"
+    feed = await service(request).follow(target, who, since, after_start)
     return StreamingResponse(_frames(feed), media_type="text/event-stream", headers=SSE_HEADERS)
 
 
@@ -88,11 +94,21 @@ def _frame(item: FeedItem) -> bytes:
         data = orjson.dumps(item.entry.model_dump(mode="json"))
         head = f"id: {item.entry.version}\nevent: {item.entry.action}\n"
         return head.encode() + b"data: " + data + b"\n\n"
+    if isinstance(item, FeedStart):
+        start = {
+            "status": GameStatus.ACTIVE.value,
+            "version": item.version,
+            "turn": item.turn,
+            "at": item.at,
+        }
+        head = f"id: {item.version}-start\nevent: start\n"
+        return head.encode() + b"data: " + orjson.dumps(start) + b"\n\n"
     if isinstance(item, FeedEnd):
         end = {
             "status": item.status.value,
             "version": item.version,
             "result": item.result.model_dump(mode="json") if item.result else None,
+            "reason": item.reason,
         }
         head = f"id: {item.version}-end\nevent: end\n"
         return head.encode() + b"data: " + orjson.dumps(end) + b"\n\n"

@@ -41,30 +41,38 @@ async def claim_seat(request: Request, path: GameSeatPath, body: ClaimSeatReques
     "/v1/games/{game_id}/seats/{seat:int}/bot",
     summary="The creator (its creator token, or the API key that created the game) gives "
     "an open seat to a bot of a level the game offers (422 unknown_bot_level otherwise). "
-    "Filling the last open seat starts the game.",
+    "Filling the last open seat starts the game. With an Idempotency-Key a retry gets the "
+    "first answer.",
     security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Filled"),),
     problems=(401, 403, 409),
 )
 async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest) -> Response:
-    taken = await service(request).seats.fill_with_bot(
-        path.game_id, credentials(request), path.seat, body.bot, body.name
+    key = idempotency_key(request)
+    taken, replayed = await service(request).seats.fill_with_bot(
+        path.game_id, credentials(request), path.seat, body, key
     )
-    return json_response(taken)
+    return json_response(taken, headers=replay_headers(replayed))
 
 
 @operation(
     "POST",
     "/v1/games/{game_id}/cancel",
     summary="The creator calls off a game that still waits for players (status waiting): "
-    "it is aborted, and game.cancelled is sent. 409 game_not_waiting once it has started.",
+    "it is aborted, and game.cancelled is sent. 409 game_not_waiting once it has started. "
+    "With an Idempotency-Key a retry gets the first answer.",
     security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, GameCancelled, "Cancelled"),),
     problems=(401, 403, 409),
 )
 async def cancel_game(request: Request, path: GamePath) -> Response:
-    cancelled = await service(request).seats.cancel(path.game_id, credentials(request))
-    return json_response(cancelled)
+    key = idempotency_key(request)
+    cancelled, replayed = await service(request).seats.cancel(
+        path.game_id, credentials(request), key
+    )
+    return json_response(cancelled, headers=replay_headers(replayed))
 
 
 operations = [claim_seat, fill_seat, cancel_game]

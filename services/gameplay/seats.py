@@ -23,6 +23,7 @@ from services.store.seats import FillOutcome, FillVerdict, OpenSeats
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
 from .clocks import now, now_ms
+from .idempotency import once
 from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
 from .payloads import BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
@@ -122,9 +123,25 @@ class SeatDesk:
         return await self._taken(record, seat, taken_by, outcome, token), False
 
     async def fill_with_bot(
+        self,
+        game_id: str,
+        who: Credentials,
+        seat: int,
+        request: FillSeatRequest,
+        idempotency_key: str | None,
+    ) -> tuple[SeatTaken, bool]:
+        """The creator gives an open seat to a bot of a level the game offers. Returns the
+        answer and whether it is a replay (the same Idempotency-Key filled it before)."""
+        asked = {"fill": seat, **request.model_dump(mode="json")}
+
+        async def fill() -> SeatTaken:
+            return await self._fill_with_bot(game_id, who, seat, request.bot, request.name)
+
+        return await once(self.referee.store, game_id, who, idempotency_key, asked, fill, SeatTaken)
+
+    async def _fill_with_bot(
         self, game_id: str, who: Credentials, seat: int, level: str, name: str | None
     ) -> SeatTaken:
-        """The creator gives an open seat to a bot of a level the game offers."""
         record = await self.load(game_id)
         _check_seat(record, seat)
         _check_creator(record, who)
@@ -141,8 +158,22 @@ class SeatDesk:
         _check_outcome(outcome, game_id, seat)
         return await self._taken(record, seat, taken_by, outcome, None)
 
-    async def cancel(self, game_id: str, who: Credentials) -> GameCancelled:
-        """The creator calls off a game that still waits for players: it is aborted."""
+    async def cancel(
+        self, game_id: str, who: Credentials, idempotency_key: str | None
+    ) -> tuple[GameCancelled, bool]:
+        """The creator calls off a game that still waits for players: it is aborted.
+        Returns the answer and whether it is a replay (the same Idempotency-Key cancelled
+        it before)."""
+
+        async def cancel() -> GameCancelled:
+            return await self._cancel(game_id, who)
+
+        asked = {"cancel": game_id}
+        return await once(
+            self.referee.store, game_id, who, idempotency_key, asked, cancel, GameCancelled
+        )
+
+    async def _cancel(self, game_id: str, who: Credentials) -> GameCancelled:
         record = await self.load(game_id)
         _check_creator(record, who)
         if record.status is not GameStatus.WAITING or not await self.referee.store.transition(
@@ -168,6 +199,10 @@ class SeatDesk:
     async def _fill(
         self, record: GameRecord, seat: int, taken_by: SeatRecord, code: str | None
     ) -> FillOutcome:
+        # Whether this fill starts the game only the script knows: what the start would
+        # be goes with it. The state is the first one: nothing moves while it waits.
+        game = self.served.of(record)
+        turn = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
         return await self.open_seats.fill(
             record.id,
             seat,
@@ -176,20 +211,9 @@ class SeatDesk:
             now_ms=now_ms(),
             players=record.players,
             updated_at=now(),
-            clock_if_started=self._clock_at_start(record, seat, taken_by),
+            clock_if_started=_clock_at_start(record, seat, taken_by, turn),
+            turn_if_started=turn,
         )
-
-    def _clock_at_start(self, record: GameRecord, seat: int, taken_by: SeatRecord) -> str:
-        """The clocks should this fill start the game: the first prompted seats run. (A
-        seat filled at the same moment by a bot counts as human here: its bank is unused.)"""
-        if record.clock_rules is None:
-            return ""
-        seats = [taken_by if index == seat else s for index, s in enumerate(record.seats)]
-        game = self.served.of(record)
-        running = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
-        humans = [s.bot is None for s in seats]
-        rules = ClockRules.from_dict(record.clock_rules)
-        return Clock.start(rules, humans, running, now_ms()).to_json()
 
     async def _taken(
         self,
@@ -215,6 +239,17 @@ class SeatDesk:
         await self.referee.notifier.game_event(record, "game.started", {"seats": seats})
         await self.referee.deadlines.note(record)
         await self.referee.dispatcher.after_commit(record.id, record.version)
+
+
+def _clock_at_start(record: GameRecord, seat: int, taken_by: SeatRecord, running: list[int]) -> str:
+    """The clocks should this fill start the game: the first prompted seats run. (A seat
+    filled at the same moment by a bot counts as human here: its bank is unused.)"""
+    if record.clock_rules is None:
+        return ""
+    seats = [taken_by if index == seat else s for index, s in enumerate(record.seats)]
+    humans = [s.bot is None for s in seats]
+    rules = ClockRules.from_dict(record.clock_rules)
+    return Clock.start(rules, humans, running, now_ms()).to_json()
 
 
 def _taken(record: GameRecord, seat: int, token: str | None, status: GameStatus) -> SeatTaken:

@@ -38,6 +38,7 @@ from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_lo
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
+from .idempotency import fingerprint
 from .invites import invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
@@ -102,10 +103,6 @@ Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
 """What a seat does to a private copy of the state: a move, or resigning."""
 
 
-def fingerprint(payload: Any) -> str:
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
 def new_game_id(seed_text: str | None = None) -> str:
     """24 lowercase base32 characters: random, or derived from `seed_text`."""
     raw = hashlib.sha256(seed_text.encode()).digest() if seed_text else secrets.token_bytes(32)
@@ -124,12 +121,24 @@ class FeedEntry:
 
 
 @dataclass(frozen=True)
+class FeedStart:
+    """The last open seat of a game that waited for players was filled: it is active,
+    and these seats are prompted. It comes after version 0, before any entry."""
+
+    version: int
+    at: str
+    turn: list[int]
+
+
+@dataclass(frozen=True)
 class FeedEnd:
     """The game is over (finished or aborted) and every entry has been sent."""
 
     version: int
     status: GameStatus
     result: GameResult | None
+    reason: str | None = None
+    """Why an aborted game was stopped (e.g. its creator cancelled it while it waited)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,7 @@ class FeedIdle:
     """Nothing happened for a while (time for a keep-alive)."""
 
 
-FeedItem = FeedEntry | FeedEnd | FeedIdle
+FeedItem = FeedEntry | FeedStart | FeedEnd | FeedIdle
 
 
 @dataclass
@@ -383,22 +392,36 @@ class GameService:
             more=bool(entries) and entries[-1].version < version,
         )
 
-    async def follow(self, game_id: str, who: Credentials, since: int) -> AsyncIterator[FeedItem]:
+    async def follow(
+        self, game_id: str, who: Credentials, since: int, after_start: bool = False
+    ) -> AsyncIterator[FeedItem]:
         """Checks access now, then gives every entry after `since`, then live ones as
         they commit, then the end. Fed from the Redis log (rung by pub/sub), so any
-        replica serves any game and a reconnecting reader misses nothing."""
+        replica serves any game and a reconnecting reader misses nothing. A game that
+        waited for players has its start first (unless `after_start`: the reader had it)."""
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
-        return self._feed(game_id, viewer, viewer.sees_everything(record.status), since)
+        start_due = (
+            since == 0
+            and not after_start
+            and (record.status is GameStatus.WAITING or record.started is not None)
+        )
+        full = viewer.sees_everything(record.status)
+        return self._feed(game_id, viewer, full, since, start_due)
 
     async def _feed(
-        self, game_id: str, viewer: Viewer, full: bool, since: int
+        self, game_id: str, viewer: Viewer, full: bool, since: int, start_due: bool
     ) -> AsyncIterator[FeedItem]:
         last = since
         async with self.live.watch(game_id) as bell:
             while not self.live.closing:
                 seen = bell.rings
+                if start_due:
+                    start = await self.seats.open_seats.start_of(game_id)
+                    if start is not None:
+                        yield FeedStart(last, start.at, start.turn)
+                        start_due = False
                 entries = await self.store.log(game_id, after=last, count=200)
                 for entry in entries:
                     yield FeedEntry(entry_for(entry, viewer, full))
@@ -410,17 +433,19 @@ class GameService:
                     return
                 version, status = current
                 if status in FINAL_STATUSES and last >= version:
-                    yield FeedEnd(version, status, await self._final_result(game_id, status))
+                    yield await self._end(game_id, version, status)
                     return
                 if not await bell.wait(seen, self.keepalive):
                     yield FeedIdle()
 
-    async def _final_result(self, game_id: str, status: GameStatus) -> GameResult | None:
-        if status is not GameStatus.FINISHED:
-            return None
+    async def _end(self, game_id: str, version: int, status: GameStatus) -> FeedEnd:
         record = await self._load(game_id)
+        if status is not GameStatus.FINISHED:
+            return FeedEnd(version, status, None, record.abort_reason)
         game = self._game_of(record)
-        return result_of(game, record, self.states.load(game, record.state))
+        return FeedEnd(
+            version, status, result_of(game, record, self.states.load(game, record.state))
+        )
 
     async def result(self, game_id: str) -> GameResult:
         record = await self._load(game_id)

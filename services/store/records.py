@@ -37,6 +37,24 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
+class GameStart:
+    """A game's start, when the last of its open seats was filled (at version 0: no move
+    is made while it waits). Hash field `started`, written by the script that fills it."""
+
+    at: str
+    turn: list[int]
+    """The seats prompted first."""
+
+    def to_json(self) -> str:
+        return _dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameStart:
+        plain = orjson.loads(text)
+        return cls(at=plain["at"], turn=plain["turn"])
+
+
+@dataclass(frozen=True)
 class GameRecord:
     id: str
     game: str
@@ -79,6 +97,8 @@ class GameRecord:
     """Open seats' invites: seat -> "<expires unix ms>:<sha256 of the code>", each a hash
     field `invite:<seat>`, removed when the seat is filled. A filled open seat is a hash
     field `seat:<seat>` of its own (its `SeatRecord`), which overrides `meta`'s."""
+    started: GameStart | None = None
+    """Set when a game that waited for players started (never for one created active)."""
 
     def to_fields(self) -> dict[str, str]:
         """As Redis hash fields. What the Lua scripts read or write (version, status,
@@ -101,8 +121,10 @@ class GameRecord:
             "creator_token_hash": self.creator_token_hash,
         }
         invites = {f"{INVITE_FIELD}{seat}": value for seat, value in self.invites.items()}
+        started = {START_FIELD: self.started.to_json()} if self.started else {}
         return {
             **invites,
+            **started,
             "version": str(self.version),
             "status": self.status.value,
             "state": self.state,
@@ -153,6 +175,7 @@ class GameRecord:
             creator_token_hash=meta.get("creator_token_hash"),
             abort_reason=fields.get("abort_reason"),
             invites=invites,
+            started=GameStart.from_json(fields[START_FIELD]) if START_FIELD in fields else None,
         )
 
     @property
@@ -167,6 +190,8 @@ SEAT_FIELD = "seat:"
 """Prefix of the record's hash fields holding an open seat once filled (`seat:<seat>`)."""
 INVITE_FIELD = "invite:"
 """Prefix of the record's hash fields holding an open seat's invite (`invite:<seat>`)."""
+START_FIELD = "started"
+"""The record's hash field holding its `GameStart` once a waiting game started."""
 MAX_SEATS = 8
 """Most seats a game may have (the create request's bound)."""
 

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import cast
 
 import orjson
 from redis.asyncio import Redis
 
 from .keys import GameKeys
-from .records import INVITE_FIELD, SEAT_FIELD, SeatRecord
+from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
 
 FILL_SEAT = """
 -- KEYS[1] game record
 -- ARGV[1] seat, ARGV[2] sha256 of the invite code ('' when the creator fills the seat),
 -- ARGV[3] now (unix ms), ARGV[4] the seat's record (JSON), ARGV[5] number of seats,
 -- ARGV[6] updated_at, ARGV[7] channel, ARGV[8] the clocks if this starts the game ('' none),
--- ARGV[9] the invite fields' prefix, ARGV[10] the filled seats' fields' prefix
+-- ARGV[9] the invite fields' prefix, ARGV[10] the filled seats' fields' prefix,
+-- ARGV[11] the start's field, ARGV[12] the start if this starts the game (JSON)
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing', ''} end
 local status = redis.call('HGET', KEYS[1], 'status')
 local invite = redis.call('HGET', KEYS[1], ARGV[9] .. ARGV[1])
@@ -43,7 +45,7 @@ for seat = 0, tonumber(ARGV[5]) - 1 do
     return {'filled', 'waiting'}
   end
 end
-redis.call('HSET', KEYS[1], 'status', 'active')
+redis.call('HSET', KEYS[1], 'status', 'active', ARGV[11], ARGV[12])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
 redis.call('PUBLISH', ARGV[7], version)
 return {'started', 'active'}
@@ -77,6 +79,7 @@ class OpenSeats:
     """Writes open seats as they are filled."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
         self.prefix = prefix
         self._fill = redis.register_script(FILL_SEAT)
 
@@ -91,9 +94,11 @@ class OpenSeats:
         players: int,
         updated_at: str,
         clock_if_started: str,
+        turn_if_started: list[int],
     ) -> FillOutcome:
         """Give open `seat` to `taken_by` if `code_hash` is its invite's (and that has not
-        expired), or unconditionally with no code (the creator fills it)."""
+        expired), or unconditionally with no code (the creator fills it). If that starts
+        the game, its start is kept: now (`updated_at`) and `turn_if_started`."""
         keys = GameKeys(self.prefix, game_id)
         verdict, status = await self._fill(
             keys=[keys.record],
@@ -108,6 +113,14 @@ class OpenSeats:
                 clock_if_started,
                 INVITE_FIELD,
                 SEAT_FIELD,
+                START_FIELD,
+                GameStart(updated_at, turn_if_started).to_json(),
             ],
         )
         return FillOutcome(FillVerdict(verdict), str(status))
+
+    async def start_of(self, game_id: str) -> GameStart | None:
+        """The game's start, once the last of its open seats was filled."""
+        key = GameKeys(self.prefix, game_id).record
+        started = cast(str | None, await self.redis.hget(key, START_FIELD))
+        return GameStart.from_json(started) if started else None

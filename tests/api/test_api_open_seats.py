@@ -165,6 +165,75 @@ def test_a_retried_claim_with_its_idempotency_key_gets_the_same_token(api):
     assert stranger.status_code == 409
 
 
+def fill_once(api, game_id: str, seat: int, token: str, key: str, bot: str = "random"):
+    return api.client.post(
+        f"/v1/games/{game_id}/seats/{seat}/bot",
+        json={"bot": bot},
+        headers={**api.auth(token), "Idempotency-Key": key},
+    )
+
+
+def cancel_once(api, game_id: str, token: str, key: str):
+    return api.client.post(
+        f"/v1/games/{game_id}/cancel", headers={**api.auth(token), "Idempotency-Key": key}
+    )
+
+
+@pytest.mark.timeout(60)
+def test_a_retried_bot_fill_with_its_idempotency_key_gets_the_first_answer(api):
+    created = api.create(seats=[{"name": "Host"}, OPEN, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    first = fill_once(api, game_id, 1, creator, "fill-key-000001")
+    again = fill_once(api, game_id, 1, creator, "fill-key-000001")
+    assert first.status_code == again.status_code == 200, again.text
+    assert first.json()["status"] == "waiting" and again.json() == first.json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    # Without the key a second fill is what it is: the seat is taken.
+    bare = fill(api, game_id, 1, creator, "random")
+    assert bare.status_code == 409 and bare.json()["code"] == "seat_taken"
+    # Another request under the key is refused, and changes nothing.
+    other = fill_once(api, game_id, 2, creator, "fill-key-000001")
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+    other_bot = fill_once(api, game_id, 1, creator, "fill-key-000001", bot="greedy")
+    assert other_bot.status_code == 422 and other_bot.json()["code"] == "idempotency_key_reused"
+    assert [s["open"] for s in api.game(game_id)["seats"]] == [False, False, True]
+    # The key is the creator's: anyone else sending it gets no answer of theirs.
+    stranger = fill_once(api, game_id, 1, created["seats"][0]["token"], "fill-key-000001")
+    assert stranger.status_code == 403 and stranger.json()["code"] == "not_the_creator"
+
+    last = fill_once(api, game_id, 2, creator, "fill-key-000002")
+    assert last.status_code == 200 and last.json()["status"] == "active"
+    api.wait_until(game_id, lambda d: d["version"] > 0 or d["status"] != "active")
+    later = fill_once(api, game_id, 2, creator, "fill-key-000002")
+    assert later.status_code == 200 and later.json() == last.json()
+    assert later.headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_retried_cancel_with_its_idempotency_key_gets_the_first_answer(api):
+    created = api.create(seats=[{"name": "Host"}, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    first = cancel_once(api, game_id, creator, "cancel-key-0001")
+    again = cancel_once(api, game_id, creator, "cancel-key-0001")
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json() and first.json()["status"] == "aborted"
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    bare = cancel(api, game_id, creator)
+    assert bare.status_code == 409 and bare.json()["code"] == "game_not_waiting"
+    fill_under_it = fill_once(api, game_id, 1, creator, "cancel-key-0001")
+    assert fill_under_it.status_code == 422
+    assert fill_under_it.json()["code"] == "idempotency_key_reused"
+
+    other = api.create(seats=[{"name": "Host"}, OPEN])
+    filled = fill_once(api, other["id"], 1, other["creator_token"], "fill-then-cancel")
+    assert filled.status_code == 200
+    cancel_under_it = cancel_once(api, other["id"], other["creator_token"], "fill-then-cancel")
+    assert cancel_under_it.status_code == 422
+    assert cancel_under_it.json()["code"] == "idempotency_key_reused"
+    assert api.game(other["id"])["status"] != "aborted"
+
+
 def test_a_retried_creation_answers_the_same_codes_and_creator_token(api):
     key = {"Idempotency-Key": "create-open-seats-1"}
     body = [{"name": "Host"}, OPEN]

@@ -6,31 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import httpx
-import orjson
 import pytest
-from live_client import play_one
+from live_client import frames, play_one
 
 from services.api.app import create_app
 
 pytestmark = pytest.mark.anyio
 
 SSE = {"Accept": "text/event-stream"}
-
-
-async def frames(response: httpx.Response):
-    """Parse an SSE body into (id, event, data) frames; comments are yielded as
-    (None, "comment", text)."""
-    frame: dict[str, str] = {}
-    async for line in response.aiter_lines():
-        if line == "":
-            if "data" in frame:  # as EventSource: only frames with data are events
-                yield frame.get("id"), frame.get("event", "message"), orjson.loads(frame["data"])
-            frame = {}
-        elif line.startswith(":"):
-            yield None, "comment", line[1:].strip()
-        else:
-            name, _, value = line.partition(":")
-            frame[name] = value[1:] if value.startswith(" ") else value
 
 
 async def create(http, seats=2, rounds=5):

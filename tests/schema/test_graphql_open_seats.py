@@ -146,6 +146,47 @@ def test_the_creator_fills_a_seat_with_a_bot_or_cancels(gql):
     assert again["code"] == "game_not_waiting"
 
 
+FILL_ONCE = """
+mutation Fill($id: ID!, $seat: Int!, $bot: String!, $key: String) {
+  fillSeatWithBot(gameId: $id, seat: $seat, bot: $bot, idempotencyKey: $key) {
+    __typename
+    ... on SeatTaken { seat name bot status replayed }
+    ... on Rejected { code }
+  }
+}"""
+
+CANCEL_ONCE = """
+mutation Cancel($id: ID!, $key: String) {
+  cancelGame(gameId: $id, idempotencyKey: $key) {
+    __typename
+    ... on GameCancelled { gameId status reason replayed }
+    ... on Rejected { code }
+  }
+}"""
+
+
+def test_fills_and_cancels_retried_with_their_idempotency_key_get_the_first_answer(gql):
+    created = create(gql, [{"name": "Host"}, {"open": True}, {"open": True}])
+    game_id, creator = created["id"], created["creatorToken"]
+    asked = {"id": game_id, "seat": 1, "bot": "random", "key": "gql-fill-key-1"}
+    first = gql.data(FILL_ONCE, asked, creator)["fillSeatWithBot"]
+    again = gql.data(FILL_ONCE, asked, creator)["fillSeatWithBot"]
+    assert first["status"] == "WAITING" and first["replayed"] is False
+    assert again == {**first, "replayed": True}
+    other = gql.data(FILL_ONCE, {**asked, "seat": 2}, creator)["fillSeatWithBot"]
+    assert other == {"__typename": "Rejected", "code": "idempotency_key_reused"}
+    cancel_under_it = gql.data(CANCEL_ONCE, {"id": game_id, "key": "gql-fill-key-1"}, creator)
+    assert cancel_under_it["cancelGame"]["code"] == "idempotency_key_reused"
+
+    cancelled = gql.data(CANCEL_ONCE, {"id": game_id, "key": "gql-cancel-key"}, creator)
+    retried = gql.data(CANCEL_ONCE, {"id": game_id, "key": "gql-cancel-key"}, creator)
+    assert cancelled["cancelGame"]["status"] == "ABORTED"
+    assert cancelled["cancelGame"]["replayed"] is False
+    assert retried["cancelGame"] == {**cancelled["cancelGame"], "replayed": True}
+    bare = gql.data(CANCEL_ONCE, {"id": game_id}, creator)["cancelGame"]
+    assert bare["code"] == "game_not_waiting"
+
+
 def test_listings_filter_by_waiting_and_show_seats_a_bot_plays(gql, api):
     tag = f"gql-seats-{time.time_ns()}"
     platform = api.platform_key

@@ -5,12 +5,11 @@ or repeating a version, and is fed from Redis so any replica can serve it."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 
 import httpx
 import pytest
-from live_client import play_one
+from live_client import graphql_subscription, play_one
 from websockets.asyncio.client import connect
 
 from services.api.app import create_app
@@ -27,37 +26,9 @@ subscription Follow($id: ID!, $since: Int!) {
 }"""
 
 
-@contextlib.asynccontextmanager
-async def subscription(base_url: str, game_id: str, since: int, token: str | None = None):
+def subscription(base_url: str, game_id: str, since: int, token: str | None = None):
     """Yields an async iterator over the subscription's payloads."""
-    url = base_url.replace("http://", "ws://") + "/graphql"
-    async with connect(url, subprotocols=["graphql-transport-ws"]) as socket:
-        params = {"Authorization": f"Bearer {token}"} if token else {}
-        await socket.send(json.dumps({"type": "connection_init", "payload": params}))
-        ack = json.loads(await asyncio.wait_for(socket.recv(), 10))
-        assert ack["type"] == "connection_ack", ack
-        await socket.send(
-            json.dumps(
-                {
-                    "id": "1",
-                    "type": "subscribe",
-                    "payload": {"query": SUBSCRIBE, "variables": {"id": game_id, "since": since}},
-                }
-            )
-        )
-
-        async def updates():
-            while True:
-                message = json.loads(await asyncio.wait_for(socket.recv(), 20))
-                if message["type"] == "ping":
-                    await socket.send(json.dumps({"type": "pong"}))
-                    continue
-                if message["type"] == "complete":
-                    return
-                assert message["type"] == "next", message
-                yield message["payload"]
-
-        yield updates()
+    return graphql_subscription(base_url, SUBSCRIBE, {"id": game_id, "since": since}, token)
 
 
 async def create(http, rounds=4):

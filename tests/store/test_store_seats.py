@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from services.store import GameRecord, GameStatus, GameStore, Lifetimes, SeatRecord, open_redis
+from services.store.records import GameStart
 from services.store.seats import FillVerdict, OpenSeats
 
 pytestmark = pytest.mark.anyio
@@ -57,6 +58,7 @@ async def fill(seats: OpenSeats, seat: int, who: str, code: str | None, now_ms: 
         players=3,
         updated_at="2030-01-01T00:01:00+00:00",
         clock_if_started="",
+        turn_if_started=[0, 2],
     )
 
 
@@ -84,10 +86,13 @@ async def test_the_last_seat_filled_starts_the_game(store, key_prefix):
     await store.create(waiting_game("g1"))
     seats = OpenSeats(store.redis, key_prefix)
     assert (await fill(seats, 2, "bo", None)).verdict is FillVerdict.FILLED
+    assert await seats.start_of("g1") is None
     last = await fill(seats, 1, "ann", "code-one")
     assert (last.verdict, last.status) == (FillVerdict.STARTED, "active")
     stored = await store.load("g1")
     assert stored is not None and stored.status is GameStatus.ACTIVE and stored.invites == {}
+    start = GameStart(at="2030-01-01T00:01:00+00:00", turn=[0, 2])
+    assert stored.started == start and await seats.start_of("g1") == start
     assert [seat.name for seat in stored.seats] == ["Host", "ann", "bo"]
     listed = (await store.list_games()).games[0]
     assert [seat["name"] for seat in listed.seats] == ["Host", "ann", "bo"]
@@ -112,5 +117,6 @@ async def test_wrong_expired_unknown_and_closed_are_told_apart(store, key_prefix
         players=3,
         updated_at="",
         clock_if_started="",
+        turn_if_started=[0, 2],
     )
     assert missing.verdict is FillVerdict.MISSING

@@ -494,6 +494,11 @@
       refresh();
       return;
     }
+    if (frame.event === "start") {
+      // A game that waited for players started: not a log entry, but the game changed.
+      refresh();
+      return;
+    }
     if (table.seen.has(data.version)) return;
     table.seen.add(data.version);
     heardOf(data.version);

@@ -1,0 +1,78 @@
+"""Idempotency-Key for requests that commit no move (filling an open seat, cancelling a
+waiting game): the first answer is kept under the key, as a move's commit keeps it, and
+a retry gets it again; another request under the same key is refused.
+
+A move's answer is stored by the commit script itself; these requests store theirs just
+after they succeed, so two copies of one request sent at the same instant may still
+see one succeed and the other refused as a conflict (as leaving does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel
+
+from services.store import GameStore
+
+from . import metrics
+from .auth import Credentials
+from .payloads import GAME_ID_PATTERN
+from .problems import Problem, idempotency_key_reused, not_found
+
+Answer = TypeVar("Answer", bound=BaseModel)
+GAME_ID = re.compile(GAME_ID_PATTERN)
+
+
+def fingerprint(payload: Any) -> str:
+    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def key_digest(who: Credentials, idempotency_key: str) -> str:
+    """Whose key it is and the key: the same key sent by another caller is another key."""
+    return hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+
+
+async def once(
+    store: GameStore,
+    game_id: str,
+    who: Credentials,
+    idempotency_key: str | None,
+    request: Mapping[str, Any],
+    act: Callable[[], Awaitable[Answer]],
+    answer_type: type[Answer],
+) -> tuple[Answer, bool]:
+    """`act()`'s answer, or the first answer to this key. Returns it and whether it is a
+    replay. `request` is what the request asked for."""
+    if idempotency_key is None:
+        return await act(), False
+    if not GAME_ID.match(game_id):  # before it names a key in the store
+        raise not_found(game_id[:64])
+    digest = key_digest(who, idempotency_key)
+    request_print = fingerprint(request)
+    first = await store.idempotent_answer(game_id, digest)
+    if first is not None:
+        return _replayed(first, request_print, answer_type), True
+    try:
+        answer = await act()
+    except Problem:
+        # Refused: a first copy may have landed meanwhile (the retry that overtook it).
+        first = await store.idempotent_answer(game_id, digest)
+        if first is None:
+            raise
+        return _replayed(first, request_print, answer_type), True
+    kept = {"fingerprint": request_print, "answer": answer.model_dump(mode="json")}
+    await store.keep_answer(game_id, digest, orjson.dumps(kept).decode())
+    return answer, False
+
+
+def _replayed(stored: str, request_print: str, answer_type: type[Answer]) -> Answer:
+    first = orjson.loads(stored)
+    if first.get("fingerprint") != request_print:
+        raise idempotency_key_reused()
+    metrics.IDEMPOTENT_REPLAYS.inc()
+    return answer_type.model_validate(first["answer"])

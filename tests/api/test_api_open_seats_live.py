@@ -1,0 +1,181 @@
+"""A game with open seats, watched over SSE while it waits: the stream says when the last
+seat is filled that the game started and whose turn it is (before any move, the same to
+every reader), resumes past the start with Last-Event-ID, gives the start first to a
+reader who missed it, and ends when the creator cancels the waiting game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import httpx
+import pytest
+from live_client import frames, play_one
+
+from services.api.app import create_app
+
+pytestmark = pytest.mark.anyio
+
+SSE = {"Accept": "text/event-stream"}
+OPEN = {"open": True}
+CANCELLED = {
+    "status": "aborted",
+    "version": 0,
+    "result": None,
+    "reason": "cancelled by its creator",
+}
+
+
+@pytest.fixture
+def server(settings, games, serve):
+    # A long keep-alive: only the ring of the fill or the cancel can wake an idle stream.
+    with serve(create_app(settings.model_copy(update={"stream_keepalive": 60.0}), games)) as up:
+        yield up
+
+
+async def create(http, seats: list[dict], rounds: int = 2) -> dict:
+    body = {"game": "hidden-numbers", "seats": seats, "options": {"rounds": rounds}, "seed": 5}
+    created = await http.post("/v1/games", json=body)
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+async def claim(http, created: dict, seat: int, name: str) -> str:
+    code = created["seats"][seat]["invite_code"]
+    answer = await http.post(
+        f"/v1/games/{created['id']}/seats/{seat}/claim", json={"code": code, "name": name}
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()["token"]
+
+
+class Watcher:
+    """Reads a game's SSE stream in the background until `count` events (or the end)."""
+
+    def __init__(self, http, game_id: str, count: int, **headers: str) -> None:
+        self.seen: list[tuple] = []
+        self.connected = asyncio.Event()
+        self.task = asyncio.create_task(self._read(http, game_id, count, headers))
+
+    async def _read(self, http, game_id: str, count: int, headers: dict[str, str]) -> None:
+        async with http.stream(
+            "GET", f"/v1/games/{game_id}/events", headers={**SSE, **headers}
+        ) as response:
+            assert response.status_code == 200
+            async for event_id, event, data in frames(response):
+                if event == "comment":
+                    self.connected.set()
+                    continue
+                self.seen.append((event_id, event, data))
+                if len(self.seen) == count:
+                    return
+
+    async def done(self) -> list[tuple]:
+        await asyncio.wait_for(self.task, 20)
+        return self.seen
+
+
+async def read_events(http, game_id: str, count: int, **headers: str) -> list[tuple]:
+    watcher = Watcher(http, game_id, count, **headers)
+    return await watcher.done()
+
+
+@pytest.mark.timeout(60)
+async def test_watchers_of_a_waiting_game_see_it_start_when_the_last_seat_is_claimed(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await create(http, [{"name": "Host"}, OPEN, OPEN])
+        game_id, host = created["id"], created["seats"][0]["token"]
+        auth = {"Authorization": f"Bearer {host}"}
+        seated, anyone = Watcher(http, game_id, 2, **auth), Watcher(http, game_id, 2)
+        await asyncio.wait_for(seated.connected.wait(), 10)
+        await asyncio.wait_for(anyone.connected.wait(), 10)
+        ana = await claim(http, created, 1, "Ana")
+        await asyncio.sleep(0.3)
+        assert seated.seen == anyone.seen == [], "a seat claimed while others are open"
+        bruno = await claim(http, created, 2, "Bruno")
+        await play_one(http, game_id, [host, ana, bruno])
+        for_seat, for_anyone = await seated.done(), await anyone.done()
+        game = (await http.get(f"/v1/games/{game_id}")).json()
+
+    start = ("0-start", "start", {"status": "active", "version": 0, "turn": [0, 1, 2]})
+    for seen in (for_seat, for_anyone):
+        event_id, event, data = seen[0]
+        assert (event_id, event, {k: v for k, v in data.items() if k != "at"}) == start
+        assert set(data) == {"status", "version", "turn", "at"}  # nothing anyone may not see
+        assert seen[1][:2] == ("1", "move") and seen[1][2]["seat"] == 0
+    assert for_seat[0] == for_anyone[0]
+    assert for_seat[0][2]["at"] <= game["updated_at"]
+    assert game["seats"][1]["name"] == "Ana"
+
+
+@pytest.mark.timeout(60)
+async def test_a_stream_resumes_past_the_start_and_gives_it_to_a_reader_who_missed_it(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await create(http, [{"name": "Host"}, OPEN])
+        game_id, host = created["id"], created["seats"][0]["token"]
+        early = Watcher(http, game_id, 1)
+        await asyncio.wait_for(early.connected.wait(), 10)
+        early.task.cancel()  # the connection drops while the game waits: no id seen yet
+        with contextlib.suppress(asyncio.CancelledError):
+            await early.task
+        guest = await claim(http, created, 1, "Guest")
+        tokens = [host, guest]
+        await play_one(http, game_id, tokens)
+
+        from_scratch = await read_events(http, game_id, 2)
+        assert [f[0] for f in from_scratch] == ["0-start", "1"]
+        assert from_scratch[0][2]["turn"] == [0, 1]
+        past_start = await read_events(http, game_id, 1, **{"Last-Event-ID": "0-start"})
+        assert [f[0] for f in past_start] == ["1"]
+
+        after_one = Watcher(http, game_id, 1, **{"Last-Event-ID": "1"})
+        await asyncio.wait_for(after_one.connected.wait(), 10)
+        await play_one(http, game_id, tokens)
+        assert [f[0] for f in await after_one.done()] == ["2"]
+
+        plain_game = await create(http, [{"name": "A"}, {"name": "B"}])
+        plain_tokens = [seat["token"] for seat in plain_game["seats"]]
+        await play_one(http, plain_game["id"], plain_tokens)
+        never_waited = await read_events(http, plain_game["id"], 1)
+        assert [f[0] for f in never_waited] == ["1"]  # no start: it never waited
+
+
+@pytest.mark.timeout(60)
+async def test_the_start_comes_before_the_moves_of_bots_that_play_at_once(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await create(http, [{"name": "Bot", "bot": "random"}, OPEN], rounds=1)
+        game_id = created["id"]
+        watcher = Watcher(http, game_id, 100)
+        await asyncio.wait_for(watcher.connected.wait(), 10)
+        filled = await http.post(
+            f"/v1/games/{game_id}/seats/1/bot",
+            json={"bot": "random"},
+            headers={"Authorization": f"Bearer {created['creator_token']}"},
+        )
+        assert filled.status_code == 200 and filled.json()["status"] == "active"
+        seen = await watcher.done()  # the bots play it to the end
+    ids = [f[0] for f in seen]
+    assert ids[0] == "0-start" and seen[0][2]["turn"] == [0, 1]
+    last = len(ids) - 2
+    assert ids[1:] == [str(v) for v in range(1, last + 1)] + [f"{last}-end"]
+    assert seen[-1][2]["status"] == "finished" and seen[-1][2]["reason"] is None
+
+
+@pytest.mark.timeout(60)
+async def test_a_watcher_of_a_waiting_game_sees_its_cancellation_and_the_stream_ends(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await create(http, [{"name": "Host"}, OPEN])
+        game_id = created["id"]
+        watcher = Watcher(http, game_id, 100)  # ends only when the server ends the stream
+        await asyncio.wait_for(watcher.connected.wait(), 10)
+        cancelled = await http.post(
+            f"/v1/games/{game_id}/cancel",
+            headers={"Authorization": f"Bearer {created['creator_token']}"},
+        )
+        assert cancelled.status_code == 200
+        assert await watcher.done() == [("0-end", "end", CANCELLED)]
+        assert await read_events(http, game_id, 100) == [("0-end", "end", CANCELLED)]
+        stop = await http.get(
+            f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "0-end"}
+        )
+        assert stop.status_code == 204
