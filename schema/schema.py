@@ -11,6 +11,7 @@ from services.engine import Game
 from .cost import limits_rule
 from .document_cache import DocumentCache
 from .errors import SkyportSchema
+from .execution import PlainExecutor
 from .game_types import build_game_types
 from .mutations import build_mutation
 from .queries import build_query
@@ -40,6 +41,7 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Sky
         mutation=build_mutation(types),
         subscription=Subscription,
         extensions=[documents.extension],
+        execution_context_class=PlainExecutor,
     )
 
 
