@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from services.engine import Game
 
 from .cost import limits_rule
-from .document_cache import DocumentCache
-from .errors import SkyportSchema
+from .document_cache import CachedDocumentsSchema, DocumentCache
 from .execution import PlainExecutor
 from .game_types import build_game_types
 from .mutations import build_mutation
@@ -28,20 +27,19 @@ class Limits:
     max_tokens: int = 10_000
     max_length: int = 32_768
     """Characters in a document; longer ones are refused before parsing (by the
-    transports, see `schema.documents`)."""
+    transports, see `services.api.graphql_requests`)."""
 
 
-def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> SkyportSchema:
+def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> CachedDocumentsSchema:
     limits = limits or Limits()
     types = build_game_types(ViewTypes(games))
     rule = limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)
-    documents = DocumentCache(limits.cache_size, limits.max_tokens, rule)
-    return SkyportSchema(
+    return CachedDocumentsSchema(
         query=build_query(types),
         mutation=build_mutation(types),
         subscription=Subscription,
-        extensions=[documents.extension],
         execution_context_class=PlainExecutor,
+        documents=DocumentCache(limits.cache_size, limits.max_tokens, rule),
     )
 
 
