@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.name_converter import NameConverter
+
 from services.engine import Game
 
 from .cost import limits_rule
@@ -30,6 +33,21 @@ class Limits:
     transports, see `services.api.graphql_requests`)."""
 
 
+class _RememberedNames(NameConverter):
+    """Strawberry's names, each camelCased once: it converts every argument's name again
+    on every call of its resolver."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._names: dict[str, str] = {}
+
+    def apply_naming_config(self, name: str) -> str:
+        converted = self._names.get(name)
+        if converted is None:
+            converted = self._names[name] = super().apply_naming_config(name)
+        return converted
+
+
 def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> CachedDocumentsSchema:
     limits = limits or Limits()
     types = build_game_types(ViewTypes(games))
@@ -39,6 +57,7 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Cac
         mutation=build_mutation(types),
         subscription=Subscription,
         execution_context_class=PlainExecutor,
+        config=StrawberryConfig(name_converter=_RememberedNames()),
         documents=DocumentCache(limits.cache_size, limits.max_tokens, rule),
     )
 
