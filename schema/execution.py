@@ -38,6 +38,7 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 _TYPENAME = "__typename"
 _STRAWBERRY_DEFINITION = "strawberry-definition"
+_STRAWBERRY_TYPE = "__strawberry_definition__"
 """Where Strawberry keeps a field's own definition in graphql-core."""
 
 _SIMPLE = frozenset({str, int, float, bool, dict, list})
@@ -135,14 +136,20 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
         is_type_of = item_type.is_type_of
         is_awaitable = self.is_awaitable
         completed: list[Any] = []
+        # The class of the items checked so far, if a Strawberry type: its instances
+        # are neither errors nor awaitable.
+        known: type | None = None
         for item in items:
             if item is None:
                 if non_null:
                     raise _UNPLAIN
                 completed.append(None)
                 continue
-            if type(item) in _SIMPLE or isinstance(item, Exception) or is_awaitable(item):
-                raise _UNPLAIN
+            if type(item) is not known:
+                if type(item) in _SIMPLE or isinstance(item, Exception) or is_awaitable(item):
+                    raise _UNPLAIN
+                if hasattr(type(item), _STRAWBERRY_TYPE):
+                    known = type(item)
             if is_type_of is not None and is_type_of(item, info) is not True:
                 raise _UNPLAIN
             completed.append(_complete(plan, item_type, item, is_awaitable))
