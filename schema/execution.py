@@ -17,7 +17,7 @@ or with resolver middleware, graphql-core does all the work as usual.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
@@ -39,6 +39,9 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 _TYPENAME = "__typename"
 _STRAWBERRY_DEFINITION = "strawberry-definition"
 _STRAWBERRY_TYPE = "__strawberry_definition__"
+_PLAIN_READ = "skyport-plain-read"
+"""Where a field remembers how it is read plainly (or False if it is not plain): in its
+own graphql-core extensions, so that the memo lives and dies with the schema."""
 """Where Strawberry keeps a field's own definition in graphql-core."""
 
 _SIMPLE = frozenset({str, int, float, bool, dict, list})
@@ -52,19 +55,21 @@ class _Unplain(Exception):
 _UNPLAIN = _Unplain()
 
 
-class _Leaf:
+class _Read:
     """How to complete one plain field: read it, coerce it (each item, for a list)."""
 
-    __slots__ = ("getter", "item_non_null", "leaf", "list", "name", "non_null")
+    __slots__ = ("getter", "item_non_null", "leaf", "list", "non_null")
 
     def __init__(
-        self, name: str, getter: Any, leaf: GraphQLLeafType | None, shape: tuple[bool, ...]
+        self, getter: Callable[[Any], Any], leaf: GraphQLLeafType, shape: tuple[bool, ...]
     ) -> None:
-        self.name = name
         self.getter = getter
-        """Reads the field's value from its object; None for `__typename`."""
         self.leaf = leaf
         self.non_null, self.list, self.item_non_null = shape
+
+
+_Plan = list[tuple[str, _Read | None]]
+"""Each response name, and how to read its field (None for `__typename`)."""
 
 
 class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
@@ -72,7 +77,7 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._plans: dict[int, tuple[GroupedFieldSet, list[_Leaf] | None]] = {}
+        self._plans: dict[int, tuple[GroupedFieldSet, _Plan | None]] = {}
         manager = self.middleware_manager
         self._plain_allowed = manager is None or not manager.middlewares
 
@@ -127,7 +132,7 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def _complete_objects(
         self,
-        plan: list[_Leaf],
+        plan: _Plan,
         item_type: GraphQLObjectType,
         non_null: bool,
         info: GraphQLResolveInfo,
@@ -157,7 +162,7 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def _plan(
         self, parent_type: GraphQLObjectType, grouped_field_set: GroupedFieldSet
-    ) -> list[_Leaf] | None:
+    ) -> _Plan | None:
         """The plan of a plain selection, or None; made once per selection and request
         (the field set is kept with it so that its id is not reused meanwhile)."""
         known = self._plans.get(id(grouped_field_set))
@@ -168,39 +173,41 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
         return plan
 
 
-def _plan_of(
-    parent_type: GraphQLObjectType, grouped_field_set: GroupedFieldSet
-) -> list[_Leaf] | None:
-    plan: list[_Leaf] = []
+def _plan_of(parent_type: GraphQLObjectType, grouped_field_set: GroupedFieldSet) -> _Plan | None:
+    plan: _Plan = []
     fields = parent_type.fields
     for response_name, details in grouped_field_set.items():
         node = details[0].node
         name = node.name.value
         if name == _TYPENAME:
-            plan.append(_Leaf(response_name, None, None, (True, False, False)))
+            plan.append((response_name, None))
             continue
         field = fields.get(name)
-        if field is None or field.args or node.arguments or node.selection_set is not None:
+        if field is None or node.arguments or node.selection_set is not None:
             return None
-        getter = _getter(field)
-        leaf, shape = _leaf_shape(field.type)
-        if getter is None or leaf is None:
+        read = field.extensions.get(_PLAIN_READ)
+        if read is None:
+            read = field.extensions[_PLAIN_READ] = _read(field) or False
+        if read is False:
             return None
-        plan.append(_Leaf(response_name, getter, leaf, shape))
+        plan.append((response_name, read))
     return plan
 
 
-def _getter(field: GraphQLField) -> Callable[[Any], Any] | None:
-    """How a basic Strawberry field reads its value (the attribute, with the default
-    resolver); None for a field with a resolver or a field extension."""
-    if not getattr(field.resolve, "_is_default", False):
+def _read(field: GraphQLField) -> _Read | None:
+    """How to read a basic Strawberry field (no resolver, no field extension, no
+    arguments) of a leaf type or a list of one; None for any other field."""
+    resolve = field.resolve
+    if resolve is None or field.args or not getattr(resolve, "_is_default", False):
         return None
-    definition = (field.extensions or {}).get(_STRAWBERRY_DEFINITION)
+    leaf, shape = _leaf_shape(field.type)
+    if leaf is None:
+        return None
+    definition = field.extensions.get(_STRAWBERRY_DEFINITION)
     name = getattr(definition, "python_name", None)
     if getattr(definition, "default_resolver", None) is getattr and isinstance(name, str):
-        return attrgetter(name)
-    resolve = field.resolve
-    return None if resolve is None else lambda source: resolve(source, None)
+        return _Read(attrgetter(name), leaf, shape)
+    return _Read(lambda source: resolve(source, None), leaf, shape)
 
 
 def _leaf_shape(field_type: GraphQLOutputType) -> tuple[Any, tuple[bool, bool, bool]]:
@@ -225,26 +232,26 @@ def _nullable(field_type: GraphQLOutputType) -> tuple[GraphQLOutputType, bool]:
 
 
 def _complete(
-    plan: Sequence[_Leaf], parent_type: GraphQLObjectType, source: Any, is_awaitable: Any
+    plan: _Plan, parent_type: GraphQLObjectType, source: Any, is_awaitable: Any
 ) -> dict[str, Any]:
     results: dict[str, Any] = {}
-    for step in plan:
-        if step.getter is None:
-            results[step.name] = parent_type.name
+    for name, read in plan:
+        if read is None:
+            results[name] = parent_type.name
             continue
-        value = step.getter(source)
+        value = read.getter(source)
         if value is None:
-            if step.non_null:
+            if read.non_null:
                 raise _UNPLAIN
-            results[step.name] = None
-        elif step.list:
+            results[name] = None
+        elif read.list:
             if type(value) is not list:
                 raise _UNPLAIN
-            results[step.name] = [
-                _coerced(step.leaf, item, step.item_non_null, is_awaitable) for item in value
+            results[name] = [
+                _coerced(read.leaf, item, read.item_non_null, is_awaitable) for item in value
             ]
         else:
-            results[step.name] = _coerced(step.leaf, value, True, is_awaitable)
+            results[name] = _coerced(read.leaf, value, True, is_awaitable)
     return results
 
 
