@@ -38,11 +38,11 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 _TYPENAME = "__typename"
 _STRAWBERRY_DEFINITION = "strawberry-definition"
+"""Where Strawberry keeps a field's own definition in graphql-core."""
 _STRAWBERRY_TYPE = "__strawberry_definition__"
 _PLAIN_READ = "skyport-plain-read"
 """Where a field remembers how it is read plainly (or False if it is not plain): in its
 own graphql-core extensions, so that the memo lives and dies with the schema."""
-"""Where Strawberry keeps a field's own definition in graphql-core."""
 
 _SIMPLE = frozenset({str, int, float, bool, dict, list})
 """Types of values that are never awaitable nor an error: no need to ask."""
