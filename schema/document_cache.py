@@ -6,18 +6,30 @@ same in two extensions, but the validation cache was keyed by the parsed documen
 whose hash walks its whole syntax tree on every request; the text's hash is computed
 once per string. The token limit applies when a document is parsed, and the query
 limits rule (`schema.cost`) when it is validated, so a remembered document has passed
-both. Documents that fail to parse are not remembered (the error is raised each time).
+both, and its errors (the limits' included) are remembered with it. Documents that fail
+to parse are not remembered (the error is raised each time).
+
+The schema prepares each operation (HTTP and WebSocket alike) through the cache itself,
+as Strawberry's `_prepare_operation_async` does with its parser, rather than in an
+extension: Strawberry makes each extension anew per request and wraps each of its hooks
+in a context manager, which cost more than the look-up they wrapped.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from graphql import DocumentNode, GraphQLError, ValidationRule, parse
-from strawberry.extensions import SchemaExtension
+from strawberry.exceptions import MissingQueryError
+from strawberry.extensions.runner import SchemaExtensionsRunner
+from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.schema.schema import validate_document
+from strawberry.types import ExecutionContext
+from strawberry.types.execution import PreExecutionError
+
+from .errors import SkyportSchema
 
 
 @dataclass
@@ -48,31 +60,53 @@ class DocumentCache:
                 self._documents.popitem(last=False)
         return checked
 
-    def extension(self) -> SchemaExtension:
-        """A new extension for one operation (Strawberry makes one per request)."""
-        return CachedDocuments(self)
-
-
-class CachedDocuments(SchemaExtension):
-    def __init__(self, cache: DocumentCache) -> None:
-        self.cache = cache
-        self._checked: _Checked | None = None
-
-    def on_parse(self) -> Iterator[None]:
-        context = self.execution_context
-        if context.query is not None and context.graphql_document is None:
-            self._checked = self.cache.parsed(context.query)
-            context.graphql_document = self._checked.document
-        yield
-
-    def on_validate(self) -> Iterator[None]:
-        context = self.execution_context
-        rules = (*context.validation_rules, self.cache.rule)
-        checked = self._checked
-        if checked is None or checked.document is not context.graphql_document:
-            context.validation_rules = rules  # not ours to remember: validated as usual
-        else:
+    async def prepare(
+        self, context: ExecutionContext, hooks: SchemaExtensionsRunner
+    ) -> PreExecutionError | None:
+        """Parse, check the operation type, and validate, as Strawberry does before
+        executing: errors in the document are answered; a missing query, or an operation
+        that is unknown or not allowed here, is raised."""
+        if not context.query and context.graphql_document is None:
+            raise MissingQueryError
+        async with hooks.parsing():
+            if context.graphql_document is not None:
+                checked = _Checked(context.graphql_document)  # not ours to remember
+            else:
+                try:
+                    checked = self.parsed(context.query or "")
+                except GraphQLError as error:
+                    return _failed(context, [error])
+                except Exception as error:  # noqa: BLE001 - as Strawberry: an error answered
+                    return _failed(context, [GraphQLError(str(error), original_error=error)])
+                context.graphql_document = checked.document
+        try:
+            operation_type = context.operation_type
+        except RuntimeError as error:
+            raise CannotGetOperationTypeError(context.operation_name) from error
+        if operation_type not in context.allowed_operations:
+            raise InvalidOperationTypeError(operation_type)
+        async with hooks.validation():
             if checked.errors is None:
+                rules = (*context.validation_rules, self.rule)
                 checked.errors = validate_document(context.schema._schema, checked.document, rules)
-            context.pre_execution_errors = checked.errors
-        yield
+            return _failed(context, checked.errors)
+
+
+class CachedDocumentsSchema(SkyportSchema):
+    """The schema, preparing every operation through its `DocumentCache`."""
+
+    def __init__(self, *args: Any, documents: DocumentCache, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.documents = documents
+
+    async def _prepare_operation_async(
+        self, context: ExecutionContext, extensions_runner: SchemaExtensionsRunner
+    ) -> PreExecutionError | None:
+        return await self.documents.prepare(context, extensions_runner)
+
+
+def _failed(context: ExecutionContext, errors: list[GraphQLError]) -> PreExecutionError | None:
+    if not errors:
+        return None
+    context.pre_execution_errors = errors
+    return PreExecutionError(data=None, errors=errors)

@@ -3,13 +3,18 @@ options) are results in the schema; access problems are errors with a `code`."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
-from collections.abc import Iterable
 from typing import Any
 
 import strawberry
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    InlineFragmentNode,
+    SelectionSetNode,
+)
 from pydantic import ValidationError
 from strawberry.scalars import JSON
-from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.payloads import CreateGameRequest
@@ -89,7 +94,7 @@ def build_mutation(types: GameTypes) -> type:
                     move,
                     expected_version,
                     key,
-                    with_view=_selects(info.selected_fields, "view"),
+                    with_view=_selects(info, "view"),
                 )
             except Problem as problem:
                 return _rejected_or_raise(problem)
@@ -132,22 +137,32 @@ def build_mutation(types: GameTypes) -> type:
     return Mutation
 
 
-def _selects(fields: Iterable[Selection], name: str) -> bool:
-    """Whether the result's own field `name` is selected under `fields` (the resolver's
-    field, as `info.selected_fields` gives it), through fragments too."""
-    return any(
-        _among(field.selections, name) for field in fields if isinstance(field, SelectedField)
-    )
+def _selects(info: Info, name: str) -> bool:
+    """Whether the result's own field `name` is selected under the resolver's field,
+    through fragments too. Read from the document itself: Strawberry's
+    `info.selected_fields` converts the whole selection (arguments and all) first."""
+    raw = info._raw_info
+    return any(_among(node.selection_set, name, raw.fragments, set()) for node in raw.field_nodes)
 
 
-def _among(selections: Iterable[Selection], name: str) -> bool:
-    for selection in selections:
-        if isinstance(selection, SelectedField) and selection.name == name:
-            return True
-        if isinstance(selection, InlineFragment | FragmentSpread) and _among(
-            selection.selections, name
-        ):
-            return True
+def _among(
+    selection_set: SelectionSetNode | None,
+    name: str,
+    fragments: dict[str, FragmentDefinitionNode],
+    seen: set[str],
+) -> bool:
+    for selection in selection_set.selections if selection_set else ():
+        if isinstance(selection, FieldNode):
+            if selection.name.value == name:
+                return True
+        elif isinstance(selection, InlineFragmentNode):
+            if _among(selection.selection_set, name, fragments, seen):
+                return True
+        elif isinstance(selection, FragmentSpreadNode) and selection.name.value not in seen:
+            seen.add(selection.name.value)
+            fragment = fragments.get(selection.name.value)
+            if fragment is not None and _among(fragment.selection_set, name, fragments, seen):
+                return True
     return False
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.name_converter import NameConverter
+
 from services.engine import Game
 
 from .cost import limits_rule
-from .document_cache import DocumentCache
-from .errors import SkyportSchema
+from .document_cache import CachedDocumentsSchema, DocumentCache
+from .execution import PlainExecutor
 from .game_types import build_game_types
 from .mutations import build_mutation
 from .queries import build_query
@@ -27,19 +30,35 @@ class Limits:
     max_tokens: int = 10_000
     max_length: int = 32_768
     """Characters in a document; longer ones are refused before parsing (by the
-    transports, see `schema.documents`)."""
+    transports, see `services.api.graphql_requests`)."""
 
 
-def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> SkyportSchema:
+class _RememberedNames(NameConverter):
+    """Strawberry's names, each camelCased once: it converts every argument's name again
+    on every call of its resolver."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._names: dict[str, str] = {}
+
+    def apply_naming_config(self, name: str) -> str:
+        converted = self._names.get(name)
+        if converted is None:
+            converted = self._names[name] = super().apply_naming_config(name)
+        return converted
+
+
+def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> CachedDocumentsSchema:
     limits = limits or Limits()
     types = build_game_types(ViewTypes(games))
     rule = limits_rule(limits.max_cost, limits.max_depth, limits.max_aliases)
-    documents = DocumentCache(limits.cache_size, limits.max_tokens, rule)
-    return SkyportSchema(
+    return CachedDocumentsSchema(
         query=build_query(types),
         mutation=build_mutation(types),
         subscription=Subscription,
-        extensions=[documents.extension],
+        execution_context_class=PlainExecutor,
+        config=StrawberryConfig(name_converter=_RememberedNames()),
+        documents=DocumentCache(limits.cache_size, limits.max_tokens, rule),
     )
 
 

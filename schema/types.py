@@ -180,10 +180,6 @@ class LegalMove:
     label: str
     move: JSON
 
-    @classmethod
-    def of(cls, move: dict[str, Any]) -> "LegalMove":
-        return cls(kind=move["kind"], label=move["label"], move=JSON(move))
-
 
 @strawberry.type
 class LegalMoves:
@@ -198,7 +194,10 @@ class LegalMoves:
             game_id=strawberry.ID(document.id),
             version=document.version,
             seat=document.seat,
-            moves=[LegalMove.of(move) for move in document.moves],
+            # Built inline, without a method call per move: a game may offer hundreds.
+            moves=[
+                LegalMove(kind=m["kind"], label=m["label"], move=JSON(m)) for m in document.moves
+            ],
         )
 
 

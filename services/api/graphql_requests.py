@@ -6,7 +6,8 @@ JSON is read by the same parser as REST bodies (`inputs.json_body`: 415 for anot
 media type, 400 `empty_body` and `malformed_json`). Variables may not nest deeper than
 `MAX_JSON_DEPTH` (also `malformed_json`): graphql-core and the resolvers walk them
 recursively. A document longer than its character or token limit is refused before it
-is parsed (`query_too_large`); graphql-core's parser then enforces the token limit again.
+is parsed (`query_too_large`); graphql-core's parser then enforces the token limit again
+(`schema.document_cache`).
 """
 
 from __future__ import annotations
