@@ -17,6 +17,7 @@ or with resolver middleware, graphql-core does all the work as usual.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -92,10 +93,8 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
         if position_context is None and self._plain_allowed:
             plan = self._plan(parent_type, grouped_field_set)
             if plan is not None:
-                try:
+                with contextlib.suppress(_Unplain):  # graphql-core does it, below
                     return _complete(plan, parent_type, source_value, self.is_awaitable)
-                except _Unplain:
-                    pass
         return super().execute_fields(
             parent_type, source_value, path, grouped_field_set, position_context
         )
@@ -122,10 +121,8 @@ class PlainExecutor(StrawberryGraphQLCoreExecutionContext):
             )
             plan = None if defer_usages or forbidden else self._plan(named, grouped_field_set)
             if plan is not None:
-                try:
+                with contextlib.suppress(_Unplain):  # graphql-core does it, below
                     return self._complete_objects(plan, named, non_null, info, result)
-                except _Unplain:
-                    pass
         return super().complete_list_value(
             return_type, field_details_list, info, path, result, position_context
         )
