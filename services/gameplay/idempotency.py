@@ -56,7 +56,7 @@ async def once(
     request_print = fingerprint(request)
     first = await store.idempotent_answer(game_id, digest)
     if first is not None:
-        return _replayed(first, request_print, answer_type), True
+        return replayed(first, request_print, answer_type), True
     try:
         answer = await act()
     except Problem:
@@ -64,13 +64,14 @@ async def once(
         first = await store.idempotent_answer(game_id, digest)
         if first is None:
             raise
-        return _replayed(first, request_print, answer_type), True
+        return replayed(first, request_print, answer_type), True
     kept = {"fingerprint": request_print, "answer": answer.model_dump(mode="json")}
     await store.keep_answer(game_id, digest, orjson.dumps(kept).decode())
     return answer, False
 
 
-def _replayed(stored: str, request_print: str, answer_type: type[Answer]) -> Answer:
+def replayed(stored: str, request_print: str, answer_type: type[Answer]) -> Answer:
+    """The first answer kept under a key, if this request is the one that was answered."""
     first = orjson.loads(stored)
     if first.get("fingerprint") != request_print:
         raise idempotency_key_reused()

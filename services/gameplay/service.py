@@ -33,7 +33,7 @@ from services.store import (
 )
 from services.store.seats import OpenSeats
 
-from . import metrics
+from . import idempotency, metrics
 from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
@@ -558,40 +558,20 @@ class GameService:
         game = self._game_of(record)
         request = {"resign": True, "expected_version": expected_version}
         if leave_policy(record, game).bot_takes_over:
-            return await self._leave_once(
-                record, game, seat, who, expected_version, idempotency_key, fingerprint(request)
+            return await idempotency.once(
+                self.store,
+                game_id,
+                who,
+                idempotency_key,
+                request,
+                lambda: self._leave(record, game, seat, expected_version),
+                MoveAccepted,
             )
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             return None, game.resign(state, seat)
 
         return await self._act(game_id, who, act, expected_version, idempotency_key, request)
-
-    async def _leave_once(
-        self,
-        record: GameRecord,
-        game: Game,
-        seat: int,
-        who: Credentials,
-        expected_version: int | None,
-        idempotency_key: str | None,
-        request_print: str,
-    ) -> tuple[MoveAccepted, bool]:
-        """Leave, remembering the answer under the Idempotency-Key as a commit would."""
-        if idempotency_key is None:
-            return await self._leave(record, game, seat, expected_version), False
-        digest = hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
-        first = await self.store.idempotent_answer(record.id, digest)
-        if first is not None:
-            return _replayed(first, request_print), True
-        accepted = await self._leave(record, game, seat, expected_version)
-        answer = {"fingerprint": request_print, "answer": accepted.model_dump(mode="json")}
-        await self.store.redis.set(
-            self.store.keys(record.id).idempotency(digest),
-            orjson.dumps(answer).decode(),
-            px=self.store.lifetimes.idempotency * 1000,
-        )
-        return accepted, False
 
     async def _leave(
         self, record: GameRecord, game: Game, seat: int, expected_version: int | None
@@ -747,11 +727,11 @@ class GameService:
         digest: str | None = None
         request_print: str | None = None
         if idempotency_key:
-            digest = hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
+            digest = idempotency.key_digest(who, idempotency_key)
             request_print = fingerprint(request)
             first = await self.store.idempotent_answer(game_id, digest)
             if first is not None:
-                return _replayed(first, request_print), True
+                return idempotency.replayed(first, request_print, MoveAccepted), True
         for _ in range(MAX_COMMIT_ATTEMPTS):
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
@@ -760,7 +740,9 @@ class GameService:
             if outcome.verdict is CommitVerdict.COMMITTED:
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
-                return _replayed(outcome.answer or "", request_print or ""), True
+                return idempotency.replayed(
+                    outcome.answer or "", request_print or "", MoveAccepted
+                ), True
             if outcome.verdict is CommitVerdict.MISSING:
                 raise not_found(game_id)
             if outcome.verdict is CommitVerdict.CLOSED:
@@ -899,14 +881,6 @@ def _check_away_verdict(verdict: AwayVerdict, record: GameRecord) -> None:
         raise _closed(GameStatus.FINISHED)
     if verdict is AwayVerdict.ABANDONED:
         raise conflict("seat_abandoned", "That seat left the game; a bot plays it to the end.")
-
-
-def _replayed(stored: str, request_print: str) -> MoveAccepted:
-    first = orjson.loads(stored)
-    if first.get("fingerprint") != request_print:
-        raise idempotency_key_reused()
-    metrics.IDEMPOTENT_REPLAYS.inc()
-    return MoveAccepted.model_validate(first["answer"])
 
 
 def _closed(status: GameStatus) -> Problem:
