@@ -11,9 +11,11 @@ with dozens of moves (a Sky Islands placement has ~70) a budget of a few hundred
 iterations would otherwise hardly tell them apart, and play below the greedy bot.
 Short playouts scored by the evaluation beat long random ones for the same reason.
 
-A game that knows a strong move (`prior_move`, e.g. Dominion's expert) gets a search of
-its root moves only, each followed by that game's own play, and its suggested move is
-left only on clear evidence (`POLICY_VISITS` more visits).
+A game that knows a strong move (`prior_move`, e.g. Dominion's expert) is searched
+differently (`policy_search`): its root moves only, each followed by that policy to the
+end of the game. Dozens of moves expanded at random under every node (buying a Curse as
+often as a Province) drag each value towards the average of bad play, and the wide
+Dominion tree never gets past it in a second.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ import orjson
 
 from services.engine import Game, GameState, Move, Rng, Seat
 
+from .policy_search import Search, policy_search
+
 EXPLORATION = 0.7
 PRIOR_VISITS = 3
-POLICY_VISITS = 30
 
 
 @dataclass
@@ -84,18 +87,20 @@ class MctsBot:
         if len(moves) == 1:
             return moves[0]
         deadline = None if self.seconds is None else self.clock() + self.seconds
+        prior, playout = getattr(game, "prior_move", None), getattr(game, "playout_move", None)
+        if prior is not None and playout is not None:
+
+            def out_of_time() -> bool:
+                return deadline is not None and self.clock() > deadline
+
+            search = Search(prior, playout, key_of, out_of_time, self.iterations)
+            return policy_search(game, state, seat, moves, self.rng, search)
         root = self.seeded_root(game, state, seat, moves)
-        favourite = self.favourite(game, game.determinize(state, seat, self.rng), seat)
         for done in range(self.iterations):
             if deadline is not None and done > 0 and self.clock() > deadline:
                 break
             self.iterate(game, game.determinize(state, seat, self.rng), root, seat)
-
-        def support(key: object) -> float:
-            """Visits; the game's suggested move is left only on clear evidence."""
-            return root.children[key].visits + (POLICY_VISITS if key == favourite else 0)
-
-        best = root.children[max(root.children, key=support)]
+        best = root.children[max(root.children, key=lambda key: root.children[key].visits)]
         assert best.move is not None
         return best.move
 
@@ -118,19 +123,13 @@ class MctsBot:
             )
         return root
 
-    def favourite(self, game: Game, world: GameState, seat: Seat) -> object | None:
-        """The key of the move a game suggests (`prior_move(state, seat, rng)`; Dominion's
-        is its expert's), if it has that hook."""
-        prior = getattr(game, "prior_move", None)
-        return None if prior is None else key_of(prior(world, seat, self.rng))
-
     def iterate(self, game: Game, world: GameState, root: Node, seat: Seat) -> None:
         path = [root]
         node = root
         while not world.over:
             # At the root the bot moves for its own seat, even when others are prompted too.
             mover = seat if node is root else game.prompts(world)[0].seat
-            legal = {key_of(m): m for m in self.candidates(game, world, mover, node is root)}
+            legal = {key_of(m): m for m in game.legal_moves(world, mover)}
             for key in legal.keys() & node.children.keys():
                 node.children[key].available += 1
             untried = [key for key in legal if key not in node.children]
@@ -149,17 +148,6 @@ class MctsBot:
             visited.visits += 1
             if visited.seat is not None:
                 visited.reward += rewards[visited.seat]
-
-    def candidates(self, game: Game, world: GameState, mover: Seat, at_root: bool) -> list[Move]:
-        """The moves searched from a node: all legal ones; below the root of a game with
-        a `prior_move`, only that move. Dozens of moves expanded at random under every
-        node (buying a Curse as often as a Province) drag each value towards the average
-        of bad play, and the wide Dominion tree never gets past it in a second; searching
-        the root's moves, each followed by the game's own play, does not."""
-        prior = None if at_root else getattr(game, "prior_move", None)
-        if prior is None:
-            return game.legal_moves(world, mover)
-        return [prior(world, mover, self.rng)]
 
     def rollout(self, game: Game, world: GameState) -> list[float]:
         """Play on from `world` for at most `depth` moves: with the game's own playout

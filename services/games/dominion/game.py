@@ -90,7 +90,8 @@ class DominionGame(Game[DominionState, DominionConfig]):
         return expert_move(moves, self.observation(state, seat))
 
     def prior_move(self, state: DominionState, seat: Seat, rng: Rng) -> Move:
-        """The move MCTS starts out favouring at its root (see `MctsBot`): the expert's."""
+        """The move MCTS plays unless its search shows another clearly winning more
+        often (see `services.ai.policy_search`): the expert's."""
         return self.playout_move(state, seat, rng)
 
     def describe(self, move: Move) -> str:

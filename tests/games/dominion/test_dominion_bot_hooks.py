@@ -5,6 +5,8 @@ from collections import Counter
 from dominion_kit import choose, game, me, new_game, play, prompts, start
 
 from services.ai import make_bot, play_match
+from services.ai.mcts import MctsBot
+from services.ai.policy_search import MIN_ROUNDS
 from services.engine import Rng
 
 
@@ -76,7 +78,7 @@ def test_search_bots_answer_a_ninja_after_another_player_has_answered():
     """ISSUE10 #14: the greedy bot crashed here (list.remove: x not in list) and the game
     was aborted; its redeal had taken seat 1's chosen Estates out of seat 1's hand."""
     state = ninja_with_one_answer_in()
-    for level in ("greedy", "mcts"):
-        move = make_bot(level, 3).choose(game, state, 2)
+    for bot in (make_bot("greedy", 3), MctsBot(3, iterations=MIN_ROUNDS)):
+        move = bot.choose(game, state, 2)
         after = game.apply(state, 2, move).state
         assert len(after.player_states[1].hand) == 3 and len(after.player_states[2].hand) == 3
