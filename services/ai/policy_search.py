@@ -28,6 +28,10 @@ CLEAR = 2.0
 """Standard errors of paired lead an alternative needs over the policy's move."""
 MIN_ROUNDS = 8
 """Rounds before any alternative may replace the policy's move."""
+SETTLED_ROUNDS = 16
+"""Rounds after which a search in which no candidate has yet done anything different from
+the policy's move in any world stops: a rival needs five or more wins over it, and none
+against, before its lead is clear, and the rest of a second rarely finds them."""
 SHORTLIST = 8
 """Candidates searched at most: the policy's move and the best others one move on."""
 MAX_ROLLOUT_MOVES = 4000
@@ -85,6 +89,8 @@ def policy_search(
         for candidate, value in zip([lead, *rivals], played, strict=True):
             candidate.returns.append(value)
         rounds += 1
+        if rounds >= SETTLED_ROUNDS and not any(differs(c, lead) for c in rivals):
+            break
         if rounds >= 2 and rounds & (rounds - 1) == 0 and len(rivals) > 1:
             rivals = halve(lead, rivals)
     if not rivals or rounds < MIN_ROUNDS:
@@ -139,6 +145,11 @@ def paired_lead(candidate: Candidate, lead: Candidate) -> tuple[float, float]:
         return mean, math.inf
     variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean, math.sqrt(variance / n)
+
+
+def differs(candidate: Candidate, lead: Candidate) -> bool:
+    """Whether `candidate` ever did better or worse than the policy's move."""
+    return any(a != b for a, b in zip(candidate.returns, lead.returns, strict=False))
 
 
 def halve(lead: Candidate, rivals: list[Candidate]) -> list[Candidate]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from blind_bid import BlindBid, BlindBidState, Pick
 
+from services.ai import policy_search as policy_search_module
 from services.ai.mcts import MctsBot, key_of
-from services.ai.policy_search import Search, policy_search
+from services.ai.policy_search import SETTLED_ROUNDS, Search, policy_search
 from services.engine import Move, Rng, Seat
 
 
@@ -55,3 +56,22 @@ def test_without_time_the_policy_move_is_played_unsearched():
 def test_too_few_rounds_are_no_evidence():
     game = LowestFirst()
     assert MctsBot(1, iterations=3).choose(game, one_round(game), 0) == Pick(card=2)
+
+
+def test_a_search_where_no_move_changes_anything_stops_early(monkeypatch):
+    """Every card wins this round: after `SETTLED_ROUNDS` rounds with no difference in
+    any world, the rest of the budget (here 1,000 rounds) is not spent."""
+    game = LowestFirst()
+    state = one_round(game)
+    state.hands = [[10, 11, 12], [1, 2, 3]]
+    played = []
+    real_rollout = policy_search_module.rollout
+
+    def counted(*args):
+        played.append(args[3])
+        return real_rollout(*args)
+
+    monkeypatch.setattr(policy_search_module, "rollout", counted)
+    assert MctsBot(1, iterations=1000).choose(game, state, 0) == Pick(card=10)
+    # two rounds of all three moves, then the better half of the two rivals with the lead
+    assert len(played) == 2 * 3 + (SETTLED_ROUNDS - 2) * 2
