@@ -116,6 +116,8 @@ def summarise(paths: list[str]) -> None:
             key = (game["a"], game["b"], game["set"], game["seed"], game["a_seat"])
             games[key] = game["a_won"]
     pairings = sorted({(a, b) for a, b, *_ in games})
+    print(f"\nDominion bots, logged games pooled from {len(paths)} file(s), seats alternating")
+    print(f"  {'pairing (A vs B)':<34} {'games':>5} {'A wins':>7}   {'95% interval':<16}")
     for a, b in pairings:
         wins: dict[str, float] = {}
         played: dict[str, int] = {}
