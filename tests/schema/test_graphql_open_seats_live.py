@@ -78,14 +78,20 @@ async def updates_of(server, game_id: str, count: int, started: asyncio.Event, s
     return seen
 
 
+async def reading(server, game_id: str, count: int, since: int = 0) -> asyncio.Task:
+    """A subscription reading `updates_of` the game, once it is subscribed."""
+    subscribed = asyncio.Event()
+    reader = asyncio.create_task(updates_of(server, game_id, count, subscribed, since=since))
+    await asyncio.wait_for(subscribed.wait(), 10)
+    return reader
+
+
 @pytest.mark.timeout(60)
 async def test_a_subscriber_of_a_waiting_game_sees_it_start_then_its_moves(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         created = await create_waiting(http, open_seats=2)
         game_id = created["id"]
-        subscribed = asyncio.Event()
-        reader = asyncio.create_task(updates_of(server, game_id, 2, subscribed))
-        await asyncio.wait_for(subscribed.wait(), 10)
+        reader = await reading(server, game_id, 2)
         await asyncio.sleep(0.2)  # the subscription is reading before anyone claims
         tokens = [created["seats"][0]["token"]]
         for seat in (1, 2):
@@ -94,9 +100,7 @@ async def test_a_subscriber_of_a_waiting_game_sees_it_start_then_its_moves(serve
             tokens.append((await graphql(http, CLAIM, asked))["claimSeat"]["token"])
         await play_one(http, game_id, tokens)
         start, first = await asyncio.wait_for(reader, 20)
-        resubscribed = asyncio.Event()
-        resumed = asyncio.create_task(updates_of(server, game_id, 1, resubscribed, since=1))
-        await asyncio.wait_for(resubscribed.wait(), 10)
+        resumed = await reading(server, game_id, 1, since=1)
         await play_one(http, game_id, tokens)
         after_one = await asyncio.wait_for(resumed, 20)
     assert start["__typename"] == "GameStarted" and start["at"]
@@ -116,9 +120,7 @@ async def test_a_subscriber_of_a_waiting_game_sees_its_cancellation(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         created = await create_waiting(http, open_seats=1)
         game_id = created["id"]
-        subscribed = asyncio.Event()
-        reader = asyncio.create_task(updates_of(server, game_id, 100, subscribed))
-        await asyncio.wait_for(subscribed.wait(), 10)
+        reader = await reading(server, game_id, 100)
         await asyncio.sleep(0.2)
         cancelled = await graphql(http, CANCEL, {"id": game_id}, created["creatorToken"])
         assert cancelled["cancelGame"]["status"] == "ABORTED"
