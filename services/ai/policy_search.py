@@ -65,7 +65,8 @@ def policy_search(
     game: Game, state: GameState, seat: Seat, moves: list[Move], rng: Rng, search: Search
 ) -> Move:
     key_of = search.key_of
-    favourite = search.prior(game.determinize(state, seat, rng), seat, rng)
+    first = game.determinize(state, seat, rng)
+    favourite = search.prior(first, seat, rng)
     favourite_key = key_of(favourite)
     if favourite_key not in {key_of(move) for move in moves}:
         # The seat's own moves are the same in every world it could be in, so this is a
@@ -73,7 +74,7 @@ def policy_search(
         return moves[0]
     if search.max_rounds < MIN_ROUNDS:
         return favourite  # too few rounds to ever be evidence against it
-    others = shortlist(game, game.determinize(state, seat, rng), seat, moves, favourite_key, key_of)
+    others = shortlist(game, first, seat, moves, favourite_key, key_of)
     lead = Candidate(favourite)
     rivals = [Candidate(move) for move in others]
     rounds = 0
@@ -149,7 +150,7 @@ def paired_lead(candidate: Candidate, lead: Candidate) -> tuple[float, float]:
 
 def differs(candidate: Candidate, lead: Candidate) -> bool:
     """Whether `candidate` ever did better or worse than the policy's move."""
-    return any(a != b for a, b in zip(candidate.returns, lead.returns, strict=False))
+    return any(a != b for a, b in zip(candidate.returns, lead.returns, strict=True))
 
 
 def halve(lead: Candidate, rivals: list[Candidate]) -> list[Candidate]:
