@@ -135,6 +135,15 @@ def key_prefix(run_prefix: str) -> str:
     return f"{run_prefix}-{uuid.uuid4().hex[:8]}"
 
 
+@pytest.fixture(autouse=True)
+def mid_window_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rate limits count in fixed 60-second windows; a test that crossed a window's edge
+    would see its count reset. Every in-process app counts half way through one window."""
+    from services.api import ratelimit
+
+    monkeypatch.setattr(ratelimit, "clock", lambda: 1_800_000_030.0)
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
