@@ -85,9 +85,16 @@ class CommitPipeline:
 
 
 def commit_of(
-    record: GameRecord, game: Game, seat: int, move: Move | None, outcome: Outcome
+    record: GameRecord,
+    game: Game,
+    seat: int,
+    move: Move | None,
+    outcome: Outcome,
+    *,
+    at_revision: bool = False,
 ) -> tuple[Commit, list[Prompt]]:
-    """The commit of `outcome` onto the record's version, and the prompts after it."""
+    """The commit of `outcome` onto the record's version (and, `at_revision`, onto its
+    revision too: the record must be unchanged since it was read), and the prompts after."""
     new_state = outcome.state
     status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
     entry = LogEntry(
@@ -107,6 +114,7 @@ def commit_of(
         status=status,
         entry=entry,
         clock=next_clock(record, seat, prompts),
+        expected_revision=record.revision if at_revision else None,
     )
     return commit, prompts
 

@@ -43,6 +43,7 @@ if ARGV[3] == '' then
 else
   redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 end
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 return 'done'
 """
 

@@ -81,6 +81,7 @@ from .problems import (
     unprocessable,
     version_conflict,
 )
+from .recent_records import RecentRecords
 from .records import Record, ReplayMismatch, state_at
 from .referee import Referee
 from .results import result_of
@@ -167,6 +168,7 @@ class GameService:
     invite_ttl: int = 24 * 3600
     """Seconds open seats' invite codes are valid unless a creation asks otherwise."""
     states: ParsedStates = field(default_factory=ParsedStates)
+    recent: RecentRecords = field(default_factory=RecentRecords)
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -330,7 +332,7 @@ class GameService:
     # --- reading ---------------------------------------------------------------------
 
     async def get_game(self, game_id: str, who: Credentials) -> GameDocument:
-        record = await self._load(game_id)
+        record = await self._load(game_id, keep=True)
         viewer = self._viewer(record, who)
         game = self._game_of(record)
         state = self.states.load(game, record.state)
@@ -361,7 +363,7 @@ class GameService:
         )
 
     async def legal_moves(self, game_id: str, who: Credentials) -> LegalMovesDocument:
-        record = await self._load(game_id)
+        record = await self._load(game_id, keep=True)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
         moves: list[Move] = []
@@ -722,6 +724,12 @@ class GameService:
     ) -> tuple[MoveAccepted, bool]:
         """`request` is what the request asked for: under an Idempotency-Key, a retry
         that asks for anything else is refused."""
+        if idempotency_key is None:
+            read = self.recent.take(game_id)
+            if read is not None:
+                accepted = await self._act_on_read(read, who, act, expected_version, with_view)
+                if accepted is not None:
+                    return accepted, False
         record = await self._load(game_id)
         seat = self._acting_seat(self._viewer(record, who))
         digest: str | None = None
@@ -747,11 +755,36 @@ class GameService:
                 raise not_found(game_id)
             if outcome.verdict is CommitVerdict.CLOSED:
                 raise _closed(GameStatus(outcome.status or "finished"))
+            if outcome.verdict is CommitVerdict.STALE:
+                record = await self._load(game_id)
+                seat = self._acting_seat(self._viewer(record, who))
+                continue
             metrics.CAS_CONFLICTS.inc()
             if expected_version is not None:
                 raise version_conflict(outcome.version or 0, expected_version)
             record = await self._load(game_id)
         raise version_conflict(record.version)
+
+    async def _act_on_read(
+        self,
+        record: GameRecord,
+        who: Credentials,
+        act: Action,
+        expected_version: int | None,
+        with_view: bool,
+    ) -> MoveAccepted | None:
+        """The move made on a record read lately (`RecentRecords`), if it lands as is;
+        None if it fails on that record or the stored record is another by now. The
+        caller then reads the record afresh: every refusal is judged on the stored one."""
+        if expected_version is not None and expected_version != record.version:
+            return None
+        try:
+            seat = self._acting_seat(self._viewer(record, who))
+            accepted, commit = self._prepare(record, seat, act, None, None, with_view)
+        except Problem:
+            return None
+        outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
+        return accepted if outcome.verdict is CommitVerdict.COMMITTED else None
 
     def _prepare(
         self,
@@ -794,7 +827,7 @@ class GameService:
     ) -> tuple[MoveAccepted, Commit]:
         """The answer to the mover, and the commit (remembering that answer under the
         idempotency key, if the request had one)."""
-        commit, prompts = commit_of(record, game, seat, move, outcome)
+        commit, prompts = commit_of(record, game, seat, move, outcome, at_revision=True)
         self.states.remember(game, commit.state, outcome.state)
         whole = with_view or digest is not None
         # Built from checked values of our own: constructed, not validated again.
@@ -820,12 +853,15 @@ class GameService:
 
     # --- helpers ---------------------------------------------------------------------
 
-    async def _load(self, game_id: str) -> GameRecord:
+    async def _load(self, game_id: str, *, keep: bool = False) -> GameRecord:
+        """The stored record; `keep` it for the move its reader may make next."""
         if not GAME_ID.match(game_id):
             raise not_found(game_id[:64])
         record = await self.store.load(game_id)
         if record is None:
             raise not_found(game_id)
+        if keep:
+            self.recent.keep(record)
         return record
 
     def _viewer(self, record: GameRecord, who: Credentials) -> Viewer:

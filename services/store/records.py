@@ -99,6 +99,9 @@ class GameRecord:
     field `seat:<seat>` of its own (its `SeatRecord`), which overrides `meta`'s."""
     started: GameStart | None = None
     """Set when a game that waited for players started (never for one created active)."""
+    revision: int = 0
+    """Counts the record's changes that are not moves (a status transition, a seat
+    filled, leaving or stepping away): with `version`, it names what the record holds."""
 
     def to_fields(self) -> dict[str, str]:
         """As Redis hash fields. What the Lua scripts read or write (version, status,
@@ -176,6 +179,7 @@ class GameRecord:
             abort_reason=fields.get("abort_reason"),
             invites=invites,
             started=GameStart.from_json(fields[START_FIELD]) if START_FIELD in fields else None,
+            revision=int(fields.get(REVISION_FIELD, 0)),
         )
 
     @property
@@ -191,6 +195,9 @@ SEAT_FIELD = "seat:"
 INVITE_FIELD = "invite:"
 """Prefix of the record's hash fields holding an open seat's invite (`invite:<seat>`)."""
 START_FIELD = "started"
+REVISION_FIELD = "rev"
+"""The record's hash field counting its changes other than moves (absent: none yet).
+Every script that writes the record otherwise increments it."""
 """The record's hash field holding its `GameStart` once a waiting game started."""
 MAX_SEATS = 8
 """Most seats a game may have (the create request's bound)."""

@@ -24,7 +24,8 @@ COMMIT = """
 -- ARGV[1] expected version, ARGV[2] new state, ARGV[3] new status, ARGV[4] log entry,
 -- ARGV[5] updated_at, ARGV[6] ttl ms, ARGV[7] idempotency record ('' for none),
 -- ARGV[8] idempotency ttl ms, ARGV[9] channel, ARGV[10] clocks ('' for an untimed game),
--- ARGV[11] the seat that resigns with this commit ('' for none)
+-- ARGV[11] the seat that resigns with this commit ('' for none),
+-- ARGV[12] the record's expected revision ('' for any; see `records.REVISION_FIELD`)
 if ARGV[7] ~= '' then
   local first = redis.call('GET', KEYS[3])
   if first then return {'replayed', first} end
@@ -32,6 +33,9 @@ end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing', ''} end
 if current ~= ARGV[1] then return {'conflict', current} end
+if ARGV[12] ~= '' and (redis.call('HGET', KEYS[1], 'rev') or '0') ~= ARGV[12] then
+  return {'stale', current}
+end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'active' then return {'closed', status} end
 local version = tostring(tonumber(current) + 1)
@@ -65,6 +69,7 @@ if not string.find(' ' .. ARGV[2] .. ' ', ' ' .. status .. ' ', 1, true) then
   return 'stale'
 end
 redis.call('HSET', KEYS[1], 'status', ARGV[3], 'updated_at', ARGV[4])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end

@@ -38,6 +38,7 @@ if ARGV[2] ~= '' then
 end
 redis.call('HDEL', KEYS[1], ARGV[9] .. ARGV[1])
 redis.call('HSET', KEYS[1], ARGV[10] .. ARGV[1], ARGV[4], 'updated_at', ARGV[6])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
 local version = redis.call('HGET', KEYS[1], 'version')
 for seat = 0, tonumber(ARGV[5]) - 1 do
   if redis.call('HEXISTS', KEYS[1], ARGV[9] .. seat) == 1 then

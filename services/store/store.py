@@ -45,6 +45,9 @@ class CommitVerdict(StrEnum):
     MISSING = "missing"
     CLOSED = "closed"
     """The game takes no more moves (scoring, finished or aborted)."""
+    STALE = "stale"
+    """The version is as expected but the record changed otherwise (a seat was filled,
+    left or stepped away): the move must be judged again on the stored record."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class Commit:
     idempotency_answer: str | None = None
     clock: str | None = None
     """The clocks after this move (`Clock.to_json()`), for timed games."""
+    expected_revision: int | None = None
+    """When set, the commit lands only if the record's revision is still this one."""
 
 
 @dataclass(frozen=True)
@@ -187,10 +192,11 @@ class GameStore:
                 keys.channel,
                 commit.clock or "",
                 str(commit.entry.seat) if commit.entry.action == "resign" else "",
+                "" if commit.expected_revision is None else str(commit.expected_revision),
             ],
         )
         verdict = CommitVerdict(verdict)
-        if verdict in (CommitVerdict.COMMITTED, CommitVerdict.CONFLICT):
+        if verdict in (CommitVerdict.COMMITTED, CommitVerdict.CONFLICT, CommitVerdict.STALE):
             return CommitOutcome(verdict, version=int(value))
         if verdict is CommitVerdict.REPLAYED:
             return CommitOutcome(verdict, answer=value)

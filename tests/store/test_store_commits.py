@@ -4,6 +4,7 @@ against a real Redis and against the embedded in-process one, with the same code
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -110,6 +111,23 @@ async def test_a_stale_commit_is_refused_with_the_current_version(store: GameSto
     assert outcome.verdict is CommitVerdict.CONFLICT and outcome.version == 1
     assert (await store.load("g1")).state == '{"n": 1}'
     assert len(await store.log("g1", after=0, count=10)) == 1
+
+
+async def test_a_commit_read_before_another_change_of_the_record_is_refused(store: GameStore):
+    """A change that is not a move (here a status transition) bumps the revision; a commit
+    made on the record read before it must be judged again, and writes nothing."""
+    await store.create(record())
+    read = await store.load("g1")
+    assert read.revision == 0
+    assert await store.transition("g1", 0, [GameStatus.ACTIVE], GameStatus.ACTIVE, now())
+    outcome = await store.commit(replace(commit("g1", 0), expected_revision=read.revision))
+    assert outcome.verdict is CommitVerdict.STALE and outcome.version == 0
+    now_stored = await store.load("g1")
+    assert (now_stored.version, now_stored.revision, now_stored.state) == (0, 1, '{"n": 0}')
+    assert await store.log("g1", after=0, count=10) == []
+    landed = await store.commit(replace(commit("g1", 0), expected_revision=1))
+    assert landed.verdict is CommitVerdict.COMMITTED and landed.version == 1
+    assert (await store.load("g1")).revision == 1  # a move is counted by the version
 
 
 async def test_of_many_racing_commits_on_one_version_exactly_one_wins(store: GameStore):
