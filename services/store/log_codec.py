@@ -23,7 +23,10 @@ The stored text is one of:
   unix milliseconds when that gives back the same ISO text, else the text; `hidden` is
   `[[event index, key, ...], ...]`; the action is "resign" when `move` is null, else
   "move".
-- `~` and base64 of the raw-deflated compact JSON, when that is shorter.
+- `^<n>:` and base64 of the compact JSON deflated against dictionary n (a fixed file of
+  typical entries, `log_dictionary_<n>.json`; see `bench/log_dictionary.py`), when that is
+  shorter: an entry is too short for deflate to find much to repeat within it alone.
+- `~` and base64 of the raw-deflated compact JSON, as older logs hold.
 - a JSON object: the verbose form (every view spelled out), as older logs hold.
 """
 
@@ -32,6 +35,7 @@ from __future__ import annotations
 import base64
 import zlib
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -39,9 +43,12 @@ import orjson
 from .records import EventViews, GameStatus, LogEntry
 
 PRIVATE_TO = "private_to"
+PACKED = "^"
 COMPRESSED = "~"
-COMPRESS_FROM = 160
-"""Entries at least this long (in bytes of compact JSON) are tried compressed."""
+DICTIONARY = 1
+"""The dictionary new entries are packed against. A released one never changes."""
+COMPRESS_FROM = 48
+"""Entries at least this long (in bytes of compact JSON) are tried packed."""
 
 
 def encode(entry: LogEntry) -> str:
@@ -50,7 +57,7 @@ def encode(entry: LogEntry) -> str:
         return _verbose(entry)
     text = orjson.dumps(compact)
     if len(text) >= COMPRESS_FROM:
-        packed = COMPRESSED + base64.b64encode(_deflate(text)).decode()
+        packed = f"{PACKED}{DICTIONARY}:{pack(text, DICTIONARIES[DICTIONARY])}"
         if len(packed) < len(text):
             return packed
     return text.decode()
@@ -59,8 +66,11 @@ def encode(entry: LogEntry) -> str:
 def decode(data: str | bytes) -> LogEntry:
     if isinstance(data, bytes):
         data = data.decode()
+    if data.startswith(PACKED):
+        number, _, packed = data[1:].partition(":")
+        return _from_compact(orjson.loads(unpack(packed, DICTIONARIES[int(number)])))
     if data.startswith(COMPRESSED):
-        return _from_compact(orjson.loads(_inflate(base64.b64decode(data[1:]))))
+        return _from_compact(orjson.loads(unpack(data[1:], None)))
     raw = orjson.loads(data)
     if isinstance(raw, list):
         return _from_compact(raw)
@@ -167,13 +177,30 @@ def _at_text(at: int | str) -> str:
     return datetime.fromtimestamp(at / 1000, UTC).isoformat(timespec="milliseconds")
 
 
-def _deflate(data: bytes) -> bytes:
-    packer = zlib.compressobj(6, zlib.DEFLATED, -15)
-    return packer.compress(data) + packer.flush()
+def pack(text: bytes, dictionary: bytes | None) -> str:
+    """Base64 of `text` raw-deflated, against `dictionary` if given."""
+    if dictionary is None:
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+    else:
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, dictionary)
+    return base64.b64encode(packer.compress(text) + packer.flush()).decode()
 
 
-def _inflate(data: bytes) -> bytes:
-    return zlib.decompress(data, -15)
+def unpack(packed: str, dictionary: bytes | None) -> bytes:
+    unpacker = zlib.decompressobj(-15, dictionary) if dictionary else zlib.decompressobj(-15)
+    return unpacker.decompress(base64.b64decode(packed)) + unpacker.flush()
+
+
+def dictionary_bytes(path: Path) -> bytes:
+    """A dictionary file's bytes: its typical entries, one after the other."""
+    return "".join(orjson.loads(path.read_bytes())).encode()
+
+
+DICTIONARIES = {
+    number: dictionary_bytes(Path(__file__).with_name(f"log_dictionary_{number}.json"))
+    for number in (1,)
+}
+"""Every released dictionary, read once at import (never on the event loop)."""
 
 
 # --- the verbose form ------------------------------------------------------------------

@@ -9,8 +9,10 @@ text and back. The ground truth is the engine's own `Event.visible_to(seat)` and
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
+from pathlib import Path
 
 import orjson
 import pytest
@@ -19,7 +21,7 @@ from hidden_numbers import HIDDEN_NUMBERS, Drew, Played
 from services.ai import make_bot
 from services.engine import Event, Game, all_games
 from services.gameplay.visibility import event_views
-from services.store import EventViews, GameStatus, LogEntry
+from services.store import EventViews, GameStatus, LogEntry, log_codec
 
 GAMES = int(os.environ.get("SKYPORT_LOG_CODEC_GAMES", "2"))
 AT = "2026-12-01T03:45:43.123+00:00"
@@ -69,7 +71,7 @@ def test_every_reader_reads_back_what_the_engine_showed_it(game: Game, players: 
         for version, (seat, move, events) in enumerate(played_moves(game, players, seed), start=1):
             entry = entry_of(game, version, seat, move, events, players)
             stored = entry.to_json()
-            assert stored[0] in "[~", "a real game's entry is kept compact"
+            assert stored[0] in "[^", "a real game's entry is kept compact"
             back = LogEntry.from_json(stored)
             assert (back.version, back.seat, back.action, back.move, back.status, back.at) == (
                 version,
@@ -129,6 +131,26 @@ def test_timestamps_and_actions_come_back_as_given():
     for at in (AT, "2026-12-01T03:45:43.123456+00:00", "not a time"):
         resign = LogEntry(9, 1, "resign", None, views, GameStatus.SCORING, at)
         assert LogEntry.from_json(resign.to_json()) == resign
+
+
+def test_an_entry_packed_without_a_dictionary_as_older_logs_hold_still_reads():
+    drew = {"kind": "drew", "seat": 0, "private_to": [0], "card": "c09"}
+    compact = [2, 0, {"kind": "play", "card": "c01"}, [drew], "active", AT, [[0, "card"]]]
+    back = LogEntry.from_json(log_codec.COMPRESSED + log_codec.pack(orjson.dumps(compact), None))
+    assert (back.version, back.seat, back.action, back.at) == (2, 0, "move", AT)
+    assert back.events.full == [drew]
+    assert back.events.for_seat(1) == [{"kind": "drew", "seat": 0}]
+    assert back.events.for_seat(0) == [{"kind": "drew", "seat": 0, "card": "c09"}]
+
+
+def test_a_released_dictionary_never_changes():
+    """Stored entries name the dictionary they were packed against: changing its file
+    would make them unreadable. A better dictionary is a new file."""
+    path = Path(log_codec.__file__).with_name("log_dictionary_1.json")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == (
+        "8cf312e83d28e97ff7e3c92d8485bdb495b4ac1500538f6190d752d25a0f34b0"
+    )
+    assert log_codec.DICTIONARY == 1
 
 
 def test_an_entry_in_the_older_verbose_form_still_reads():
