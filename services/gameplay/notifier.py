@@ -25,7 +25,7 @@ class WebhookNotifier:
         """A committed move, as a spectator sees it (no hidden information); and
         seat.left for a resignation or a forfeit on time that ends the game."""
         record, entry = change.record, change.entry
-        if entry is None:
+        if entry is None or not record.webhooks:
             return
         moved = replace(record, version=entry.version)
         if entry.action == "resign":

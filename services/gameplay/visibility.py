@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from services.engine import Event, Prompt
 from services.store import FINAL_STATUSES, EventViews, GameRecord, GameStatus, LogEntry
@@ -27,14 +28,29 @@ class Viewer:
 
 
 def event_views(events: Sequence[Event], players: int) -> EventViews:
-    """Every reader's version of `events`, made once with the engine's own redaction."""
-    spectator = [event.visible_to(None) for event in events]
+    """Every reader's version of `events`, made once with the engine's redaction
+    (`Event.visible_to`), from each event's full data dumped once."""
+    full = [event.full() for event in events]
+    spectator = [_seen_by(event, data, None) for event, data in zip(events, full, strict=True)]
     seats = {}
     for seat in range(players):
-        mine = [event.visible_to(seat) for event in events]
+        mine = [
+            _seen_by(event, data, seat) if seat in event.private_to else public
+            for event, data, public in zip(events, full, spectator, strict=True)
+        ]
         if mine != spectator:
             seats[str(seat)] = mine
-    return EventViews(full=[event.full() for event in events], spectator=spectator, seats=seats)
+    return EventViews(full=full, spectator=spectator, seats=seats)
+
+
+def _seen_by(event: Event, full: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """`event.visible_to(viewer)`, from `full` (its `full()`), without dumping it again."""
+    if type(event).visible_to is not Event.visible_to:
+        return event.visible_to(viewer)  # an event with redaction of its own
+    hidden = {"private_to"}
+    if viewer is None or viewer not in event.private_to:
+        hidden |= event.PRIVATE
+    return {key: value for key, value in full.items() if key not in hidden}
 
 
 def entry_for(entry: LogEntry, viewer: Viewer, full: bool) -> LogEntryDocument:
