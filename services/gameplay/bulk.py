@@ -88,6 +88,10 @@ class BulkCreation:
         key = header_key or request.idempotency_key
         body_print = fingerprint(request.model_dump(mode="json", exclude={"idempotency_key"}))
         digest = hashlib.sha256(f"{who.scope}\x00{key}".encode()).hexdigest()[:40] if key else None
+        if digest is not None:  # a retry is answered before any game is set up again
+            stored = await self.batches.stored(digest)
+            if stored is not None:
+                return await self._replayed(who, request, key, stored, body_print), True
         built = [
             await self._built(who, index, spec, key) for index, spec in enumerate(request.games)
         ]

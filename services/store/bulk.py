@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from redis.asyncio import Redis
 
@@ -63,6 +64,10 @@ class BatchCreator:
         if scope_digest is None:
             return f"{self.store.prefix}:bulk:-"
         return f"{self.store.prefix}:bulk:{scope_digest}"
+
+    async def stored(self, scope_digest: str) -> str | None:
+        """The batch record an earlier batch with this key kept, if any."""
+        return cast(str | None, await self.redis.get(self.batch_key(scope_digest)))
 
     async def create(
         self, records: Sequence[GameRecord], scope_digest: str | None, batch_record: str

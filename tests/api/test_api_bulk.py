@@ -107,6 +107,22 @@ def test_a_repeated_batch_answers_the_same_games_and_tokens(api):
     assert len(listed(api, tag)) == 30
 
 
+def test_a_repeated_batch_is_answered_without_setting_up_its_games_again(api, monkeypatch):
+    """A retry costs a read, not two hundred engine setups."""
+    body = {"games": [spec(n, f"bulk-{uuid.uuid4().hex[:8]}") for n in range(20)]}
+    key = {"Idempotency-Key": f"batch-{uuid.uuid4()}"}
+    first = api.client.post("/v1/games/bulk", json=body, headers={**KEY, **key})
+    assert first.status_code == 201
+
+    async def no_setup(*args, **kwargs):
+        raise AssertionError("a replayed batch set a game up again")
+
+    monkeypatch.setattr(api.client.app.state.service, "checked_setup", no_setup)
+    again = api.client.post("/v1/games/bulk", json=body, headers={**KEY, **key})
+    assert again.status_code == 201 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+
+
 def test_the_idempotency_key_may_come_in_the_body(api):
     tag = f"bulk-{uuid.uuid4().hex[:8]}"
     body = {"games": [spec(n, tag) for n in range(3)], "idempotency_key": f"k-{uuid.uuid4()}"}
