@@ -9,18 +9,31 @@ line logged during the request — ours or uvicorn's — carries them.
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
-import uuid
 
-import structlog
-from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from structlog.contextvars import bind_contextvars, reset_contextvars
 
 REQUEST_ID_HEADER = "x-request-id"
 _REQUEST_ID_NAME = REQUEST_ID_HEADER.encode()
 _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _GAME_PATH = re.compile(r"^/v1/games/([^/]+)")
 MAX_LOGGED_ID = 64
+
+# A fresh id is this process's random prefix and a counter: unique across replicas and
+# restarts without a system call per request (ids name requests; they are no secret).
+_PROCESS_PREFIX = os.urandom(8).hex()
+_REQUEST_NUMBERS = itertools.count()
+
+
+def _new_prefix() -> None:
+    global _PROCESS_PREFIX
+    _PROCESS_PREFIX = os.urandom(8).hex()
+
+
+os.register_at_fork(after_in_child=_new_prefix)
 
 
 def request_id_from(scope: Scope) -> str:
@@ -29,7 +42,7 @@ def request_id_from(scope: Scope) -> str:
             candidate: str = value.decode("latin-1")
             if _SANE_ID.match(candidate):
                 return candidate
-    return uuid.uuid4().hex
+    return f"{_PROCESS_PREFIX}{next(_REQUEST_NUMBERS):016x}"
 
 
 def game_id_from(path: str) -> str | None:
@@ -46,13 +59,16 @@ class RequestLogMiddleware:
             await self.app(scope, receive, send)
             return
         request_id = request_id_from(scope)
+        header = (_REQUEST_ID_NAME, request_id.encode("latin-1"))
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message)[REQUEST_ID_HEADER] = request_id
+                kept = [h for h in message.get("headers", ()) if h[0].lower() != _REQUEST_ID_NAME]
+                message["headers"] = [*kept, header]
             await send(message)
 
-        with structlog.contextvars.bound_contextvars(
-            request_id=request_id, game_id=game_id_from(scope["path"])
-        ):
+        tokens = bind_contextvars(request_id=request_id, game_id=game_id_from(scope["path"]))
+        try:
             await self.app(scope, receive, send_with_id)
+        finally:
+            reset_contextvars(**tokens)

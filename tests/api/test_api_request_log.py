@@ -1,9 +1,12 @@
 """Every request is logged as one JSON line with its request id and game id."""
 
+import os
+
 import orjson
 from starlette.testclient import TestClient
 
 from services.api.app import create_app
+from services.api.requestlog import request_id_from
 from services.gameplay.settings import Settings
 
 
@@ -45,3 +48,20 @@ def test_a_missing_or_unsafe_request_id_is_replaced_by_a_fresh_one(capfd):
         odd.headers["x-request-id"],
     ]
     assert all(line["game_id"] is None for line in lines)
+
+
+def test_fresh_request_ids_never_repeat_within_a_process_or_across_forked_ones():
+    ids = {request_id_from({"headers": []}) for _ in range(10_000)}
+    assert len(ids) == 10_000
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe and exits
+        os.write(writer, request_id_from({"headers": []}).encode())
+        os._exit(0)
+    os.close(writer)
+    forked = os.read(reader, 64).decode()
+    os.close(reader)
+    os.waitpid(child, 0)
+    mine = request_id_from({"headers": []})
+    assert len(forked) == len(mine) == 32
+    assert forked[:16] != mine[:16], "a forked process names its requests apart"
