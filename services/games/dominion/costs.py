@@ -16,7 +16,12 @@ def cost(t: Table, card: str) -> Cost:
     """The rulebook: "Flourishing Trade lowers coin costs, but has no effect on the cost of
     Daimyo."
     """
-    return (LOWERED if t.prophecy("Flourishing Trade") else PRINTED)[card]
+    return cost_when(card, lowered=t.prophecy("Flourishing Trade"))
+
+
+def cost_when(card: str, *, lowered: bool) -> Cost:
+    """`card`'s cost with Flourishing Trade active (`lowered`) or not."""
+    return (LOWERED if lowered else PRINTED)[card]
 
 
 PRINTED_COINS: dict[str, int] = {name: c.coins for name, c in PRINTED.items()}
@@ -29,8 +34,13 @@ def coins_to_buy(t: Table) -> dict[str, int]:
 
 
 def types_of(t: Table, card: str) -> frozenset[str]:
+    return types_when(card, enlightened=t.prophecy("Enlightenment"))
+
+
+def types_when(card: str, *, enlightened: bool) -> frozenset[str]:
+    """`card`'s types with Enlightenment active or not (it makes Treasures Actions too)."""
     types = TYPES[card]
-    if "Treasure" in types and t.prophecy("Enlightenment"):
+    if enlightened and "Treasure" in types:
         return types | {"Action"}
     return types
 

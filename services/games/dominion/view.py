@@ -4,12 +4,14 @@ size and Shadow positions: other hands, deck contents and order, and the RNG nev
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import BaseModel
 
 from services.engine import Prompt
 
-from .cards import EVENTS, PROPHECIES, TYPES
-from .costs import cost, types_of
+from .cards import EVENTS, PROPHECIES
+from .costs import cost_when, types_when
 from .state import DominionState, PlayerState
 from .table import Table
 from .zones import shadow_positions
@@ -119,24 +121,30 @@ def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
     )
 
 
-SORTED_TYPES = {name: sorted(types) for name, types in TYPES.items()}
-
-
-def sorted_types(t: Table, name: str) -> list[str]:
-    if t.prophecy("Enlightenment"):
-        return sorted(types_of(t, name))
-    return list(SORTED_TYPES[name])
-
-
 def pile_view(t: Table, name: str, left: int) -> PileView:
-    c = cost(t, name)
+    """A pile's view depends on nothing but these (cost and types change only with the
+    two Prophecies), so views share one object per combination (views are never edited)."""
+    return _pile_view(
+        name,
+        left,
+        t.s.pile_debt.get(name, 0),
+        t.prophecy("Flourishing Trade"),
+        t.prophecy("Enlightenment"),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _pile_view(
+    name: str, left: int, debt_on_pile: int, lowered: bool, enlightened: bool
+) -> PileView:
+    c = cost_when(name, lowered=lowered)
     return PileView(
         card=name,
         left=left,
         coins=c.coins,
         debt=c.debt,
-        types=sorted_types(t, name),
-        debt_on_pile=t.s.pile_debt.get(name, 0),
+        types=sorted(types_when(name, enlightened=enlightened)),
+        debt_on_pile=debt_on_pile,
     )
 
 

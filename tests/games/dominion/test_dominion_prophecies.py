@@ -170,6 +170,24 @@ def test_flourishing_trade_lets_unused_action_plays_be_buys():
     assert state.supply["Silver"] == 38 and state.turn.seat == 1
 
 
+def pile(state, name: str):
+    return next(p for p in game.view(state, 0).supply if p.card == name)
+
+
+def test_the_supply_shows_costs_and_types_as_the_active_prophecy_makes_them():
+    """Flourishing Trade's lower costs and Enlightenment's Action Treasures show on the
+    piles once the Prophecy is active, and not before."""
+    for active in (False, True):
+        trade = with_prophecy("Flourishing Trade", active=active)
+        assert (pile(trade, "Province").coins, pile(trade, "Copper").coins) == (
+            (7, 0) if active else (8, 0)
+        )
+        assert pile(trade, "Gold").types == ["Treasure"]
+        light = with_prophecy("Enlightenment", active=active)
+        assert pile(light, "Gold").types == (["Action", "Treasure"] if active else ["Treasure"])
+        assert pile(light, "Province").coins == 8 and pile(light, "Estate").types == ["Victory"]
+
+
 # --- Good Harvest ---------------------------------------------------------------------
 
 
