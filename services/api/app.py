@@ -102,11 +102,14 @@ def create_app(
 
 
 def _routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRoute]:
-    # Routes are tried in order: the busiest first (a move is a GraphQL request or one of
-    # the games' routes), so a request is matched against few patterns.
+    # Routes are tried in order: the busiest first (a REST move reads its legal moves and
+    # posts the move; GraphQL is one route), so a request is matched against few patterns.
+    # No busiest route's pattern matches a path that an earlier route in OPERATIONS serves.
+    busiest = [operation.route for operation in routes_games.busiest]
     return [
+        *busiest,
         *graphql_routes(games, settings),
-        *(operation.route for operation in OPERATIONS),
+        *(operation.route for operation in OPERATIONS if operation.route not in busiest),
         *routes_playground.routes,
         *routes_health.routes,
         *openapi.routes,

@@ -167,3 +167,5 @@ async def result(request: Request, path: GamePath) -> Response:
 
 
 operations = [create_game, list_games, get_game, legal_moves, make_move, resign, result]
+busiest = [legal_moves, make_move, get_game]
+"""Most requests of play: matched first."""
