@@ -53,42 +53,36 @@ def into_play_phase(api: Driver, created: dict) -> tuple[int, int]:
     return mover, 1 - mover
 
 
-def test_a_move_read_before_another_replica_took_a_turn_is_judged_on_the_game_now(api, other):
+def read_then_other_replica_moves(api: Driver, other: Driver) -> tuple[str, str, dict, dict]:
+    """The waiting seat reads the game on `api` (kept there); then the seat whose turn it
+    is moves on `other`. Returns the game id, the waiter's token, what it read, and a move
+    it can make now."""
     created = api.create(seats=2)
     game_id, tokens = created["id"], tokens_of(created)
     mover, waiter = into_play_phase(api, created)
-    read = api.game(game_id, tokens[waiter])  # on this replica, not the waiter's turn
-    assert read["turn"] == [mover]
+    read = api.game(game_id, tokens[waiter])
+    assert read["turn"] == [mover]  # not the waiter's turn when it read
     assert other.move(game_id, tokens[mover], other.legal(game_id, tokens[mover])[0]).is_success
+    return game_id, tokens[waiter], read, {"kind": "play", "card": read["view"]["hand"][0]}
 
-    card = read["view"]["hand"][0]
-    answer = api.move(game_id, tokens[waiter], {"kind": "play", "card": card})
+
+def test_a_move_read_before_another_replica_took_a_turn_is_judged_on_the_game_now(api, other):
+    game_id, token, read, move = read_then_other_replica_moves(api, other)
+    answer = api.move(game_id, token, move)
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] == read["version"] + 2
 
 
 def test_an_old_expected_version_is_a_conflict_with_the_stored_version(api, other):
-    created = api.create(seats=2)
-    game_id, tokens = created["id"], tokens_of(created)
-    mover, waiter = into_play_phase(api, created)
-    read = api.game(game_id, tokens[waiter])  # kept on this replica at this version
-    assert other.move(game_id, tokens[mover], other.legal(game_id, tokens[mover])[0]).is_success
-
-    card = {"kind": "play", "card": read["view"]["hand"][0]}
-    old = api.move(game_id, tokens[waiter], card, expected_version=read["version"])
+    game_id, token, read, move = read_then_other_replica_moves(api, other)
+    old = api.move(game_id, token, move, expected_version=read["version"])
     assert old.status_code == 409 and old.json()["code"] == "version_conflict"
     assert old.json()["current_version"] == read["version"] + 1
 
 
 def test_a_stale_read_does_not_turn_a_current_version_into_a_conflict(api, other):
-    created = api.create(seats=2)
-    game_id, tokens = created["id"], tokens_of(created)
-    mover, waiter = into_play_phase(api, created)
-    read = api.game(game_id, tokens[waiter])  # kept on this replica at this version
-    assert other.move(game_id, tokens[mover], other.legal(game_id, tokens[mover])[0]).is_success
-
-    card = {"kind": "play", "card": read["view"]["hand"][0]}
-    answer = api.move(game_id, tokens[waiter], card, expected_version=read["version"] + 1)
+    game_id, token, read, move = read_then_other_replica_moves(api, other)
+    answer = api.move(game_id, token, move, expected_version=read["version"] + 1)
     assert answer.status_code == 200, answer.text
 
 
