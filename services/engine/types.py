@@ -37,11 +37,15 @@ class Prompt(BaseModel):
     max_picks: int = 0
 
 
+_ALWAYS_HIDDEN = frozenset({"private_to"})
+
+
 class Event(BaseModel):
     """Something that happened. Subclasses add typed fields.
 
     Fields listed in `PRIVATE` are hidden from every viewer not in `private_to`
-    (the owner of a drawn card, say); everything else is public.
+    (the owner of a drawn card, say); everything else is public. `hidden_from` is the one
+    place that rule lives: the service redacts stored events with it too.
     """
 
     PRIVATE: ClassVar[frozenset[str]] = frozenset()
@@ -52,10 +56,13 @@ class Event(BaseModel):
 
     def visible_to(self, viewer: Seat | None) -> dict[str, Any]:
         """This event as `viewer` (None: a spectator) may see it, as JSON-ready data."""
-        hidden = {"private_to"}
-        if viewer is None or viewer not in self.private_to:
-            hidden |= self.PRIVATE
-        return self.model_dump(mode="json", exclude=hidden)
+        return self.model_dump(mode="json", exclude=set(self.hidden_from(viewer)))
+
+    def hidden_from(self, viewer: Seat | None) -> frozenset[str]:
+        """The keys `viewer` may not see (what `visible_to` leaves out)."""
+        if viewer is not None and viewer in self.private_to:
+            return _ALWAYS_HIDDEN
+        return _ALWAYS_HIDDEN | self.PRIVATE
 
     def full(self) -> dict[str, Any]:
         """Everything, for audits of finished games; never for a live viewer."""

@@ -29,7 +29,7 @@ class Viewer:
 
 def event_views(events: Sequence[Event], players: int) -> EventViews:
     """Every reader's version of `events`, made once with the engine's redaction
-    (`Event.visible_to`), from each event's full data dumped once."""
+    (`Event.hidden_from`), from each event's full data dumped once."""
     full = [event.full() for event in events]
     spectator = [_seen_by(event, data, None) for event, data in zip(events, full, strict=True)]
     seats = {}
@@ -45,11 +45,7 @@ def event_views(events: Sequence[Event], players: int) -> EventViews:
 
 def _seen_by(event: Event, full: dict[str, Any], viewer: int | None) -> dict[str, Any]:
     """`event.visible_to(viewer)`, from `full` (its `full()`), without dumping it again."""
-    if type(event).visible_to is not Event.visible_to:
-        return event.visible_to(viewer)  # an event with redaction of its own
-    hidden = {"private_to"}
-    if viewer is None or viewer not in event.private_to:
-        hidden |= event.PRIVATE
+    hidden = event.hidden_from(viewer)
     return {key: value for key, value in full.items() if key not in hidden}
 
 
