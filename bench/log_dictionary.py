@@ -103,10 +103,9 @@ def make_dictionary(entries: list[bytes], budget: int) -> list[str]:
     return chosen[::-1]
 
 
-def stored_size(entry: bytes, dictionary: bytes | None) -> int:
-    """Bytes as stored: the shorter of the plain text and the packed one (and its mark)."""
-    mark = len(log_codec.COMPRESSED) if dictionary is None else len(f"{log_codec.PACKED}1:")
-    return min(len(entry), mark + len(log_codec.pack(entry, dictionary)))
+def stored_size(entry: bytes, number: int | None, dictionary: bytes | None) -> int:
+    """Bytes as stored: the shorter of the plain text and the packed one (with its mark)."""
+    return min(len(entry), len(log_codec.mark(number) + log_codec.pack(entry, dictionary)))
 
 
 def main() -> None:
@@ -117,7 +116,7 @@ def main() -> None:
     args = parser.parse_args()
 
     dictionaries = {
-        path.stem: log_codec.dictionary_bytes(path)
+        int(path.stem.rsplit("_", 1)[1]): log_codec.dictionary_bytes(path)
         for path in sorted(STORE.glob("log_dictionary_*.json"))
     }
     if args.write is not None:
@@ -128,16 +127,16 @@ def main() -> None:
         chosen = make_dictionary(training, args.budget)
         path.write_bytes(orjson.dumps(chosen, option=orjson.OPT_INDENT_2) + b"\n")
         print(f"wrote {path}: {len(chosen)} entries, {sum(map(len, chosen))} B")
-        dictionaries[path.stem] = log_codec.dictionary_bytes(path)
+        dictionaries[args.write] = log_codec.dictionary_bytes(path)
 
     measured = played(MEASURED_SEEDS, args.games)
     header = f"{'game':<14}{'entries':>8}{'plain B':>9}{'packed B':>10}"
-    print(header + "".join(f"{name:>20}" for name in dictionaries))
+    print(header + "".join(f"{f'log_dictionary_{n}':>20}" for n in dictionaries))
     for game_id, entries in measured.items():
         row = f"{game_id:<14}{len(entries):>8}{mean(map(len, entries)):>9.0f}"
-        row += f"{mean(stored_size(e, None) for e in entries):>10.0f}"
-        for dictionary in dictionaries.values():
-            row += f"{mean(stored_size(e, dictionary) for e in entries):>20.0f}"
+        row += f"{mean(stored_size(e, None, None) for e in entries):>10.0f}"
+        for number, dictionary in dictionaries.items():
+            row += f"{mean(stored_size(e, number, dictionary) for e in entries):>20.0f}"
         print(row)
 
 

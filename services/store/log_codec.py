@@ -57,7 +57,7 @@ def encode(entry: LogEntry) -> str:
         return _verbose(entry)
     text = orjson.dumps(compact)
     if len(text) >= COMPRESS_FROM:
-        packed = f"{PACKED}{DICTIONARY}:{pack(text, DICTIONARIES[DICTIONARY])}"
+        packed = mark(DICTIONARY) + pack(text, DICTIONARIES[DICTIONARY])
         if len(packed) < len(text):
             return packed
     return text.decode()
@@ -175,6 +175,11 @@ def _at_text(at: int | str) -> str:
     if isinstance(at, str):
         return at
     return datetime.fromtimestamp(at / 1000, UTC).isoformat(timespec="milliseconds")
+
+
+def mark(dictionary: int | None) -> str:
+    """What a packed entry starts with: the dictionary it was packed against, if any."""
+    return COMPRESSED if dictionary is None else f"{PACKED}{dictionary}:"
 
 
 def pack(text: bytes, dictionary: bytes | None) -> str:
