@@ -121,22 +121,21 @@ def player_view(p: PlayerState, seat: int, viewer: int | None) -> PlayerView:
     )
 
 
-def pile_view(t: Table, name: str, left: int) -> PileView:
-    """A pile's view depends on nothing but these (cost and types change only with the
-    two Prophecies), so views share one object per combination (views are never edited)."""
-    return _pile_view(
-        name,
-        left,
-        t.s.pile_debt.get(name, 0),
-        t.prophecy("Flourishing Trade"),
-        t.prophecy("Enlightenment"),
-    )
+def supply_view(t: Table) -> list[PileView]:
+    lowered, enlightened = t.prophecy("Flourishing Trade"), t.prophecy("Enlightenment")
+    debts = t.s.pile_debt
+    return [
+        pile_view(name, left, debts.get(name, 0), lowered, enlightened)
+        for name, left in t.s.supply.items()
+    ]
 
 
 @functools.lru_cache(maxsize=4096)
-def _pile_view(
+def pile_view(
     name: str, left: int, debt_on_pile: int, lowered: bool, enlightened: bool
 ) -> PileView:
+    """A pile's view depends on nothing but these (costs and types change only with the
+    two Prophecies), so views share one object per combination (views are never edited)."""
     c = cost_when(name, lowered=lowered)
     return PileView(
         card=name,
@@ -163,7 +162,7 @@ def build_view(s: DominionState, viewer: int | None, prompts: list[Prompt]) -> D
             buys=turn.buys,
             coins=turn.coins,
         ),
-        supply=[pile_view(t, name, left) for name, left in s.supply.items()],
+        supply=supply_view(t),
         trash=list(s.trash),
         events=[
             EventView(
