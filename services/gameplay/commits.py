@@ -75,9 +75,11 @@ class CommitPipeline:
             await self._after(Change(record, commit.entry, by, clocked, turn))
         return outcome
 
-    async def created(self, record: GameRecord) -> None:
-        """A new game was stored: its clocks start and its first step may be due."""
-        await self._after(Change(record, None, "created", clocked=record.clock_rules is not None))
+    async def created(self, record: GameRecord, turn: tuple[int, ...] | None = None) -> None:
+        """A new game was stored: its clocks start and its first step may be due.
+        `turn`: the seats its first state prompts, when the creator knows them."""
+        clocked = record.clock_rules is not None
+        await self._after(Change(record, None, "created", clocked=clocked, turn=turn))
 
     async def _after(self, change: Change) -> None:
         for hook in self.hooks:
@@ -146,6 +148,11 @@ class NextStep:
 
 def _only_humans_due(change: Change) -> bool:
     """Whether the change leaves the game waiting only for seats no bot plays."""
-    if change.entry is None or change.turn is None or change.entry.status is GameStatus.SCORING:
+    if change.turn is None:
+        return False
+    if change.entry is None:
+        if not change.turn:
+            return False  # a new game nobody is prompted in: let the referee look
+    elif change.entry.status is GameStatus.SCORING:
         return False
     return all(bot_of(change.record, seat) is None for seat in change.turn)

@@ -103,3 +103,22 @@ async def test_the_in_process_dispatcher_runs_each_version_once_and_closes():
     assert sorted(started) == [("g", 1), ("g", 2)] and dispatcher.busy == 2
     await dispatcher.close()
     assert dispatcher.busy == 0
+
+
+class Recording(Idle):
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int]] = []
+
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        self.sent.append((game_id, version))
+
+
+async def test_a_new_game_sends_a_task_only_when_a_bot_is_prompted(redis_url, key_prefix, games):
+    recording = Recording()
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix)
+    async with build_service(settings, games=games, dispatcher=recording) as built:
+        humans = await create(built, [{"name": "Ann"}, {"name": "Bo"}])
+        # Hidden Numbers opens with every seat discarding: the bot is prompted at once.
+        with_bot = await create(built, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
+    # Nothing is due in a game that waits on humans alone.
+    assert recording.sent == [(with_bot.id, 0)] and humans.id != with_bot.id
