@@ -8,6 +8,8 @@ posts one back with expected_version (2 requests). The floor client does the sam
 round trips per move (read the blob, compare-and-set it), with a blob as large as the
 game's state snapshot, for as many moves as the REST games took. Latency is that of
 the move request (the POST); moves/s counts committed moves over the phase's wall time.
+The rest-minimal phase is REST with `Prefer: return=minimal` on the move (no view in the
+answer), as a client that does not show the view would play.
 
     python bench/load.py --spawn                       # start Skyport and the floor here
     python bench/load.py --url http://127.0.0.1:8000 --server-pid PID --key-prefix P
@@ -105,7 +107,10 @@ async def play_rest(
             legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
             body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}
             started = time.perf_counter()
-            answer = await http.post(f"/v1/games/{game_id}/moves", json=body, headers=auth)
+            prefer = {"Prefer": args.prefer} if getattr(args, "prefer", None) else {}
+            answer = await http.post(
+                f"/v1/games/{game_id}/moves", json=body, headers={**auth, **prefer}
+            )
             tally.latencies.append(time.perf_counter() - started)
             tally.statuses[answer.status_code] += 1
             if answer.status_code != 200:
@@ -383,7 +388,7 @@ def delete_bench_keys(redis_url: str) -> None:
 
 def report(tallies: list[Tally], floor: Tally | None) -> str:
     lines = [
-        f"{'load':<9}{'games':>7}{'moves':>8}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'load':<13}{'games':>7}{'moves':>8}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'CPU ms/move':>13}{'floor/this CPU':>16}{'floor/this moves/s':>20}  statuses"
     ]
     for tally in [*tallies, *([floor] if floor else [])]:
@@ -399,7 +404,7 @@ def report(tallies: list[Tally], floor: Tally | None) -> str:
         )
         statuses = ", ".join(f"{code}×{n}" for code, n in sorted(tally.statuses.items()))
         lines.append(
-            f"{tally.name:<9}{tally.games:>7}{tally.moves:>8}"
+            f"{tally.name:<13}{tally.games:>7}{tally.moves:>8}"
             f"{tally.moves_per_second:>10.1f}{tally.percentile(0.5):>9.2f}"
             f"{tally.percentile(0.99):>9.2f}{tally.cpu_ms_per_move:>13.2f}"
             f"{by_cpu:>16.3f}{by_rate:>20.2f}  {statuses}"
@@ -446,6 +451,9 @@ async def load_one_game(
         if memories:
             whole = "" if args.move_limit == 0 else f", <= {args.move_limit} moves"
             memory[f"{args.game}, {args.players}p (rest load{whole})"] = memory_numbers(memories)
+    if "rest-minimal" in args.transports:
+        minimal = argparse.Namespace(**vars(args), prefer="return=minimal")
+        tallies.append(await run_phase("rest-minimal", args.url, play_rest, minimal, pids))
     if "graphql" in args.transports:
         tallies.append(await run_phase("graphql", args.url, play_graphql, args, pids))
     floor_tally = None
@@ -512,7 +520,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=1, help="games per client")
     parser.add_argument("--game", default="sky-islands,dominion", help="comma-separated")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--transports", default="rest,graphql")
+    parser.add_argument(
+        "--transports", default="rest,rest-minimal,graphql", help="comma-separated phases"
+    )
     parser.add_argument(
         "--move-limit",
         type=int,

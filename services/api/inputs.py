@@ -39,6 +39,19 @@ def idempotency_key(request: Request) -> str | None:
     return check_idempotency_key(request.headers.get("idempotency-key"))
 
 
+def prefers_minimal(request: Request) -> bool:
+    """Whether the request's `Prefer` header asks for `return=minimal` (RFC 7240: a
+    comma-separated list of preferences, each perhaps with `;` parameters)."""
+    prefer = request.headers.get("prefer")
+    if prefer is None:
+        return False
+    wanted = (part.split(";", 1)[0].replace(" ", "").lower() for part in prefer.split(","))
+    return "return=minimal" in wanted
+
+
+MINIMAL_APPLIED = {"Preference-Applied": "return=minimal"}
+
+
 def path_params(request: Request, model: type[PathT]) -> PathT:
     """The path's parameters; a path they refuse names nothing (the model's 404)."""
     try:

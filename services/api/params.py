@@ -145,6 +145,14 @@ IF_MATCH = Header(
 )
 """Read by `preconditions.required_version`."""
 
+PREFER = Header(
+    name="Prefer",
+    description="return=minimal (RFC 7240): the answer's view is left empty ({}), which "
+    "spares building and sending it; the answer says Preference-Applied: return=minimal.",
+    schema={"type": "string"},
+)
+"""Read by `inputs.prefers_minimal`."""
+
 IF_NONE_MATCH = Header(
     name="If-None-Match",
     description="ETags you hold (or *): 304 with no body while the game is unchanged.",

@@ -21,9 +21,17 @@ from services.gameplay.payloads import (
 )
 from services.gameplay.problems import Problem
 
-from .inputs import credentials, idempotency_key, json_response, replay_headers, service
+from .inputs import (
+    MINIMAL_APPLIED,
+    credentials,
+    idempotency_key,
+    json_response,
+    prefers_minimal,
+    replay_headers,
+    service,
+)
 from .operations import BEARER, BEARER_OR_NONE, Answer, json_answer, operation
-from .params import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, GameListQuery, GamePath
+from .params import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, PREFER, GameListQuery, GamePath
 from .preconditions import (
     VARY,
     entity_tag,
@@ -108,7 +116,7 @@ async def legal_moves(request: Request, path: GamePath) -> Response:
     "/v1/games/{game_id}/moves",
     summary="Make a move (compare-and-set on expected_version).",
     security=BEARER,
-    headers=(IDEMPOTENCY_KEY, IF_MATCH),
+    headers=(IDEMPOTENCY_KEY, IF_MATCH, PREFER),
     answers=(json_answer(200, MoveAccepted, "Applied"),),
     problems=(401, 403, 409),
 )
@@ -116,11 +124,17 @@ async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Resp
     who = credentials(request)
     key = idempotency_key(request)
     expected = required_version(request, body.expected_version)
+    minimal = prefers_minimal(request)
     with failing_precondition(request):
         accepted, replayed = await service(request).make_move(
-            path.game_id, who, body.move, expected, key
+            path.game_id, who, body.move, expected, key, with_view=not minimal
         )
-    return json_response(accepted, headers=replay_headers(replayed))
+    if not minimal:
+        return json_response(accepted, headers=replay_headers(replayed))
+    # Under an Idempotency-Key the service keeps the whole answer for retries; the
+    # preference still holds for this one.
+    accepted.view = {}
+    return json_response(accepted, headers={**replay_headers(replayed), **MINIMAL_APPLIED})
 
 
 @operation(

@@ -44,7 +44,7 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
     printed = capsys.readouterr().out
     assert set(numbers) == {"sky-islands", "memory"}
     phases = numbers["sky-islands"]
-    assert set(phases) == {"rest", "graphql", "floor"}
+    assert set(phases) == {"rest", "rest-minimal", "graphql", "floor"}
     assert all(n["moves"] > 0 and n["moves_per_second"] > 0 for n in phases.values())
     assert all(0 < n["p50_ms"] <= n["p99_ms"] for n in phases.values())
     assert phases["floor"]["cpu_ms_per_move"] >= 0, "the spawned floor's CPU is read"

@@ -1,0 +1,67 @@
+"""`Prefer: return=minimal` on a move: the answer carries everything but the view (the
+cheapest answer for a client that does not show it), and says the preference applied."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.api.inputs import prefers_minimal
+
+
+def tokens(created: dict) -> list[str]:
+    return [seat["token"] for seat in created["seats"]]
+
+
+def move(api, game_id: str, token: str, chosen: dict | None = None, **headers: str):
+    body = {"move": chosen or api.legal(game_id, token)[0]}
+    return api.client.post(
+        f"/v1/games/{game_id}/moves", json=body, headers={**api.auth(token), **headers}
+    )
+
+
+def test_a_minimal_answer_has_no_view_but_the_same_move(api):
+    created = api.create()
+    token = tokens(created)[0]
+    answer = move(api, created["id"], token, Prefer="return=minimal")
+    assert answer.status_code == 200
+    assert answer.headers["preference-applied"] == "return=minimal"
+    body = answer.json()
+    assert body["view"] == {} and body["version"] == 1 and body["events"]
+    assert api.game(created["id"], token)["version"] == 1
+
+
+def test_without_the_preference_the_answer_has_the_view(api):
+    created = api.create()
+    answer = move(api, created["id"], tokens(created)[0])
+    assert "preference-applied" not in answer.headers
+    assert answer.json()["view"]["your_discard"]  # the mover's view
+
+
+def test_an_idempotent_retry_keeps_the_preference_of_each_request(api):
+    created = api.create()
+    token = tokens(created)[0]
+    key = {"Idempotency-Key": "minimal-1"}
+    chosen = api.legal(created["id"], token)[0]
+    first = move(api, created["id"], token, chosen, Prefer="return=minimal", **key)
+    again = move(api, created["id"], token, chosen, **key)
+    assert first.json()["view"] == {} and again.json()["view"]["your_discard"]
+    assert again.headers["idempotent-replayed"] == "true"
+    assert first.json()["version"] == again.json()["version"] == 1
+
+
+@pytest.mark.parametrize(
+    ("header", "minimal"),
+    [
+        ("return=minimal", True),
+        ("respond-async, Return = Minimal; x=1", True),
+        ("return=representation", False),
+        ("return=minimalist", False),
+        ("", False),
+        (",,;;==", False),
+    ],
+)
+def test_the_prefer_header_is_read_as_rfc_7240_lists_it(header: str, minimal: bool) -> None:
+    from starlette.requests import Request
+
+    scope = {"type": "http", "headers": [(b"prefer", header.encode())]}
+    assert prefers_minimal(Request(scope)) is minimal
