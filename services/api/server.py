@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 from services.gameplay.settings import get_settings
 
 from .app import create_app
+from .heap import settle_after_startup
 
 
 class GracefulServer(uvicorn.Server):
@@ -37,6 +38,7 @@ class GracefulServer(uvicorn.Server):
 def run(host: str = "127.0.0.1", port: int = 8000) -> None:
     settings = get_settings()
     app = create_app(settings)
+    settle_after_startup()
     config = uvicorn.Config(
         app,
         host=host,
