@@ -29,7 +29,7 @@ from .problems import (
     idempotency_key_reused,
     unauthorized,
 )
-from .service import GameService, created_game_id, fingerprint
+from .service import GameService, created_game_id, fingerprint, prompted_seats
 
 MAX_BULK_GAMES = 200
 
@@ -95,7 +95,7 @@ class BulkCreation:
         built = [
             await self._built(who, index, spec, key) for index, spec in enumerate(request.games)
         ]
-        records = [record for record, _ in built]
+        records = [record for record, _, _ in built]
         batch_record = orjson.dumps(
             {"fingerprint": body_print, "games": [record.id for record in records]}
         ).decode()
@@ -109,16 +109,16 @@ class BulkCreation:
                 "A game of this batch exists already; nothing was created.",
                 refusal=True,
             )
-        for record in records:
-            await self.service.pipeline.created(record)
-        games = [self.service._created_answer(record, tokens) for record, tokens in built]
+        for record, _, turn in built:
+            await self.service.pipeline.created(record, turn)
+        games = [self.service._created_answer(record, tokens) for record, tokens, _ in built]
         return BulkCreated(games=games), False
 
     async def _built(
         self, who: Credentials, index: int, request: CreateGameRequest, key: str | None
-    ) -> tuple[GameRecord, list[str | None]]:
-        """The record of game `index` and its seat tokens, checked as POST /v1/games
-        checks one; a refusal names the game's index."""
+    ) -> tuple[GameRecord, list[str | None], tuple[int, ...]]:
+        """The record of game `index`, its seat tokens and the seats its first state
+        prompts, checked as POST /v1/games checks one; a refusal names the game's index."""
         service = self.service
         try:
             game, policy, seed, state = await service.checked_setup(request)
@@ -135,7 +135,7 @@ class BulkCreation:
             create_fingerprint=fingerprint(request.model_dump(mode="json")),
             leave_policy=policy,
         )
-        return service._with_created_answer(record), tokens
+        return service._with_created_answer(record), tokens, prompted_seats(game, state)
 
     async def _replayed(
         self,

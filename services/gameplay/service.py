@@ -214,7 +214,7 @@ class GameService:
         record = self._with_created_answer(record)
         stored_print = await self.store.create(record)
         if stored_print is None:
-            await self.pipeline.created(record, _prompted(game, state))
+            await self.pipeline.created(record, prompted_seats(game, state))
             return invites.shown_in(self._created_answer(record, tokens)), False
         if stored_print != request_print or idempotency_key is None:
             raise idempotency_key_reused()
@@ -885,7 +885,7 @@ class GameService:
         return self.served.of(record)
 
 
-def _prompted(game: Game, state: GameState) -> tuple[int, ...]:
+def prompted_seats(game: Game, state: GameState) -> tuple[int, ...]:
     return tuple(sorted({prompt.seat for prompt in game.prompts(state)}))
 
 

@@ -10,6 +10,7 @@ import pytest
 from services.engine import Move
 from services.gameplay.auth import Credentials
 from services.gameplay.build import build_service
+from services.gameplay.bulk import BulkCreateRequest
 from services.gameplay.dispatch import InProcessDispatcher
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.settings import Settings
@@ -121,4 +122,20 @@ async def test_a_new_game_sends_a_task_only_when_a_bot_is_prompted(redis_url, ke
         # Hidden Numbers opens with every seat discarding: the bot is prompted at once.
         with_bot = await create(built, [{"name": "Ann"}, {"name": "Bot", "bot": "random"}])
     # Nothing is due in a game that waits on humans alone.
+    assert recording.sent == [(with_bot.id, 0)] and humans.id != with_bot.id
+
+
+async def test_a_batch_sends_tasks_only_for_its_games_with_a_bot_prompted(
+    redis_url, key_prefix, games
+):
+    recording = Recording()
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, api_keys="bulk-test-key-0001")
+    seats = [[{"name": "Ann"}, {"name": "Bo"}], [{"name": "Ann"}, {"name": "Bot", "bot": "random"}]]
+    request = BulkCreateRequest(
+        games=[CreateGameRequest(game="hidden-numbers", seats=s, seed=3) for s in seats]
+    )
+    platform = Credentials("bulk-test-key-0001", "127.0.0.1", platform=True)
+    async with build_service(settings, games=games, dispatcher=recording) as built:
+        created, _ = await built.bulk.create_games(platform, request, None)
+    humans, with_bot = created.games
     assert recording.sent == [(with_bot.id, 0)] and humans.id != with_bot.id
