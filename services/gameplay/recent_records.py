@@ -6,7 +6,9 @@ third of a move's Redis round trips. Nothing here is trusted: the move's commit
 compare-and-sets the version and the revision the record was read at
 (`records.REVISION_FIELD`), so it lands only if the stored record is still that one;
 otherwise, and whenever the move fails on the kept record, the service reads the record
-afresh and judges the move on that. Each kept record serves one move (`take`)."""
+afresh and judges the move on that. Each kept record serves one move (`take`); a move
+that commits keeps the record it leaves (`Commit.applied_to`), so the next move needs no
+read either."""
 
 from __future__ import annotations
 

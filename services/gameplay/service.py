@@ -746,6 +746,7 @@ class GameService:
             accepted, commit = self._prepare(record, seat, act, digest, request_print, with_view)
             outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
             if outcome.verdict is CommitVerdict.COMMITTED:
+                self._keep_committed(record, commit)
                 return accepted, False
             if outcome.verdict is CommitVerdict.REPLAYED:
                 return idempotency.replayed(
@@ -784,7 +785,19 @@ class GameService:
         except Problem:
             return None
         outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
-        return accepted if outcome.verdict is CommitVerdict.COMMITTED else None
+        if outcome.verdict is not CommitVerdict.COMMITTED:
+            return None
+        self._keep_committed(record, commit)
+        return accepted
+
+    def _keep_committed(self, record: GameRecord, commit: Commit) -> None:
+        """Keep the record as the commit left it, for the mover's next move: a seat that
+        moves twice running, or a client that moves on the answer's prompts without
+        reading the game again, then needs no read either (the next commit still
+        compare-and-sets the version and revision)."""
+        after = commit.applied_to(record)
+        if after is not None:
+            self.recent.keep(after)
 
     def _prepare(
         self,

@@ -7,7 +7,7 @@ one — so both modes run the very same code, Lua scripts included.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, cast
@@ -74,6 +74,21 @@ class Commit:
     """The clocks after this move (`Clock.to_json()`), for timed games."""
     expected_revision: int | None = None
     """When set, the commit lands only if the record's revision is still this one."""
+
+    def applied_to(self, record: GameRecord) -> GameRecord | None:
+        """`record` as the COMMIT script leaves it once this commit lands on it; None
+        for a resignation (the script also lists the seat, which the record here does
+        not know how to spell)."""
+        if self.entry.action != "move":
+            return None
+        return replace(
+            record,
+            version=self.entry.version,
+            state=self.state,
+            status=self.status,
+            updated_at=self.entry.at,
+            clock=self.clock or record.clock,
+        )
 
 
 @dataclass(frozen=True)

@@ -116,3 +116,44 @@ def test_a_seat_that_left_on_another_replica_cannot_move_on_this_one(api, other)
     move = api.move(game_id, tokens[2], moves[0])
     assert move.status_code == 409 and move.json()["code"] == "seat_abandoned"
     assert all(s["abandoned"] == (s["seat"] == 2) for s in api.game(game_id)["seats"])
+
+
+def test_moves_made_one_after_another_read_the_game_once(api):
+    """The record a commit leaves is kept for the next move: the second seat's move is
+    judged on it, without reading the game again."""
+    created = api.create(seats=2)
+    game_id, tokens = created["id"], tokens_of(created)
+    service = api.client.app.state.service
+    loads = []
+    load = service.store.load
+
+    async def counted(game: str):
+        loads.append(game)
+        return await load(game)
+
+    service.store.load = counted
+    try:
+        hands = {seat: api.legal(game_id, tokens[seat]) for seat in (0, 1)}
+        loads.clear()
+        for seat in (0, 1):
+            answer = api.move(game_id, tokens[seat], hands[seat][0])
+            assert answer.status_code == 200, answer.text
+    finally:
+        service.store.load = load
+    assert loads == [], "the second move was judged on the record the first one left"
+    assert api.game(game_id)["version"] == 2
+
+
+def test_a_move_after_another_replica_moved_past_a_kept_commit_is_judged_on_the_game_now(
+    api, other
+):
+    created = api.create(seats=2)
+    game_id, tokens = created["id"], tokens_of(created)
+    discard = {seat: api.legal(game_id, tokens[seat])[0] for seat in (0, 1)}
+    assert api.move(game_id, tokens[0], discard[0]).is_success  # `api` keeps version 1
+    assert other.move(game_id, tokens[1], discard[1]).is_success  # the play phase begins
+    mover = other.game(game_id)["turn"][0]
+    play = other.legal(game_id, tokens[mover])[0]
+    answer = api.move(game_id, tokens[mover], play)  # not a move at version 1
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["version"] == 3

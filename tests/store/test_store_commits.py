@@ -104,6 +104,23 @@ async def test_a_commit_bumps_the_version_and_appends_one_log_entry(store: GameS
     assert [entry_id for entry_id, _ in raw] == ["1-0"]
 
 
+@pytest.mark.parametrize("clock", [None, '{"remaining": [1000, 2000]}'])
+@pytest.mark.parametrize("over", [False, True])
+async def test_a_commit_tells_the_record_it_leaves_as_stored(store: GameStore, clock, over):
+    """What a replica keeps after its commit, for the next move, is what a read gives."""
+    created = record()
+    await store.create(created)
+    made = replace(commit("g1", 0, over=over), clock=clock)
+    assert (await store.commit(made)).verdict is CommitVerdict.COMMITTED
+    assert made.applied_to(created) == await store.load("g1")
+
+
+async def test_a_resignation_does_not_tell_its_record(store: GameStore):
+    resigning = commit("g1", 0)
+    resigning = replace(resigning, entry=replace(resigning.entry, action="resign", move=None))
+    assert resigning.applied_to(record()) is None
+
+
 async def test_a_stale_commit_is_refused_with_the_current_version(store: GameStore):
     await store.create(record())
     await store.commit(commit("g1", 0))
