@@ -129,12 +129,7 @@ async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Resp
         accepted, replayed = await service(request).make_move(
             path.game_id, who, body.move, expected, key, with_view=not minimal
         )
-    if not minimal:
-        return json_response(accepted, headers=replay_headers(replayed))
-    # Under an Idempotency-Key the service keeps the whole answer for retries; the
-    # preference still holds for this one.
-    accepted.view = {}
-    return json_response(accepted, headers={**replay_headers(replayed), **MINIMAL_APPLIED})
+    return move_answer(accepted, replayed, minimal)
 
 
 @operation(
@@ -144,7 +139,7 @@ async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Resp
     "last; with bot_takes_over your seat is abandoned (nothing is committed, "
     "`abandoned` is true) and a bot plays it to the end.",
     security=BEARER,
-    headers=(IDEMPOTENCY_KEY, IF_MATCH),
+    headers=(IDEMPOTENCY_KEY, IF_MATCH, PREFER),
     answers=(json_answer(200, MoveAccepted, "Resigned"),),
     problems=(401, 403, 409),
     body_required=False,
@@ -155,7 +150,16 @@ async def resign(request: Request, path: GamePath, body: ResignRequest) -> Respo
     expected = required_version(request, body.expected_version)
     with failing_precondition(request):
         accepted, replayed = await service(request).resign(path.game_id, who, expected, key)
-    return json_response(accepted, headers=replay_headers(replayed))
+    return move_answer(accepted, replayed, prefers_minimal(request))
+
+
+def move_answer(accepted: MoveAccepted, replayed: bool, minimal: bool) -> Response:
+    """The answer to a move or a resignation; under `Prefer: return=minimal` without the
+    view (an answer kept under an Idempotency-Key is whole, for retries that want it)."""
+    if not minimal:
+        return json_response(accepted, headers=replay_headers(replayed))
+    accepted.view = {}
+    return json_response(accepted, headers={**replay_headers(replayed), **MINIMAL_APPLIED})
 
 
 @contextmanager

@@ -1,5 +1,6 @@
-"""`Prefer: return=minimal` on a move: the answer carries everything but the view (the
-cheapest answer for a client that does not show it), and says the preference applied."""
+"""`Prefer: return=minimal` on a move or a resignation: the answer carries everything but
+the view (the cheapest answer for a client that does not show it), and says the
+preference applied."""
 
 from __future__ import annotations
 
@@ -47,6 +48,19 @@ def test_an_idempotent_retry_keeps_the_preference_of_each_request(api):
     assert first.json()["view"] == {} and again.json()["view"]["your_discard"]
     assert again.headers["idempotent-replayed"] == "true"
     assert first.json()["version"] == again.json()["version"] == 1
+
+
+def test_a_minimal_resignation_has_no_view(api):
+    created = api.create()
+    token = tokens(created)[0]
+    answer = api.client.post(
+        f"/v1/games/{created['id']}/resign",
+        json={},
+        headers={**api.auth(token), "Prefer": "return=minimal"},
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.headers["preference-applied"] == "return=minimal"
+    assert answer.json()["view"] == {} and answer.json()["status"] != "active"
 
 
 @pytest.mark.parametrize(
