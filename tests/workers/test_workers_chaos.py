@@ -13,8 +13,9 @@ must move again soon after each fault.
   it again), of a pool process (mid-task), of a whole worker with its supervisor (a
   replacement is started), and one Redis restart.
 - Every fault must hit games in play: each comes shortly after games are created (and
-  after the workers are back from the previous one), and the test fails if one found no
-  game going, since it would then prove nothing about recovery.
+  after the workers are back from the previous one; should waiting for them have outlasted
+  every game, one more is started first), and the test fails if one found no game going,
+  since it would then prove nothing about recovery.
 
 Sizes: SKYPORT_CHAOS_GAMES (default 12), SKYPORT_CHAOS_KILLS (default 10), seed
 SKYPORT_CHAOS_SEED. Select with `-m chaos`; it also runs in the default suite.
@@ -211,6 +212,7 @@ class Chaos:
 
     def kill_one(self) -> None:
         worker = self.rng.choice(self.wait_for_workers())
+        self.keep_a_game_going()
         how = self.rng.choices(["celery", "pool", "whole"], weights=[4, 5, 1])[0]
         if how == "pool":
             pids = pool_processes(self.setup, worker.node)
@@ -227,6 +229,14 @@ class Chaos:
         kill_hard(worker)
         self.faults.append(Fault(time.monotonic(), f"whole worker {worker.node}"))
         self.start_worker(wait=False)
+
+    def keep_a_game_going(self) -> None:
+        """Waiting for the workers can outlast every game in play (on a loaded machine a
+        restart takes seconds): the fault must still meet one, so one more is started."""
+        self.observe()
+        if all(game.final for game in self.games):
+            self.create(GAMES + len(self.games))
+            self.tick(0.3)
 
     def signal(self, pid: int, what: str) -> None:
         try:
