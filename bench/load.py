@@ -107,7 +107,7 @@ async def play_rest(
             legal = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth)).json()
             body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}
             started = time.perf_counter()
-            prefer = {"Prefer": args.prefer} if getattr(args, "prefer", None) else {}
+            prefer = {"Prefer": args.prefer} if args.prefer else {}
             answer = await http.post(
                 f"/v1/games/{game_id}/moves", json=body, headers={**auth, **prefer}
             )
@@ -452,7 +452,7 @@ async def load_one_game(
             whole = "" if args.move_limit == 0 else f", <= {args.move_limit} moves"
             memory[f"{args.game}, {args.players}p (rest load{whole})"] = memory_numbers(memories)
     if "rest-minimal" in args.transports:
-        minimal = argparse.Namespace(**vars(args), prefer="return=minimal")
+        minimal = argparse.Namespace(**{**vars(args), "prefer": "return=minimal"})
         tallies.append(await run_phase("rest-minimal", args.url, play_rest, minimal, pids))
     if "graphql" in args.transports:
         tallies.append(await run_phase("graphql", args.url, play_graphql, args, pids))
@@ -523,6 +523,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--transports", default="rest,rest-minimal,graphql", help="comma-separated phases"
     )
+    parser.set_defaults(prefer=None)  # the rest-minimal phase's Prefer header
     parser.add_argument(
         "--move-limit",
         type=int,

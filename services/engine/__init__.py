@@ -5,7 +5,18 @@ from .game import Game, GameState, describe_validation_error
 from .registry import RegistrationError, all_games, get_game, register
 from .rng import Rng
 from .state import copy_state, dump_state, load_state, state_to_python
-from .types import Event, Move, Opponent, Outcome, Prompt, Resigned, Result, Seat, Standing
+from .types import (
+    Event,
+    Move,
+    Opponent,
+    Outcome,
+    Prompt,
+    Resigned,
+    Result,
+    Seat,
+    Standing,
+    seats_to_act,
+)
 
 __all__ = [
     "Event",
@@ -33,4 +44,5 @@ __all__ = [
     "describe_validation_error",
     "get_game",
     "register",
+    "seats_to_act",
 ]

@@ -28,7 +28,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from . import state as mechanism
 from .errors import IllegalMove, InvalidConfig
 from .rng import Rng
-from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat
+from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat, seats_to_act
 
 
 @dataclass(slots=True, kw_only=True)
@@ -197,7 +197,7 @@ class Game(ABC, Generic[StateT, ConfigT]):
             raise IllegalMove(
                 "not_your_turn",
                 f"Seat {seat} is not being asked to act now.",
-                {"prompted": sorted({p.seat for p in prompts})},
+                {"prompted": seats_to_act(prompts)},
             )
         new_state = mechanism.copy_state(state)
         events = self.play(new_state, seat, parsed)

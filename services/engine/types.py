@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -35,6 +36,11 @@ class Prompt(BaseModel):
     options: list[str] = Field(default_factory=list)
     min_picks: int = 0
     max_picks: int = 0
+
+
+def seats_to_act(prompts: Iterable[Prompt]) -> list[Seat]:
+    """The seats the prompts ask to act, each once, in seat order (a game's turn)."""
+    return sorted({prompt.seat for prompt in prompts})
 
 
 _ALWAYS_HIDDEN = frozenset({"private_to"})

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from services.engine import Game, GameState, Prompt
+from services.engine import Game, GameState, Prompt, seats_to_act
 from services.store import Clock, ClockRules, GameRecord, GameStatus, GameStore
 
 from .payloads import ClockInfo, CreateGameRequest
@@ -37,7 +37,7 @@ def first_clock(request: CreateGameRequest, game: Game, state: GameState) -> str
     rules = ClockRules.from_dict(request.clock.model_dump())
     humans = [seat.bot is None for seat in request.seats]
     waiting = any(seat.open for seat in request.seats)  # no clock runs until it starts
-    running = [] if waiting else sorted({prompt.seat for prompt in game.prompts(state)})
+    running = [] if waiting else seats_to_act(game.prompts(state))
     return Clock.start(rules, humans, running, now_ms()).to_json()
 
 
@@ -47,7 +47,7 @@ def next_clock(record: GameRecord, mover: int, prompts: Sequence[Prompt]) -> str
     if clock is None or record.clock_rules is None:
         return None
     rules = ClockRules.from_dict(record.clock_rules)
-    running = sorted({prompt.seat for prompt in prompts})
+    running = seats_to_act(prompts)
     return clock.after_commit(rules, mover, running, now_ms()).to_json()
 
 

@@ -148,11 +148,8 @@ class NextStep:
 
 def _only_humans_due(change: Change) -> bool:
     """Whether the change leaves the game waiting only for seats no bot plays."""
-    if change.turn is None:
-        return False
-    if change.entry is None:
-        if not change.turn:
-            return False  # a new game nobody is prompted in: let the referee look
-    elif change.entry.status is GameStatus.SCORING:
+    if change.turn is None or (change.created and not change.turn):
+        return False  # not known, or a new game nobody is prompted in: the referee looks
+    if change.entry is not None and change.entry.status is GameStatus.SCORING:
         return False
     return all(bot_of(change.record, seat) is None for seat in change.turn)

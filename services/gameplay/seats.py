@@ -17,6 +17,7 @@ import structlog
 from pydantic import BaseModel, Field
 
 from services.ai.bot import levels_for
+from services.engine import seats_to_act
 from services.store import Clock, ClockRules, GameRecord, GameStatus, SeatRecord
 from services.store.seats import FillOutcome, FillVerdict, OpenSeats
 
@@ -202,7 +203,7 @@ class SeatDesk:
         # Whether this fill starts the game only the script knows: what the start would
         # be goes with it. The state is the first one: nothing moves while it waits.
         game = self.served.of(record)
-        turn = sorted({prompt.seat for prompt in game.prompts(game.load_state(record.state))})
+        turn = seats_to_act(game.prompts(game.load_state(record.state)))
         return await self.open_seats.fill(
             record.id,
             seat,

@@ -20,7 +20,7 @@ import orjson
 import structlog
 
 from services.ai.bot import levels_for
-from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome
+from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome, seats_to_act
 from services.store import (
     FINAL_STATUSES,
     Commit,
@@ -346,7 +346,7 @@ class GameService:
             version=record.version,
             seats=seat_infos(record, state.resigned),
             you=viewer.seat,
-            turn=sorted({prompt.seat for prompt in prompts}),
+            turn=seats_to_act(prompts),
             prompts=prompts_for(prompts, viewer),
             view=game.view(state, viewer.seat).model_dump(mode="json"),
             seat_views=[
@@ -595,7 +595,7 @@ class GameService:
             seat=seat,
             events=[],
             view=game.view(state, seat).model_dump(mode="json"),
-            turn=sorted({prompt.seat for prompt in prompts}),
+            turn=seats_to_act(prompts),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=True,
         )
@@ -852,7 +852,7 @@ class GameService:
             seat=seat,
             events=commit.entry.events.for_seat(seat),
             view=game.view(outcome.state, seat) if whole else {},
-            turn=sorted({prompt.seat for prompt in prompts}),
+            turn=seats_to_act(prompts),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=False,
         )
@@ -899,7 +899,7 @@ class GameService:
 
 
 def prompted_seats(game: Game, state: GameState) -> tuple[int, ...]:
-    return tuple(sorted({prompt.seat for prompt in game.prompts(state)}))
+    return tuple(seats_to_act(game.prompts(state)))
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:

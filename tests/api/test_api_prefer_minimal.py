@@ -5,6 +5,7 @@ preference applied."""
 from __future__ import annotations
 
 import pytest
+from starlette.requests import Request
 
 from services.api.inputs import prefers_minimal
 
@@ -75,7 +76,5 @@ def test_a_minimal_resignation_has_no_view(api):
     ],
 )
 def test_the_prefer_header_is_read_as_rfc_7240_lists_it(header: str, minimal: bool) -> None:
-    from starlette.requests import Request
-
     scope = {"type": "http", "headers": [(b"prefer", header.encode())]}
     assert prefers_minimal(Request(scope)) is minimal

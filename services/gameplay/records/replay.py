@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from services.engine import Game, GameError, GameState, Result, get_game
+from services.engine import Game, GameError, GameState, Result, get_game, seats_to_act
 from services.engine.game import describe_validation_error
 
 from .document import Record, RecordedAction, state_sha256
@@ -68,7 +68,7 @@ def replay(record: Record, game: Game | None = None) -> Replayed:
         raise ReplayMismatch(
             "not_over",
             f"The record ends with a result, but after its last action the game goes on "
-            f"(seats {sorted({p.seat for p in game.prompts(state)})} are still to act).",
+            f"(seats {seats_to_act(game.prompts(state))} are still to act).",
             record.version,
         )
     if record.result is None and result is not None:
