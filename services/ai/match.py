@@ -42,7 +42,10 @@ def play_match(
         move = bots[seat].choose(game, state, seat)
         if on_step is not None:
             on_step(state, seat, move)
-        state = game.apply(state, seat, move).state
+        if on_step is None:
+            game.apply_in_place(state, seat, move)  # nobody else holds the states
+        else:
+            state = game.apply(state, seat, move).state  # `on_step` may keep the old one
         moves.append((seat, move))
     else:
         raise RuntimeError(f"{game.id} seed {seed}: no end after {max_moves} moves")

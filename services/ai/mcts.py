@@ -124,6 +124,7 @@ class MctsBot:
         return root
 
     def iterate(self, game: Game, world: GameState, root: Node, seat: Seat) -> None:
+        """One search step in `world`, this step's own dealt copy: it is played on in place."""
         path = [root]
         node = root
         while not world.over:
@@ -136,12 +137,12 @@ class MctsBot:
             if untried:
                 key = self.rng.choice(untried)
                 node.children[key] = Node(seat=mover, available=1, move=legal[key])
-                world = game.apply(world, mover, legal[key]).state
+                game.apply_in_place(world, mover, legal[key])
                 path.append(node.children[key])
                 break
             node = max((node.children[key] for key in legal), key=Node.ucb)
             assert node.move is not None  # only the root has no move
-            world = game.apply(world, mover, node.move).state
+            game.apply_in_place(world, mover, node.move)
             path.append(node)
         rewards = self.rollout(game, world)
         for visited in path:
@@ -150,7 +151,7 @@ class MctsBot:
                 visited.reward += rewards[visited.seat]
 
     def rollout(self, game: Game, world: GameState) -> list[float]:
-        """Play on from `world` for at most `depth` moves: with the game's own playout
+        """Play on in place from `world` for at most `depth` moves: with the game's own playout
         policy if it has one (`playout_move(state, seat, rng)`, a legal move chosen
         cheaply), else uniformly at random."""
         policy = getattr(game, "playout_move", None)
@@ -162,7 +163,7 @@ class MctsBot:
                 move = policy(world, mover, self.rng)
             else:
                 move = self.rng.choice(game.legal_moves(world, mover))
-            world = game.apply(world, mover, move).state
+            game.apply_in_place(world, mover, move)
         return self.rewards(game, world)
 
     @staticmethod

@@ -122,13 +122,14 @@ def shortlist(
 def rollout(
     game: Game, world: GameState, seat: Seat, move: Move, policy: Policy, rng: Rng
 ) -> float:
-    """`seat`'s return after `move` in `world`, everyone then following `policy`."""
+    """`seat`'s return after `move` in `world`, everyone then following `policy` (on a copy
+    of `world`, played on in place)."""
     state = game.apply(world, seat, move).state
     for _ in range(MAX_ROLLOUT_MOVES):
         if state.over:
             break
         mover = game.prompts(state)[0].seat
-        state = game.apply(state, mover, policy(state, mover, rng)).state
+        game.apply_in_place(state, mover, policy(state, mover, rng))
     if not state.over:
         return game.evaluate(state, seat)
     standings = game.standings(state)

@@ -186,6 +186,28 @@ class Game(ABC, Generic[StateT, ConfigT]):
             ) from None
 
     def apply(self, state: StateT, seat: Seat, move: Mapping[str, Any] | Move) -> Outcome[StateT]:
+        parsed = self._checked_move(state, seat, move)
+        new_state = mechanism.copy_state(state)
+        events = self.play(new_state, seat, parsed)
+        self._forget(new_state)
+        return Outcome(state=new_state, events=events)
+
+    def apply_in_place(
+        self, state: StateT, seat: Seat, move: Mapping[str, Any] | Move
+    ) -> Outcome[StateT]:
+        """`apply` without the copy: `state` itself becomes the next state (OpenSpiel's
+        `apply_action` beside `child`), for an owner that keeps no other reference to it —
+        a playout, a match. A move refused before the rules run leaves `state` as it was;
+        one the rules refuse half-way may leave it half-changed, so drop it then."""
+        parsed = self._checked_move(state, seat, move)
+        try:
+            events = self.play(state, seat, parsed)
+        finally:
+            self._forget(state)
+        return Outcome(state=state, events=events)
+
+    def _checked_move(self, state: StateT, seat: Seat, move: Mapping[str, Any] | Move) -> Move:
+        """The parsed move, if the game goes on and `seat` is prompted."""
         parsed = self.parse_move(move)
         if state.over:
             raise IllegalMove("game_over", "The game is over; no more moves can be made.")
@@ -199,10 +221,7 @@ class Game(ABC, Generic[StateT, ConfigT]):
                 f"Seat {seat} is not being asked to act now.",
                 {"prompted": seats_to_act(prompts)},
             )
-        new_state = mechanism.copy_state(state)
-        events = self.play(new_state, seat, parsed)
-        self._forget(new_state)
-        return Outcome(state=new_state, events=events)
+        return parsed
 
     def copy_state(self, state: StateT) -> StateT:
         return mechanism.copy_state(state)

@@ -13,7 +13,7 @@ import pytest
 from blind_bid import blind_bid, blind_bid_solo
 
 from services.ai import RandomBot, play_match
-from services.engine import IllegalMove, all_games, copy_state
+from services.engine import Game, IllegalMove, Rng, all_games, copy_state
 
 GAMES = [*all_games(), blind_bid, blind_bid_solo]
 ROUNDS = int(os.environ.get("SKYPORT_CONTRACT_GAMES", "12"))
@@ -91,6 +91,71 @@ def test_apply_never_changes_the_state_it_was_given(game):
             assert state == before and game.dump_state(state) == dumped
             assert not mutable_parts(after).keys() & mutable_parts(state).keys()
             state = after
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_apply_in_place_reaches_what_apply_reaches(game):
+    """Matches and searches play on in place: they must meet the very states, events and
+    prompts that `apply` gives, never prompts remembered from before the move."""
+    for round_ in range(max(2, ROUNDS // 4)):
+        players = player_counts(game)[round_ % len(player_counts(game))]
+        bots = [RandomBot(round_ * 5 + s) for s in range(players)]
+        state = game.setup(None, players, 2000 + round_)
+        while game.prompts(state):
+            seat = game.prompts(state)[0].seat
+            move = bots[seat].choose(game, state, seat)
+            copied = game.apply(state, seat, move)
+            owned = copy_state(state)
+            in_place = game.apply_in_place(owned, seat, move)
+            assert in_place.state is owned
+            assert game.dump_state(owned) == game.dump_state(copied.state)
+            assert [e.model_dump() for e in in_place.events] == [
+                e.model_dump() for e in copied.events
+            ]
+            assert game.prompts(owned) == game.prompts(copied.state)
+            state = copied.state
+        final = game.dump_state(state)
+        with pytest.raises(IllegalMove) as error:
+            game.apply_in_place(state, 0, move)
+        assert error.value.code == "game_over"
+        assert game.dump_state(state) == final
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_move_refused_before_the_rules_run_leaves_the_state_in_place_as_it_was(game):
+    state = game.setup(None, game.min_players, 5)
+    before = game.dump_state(state)
+    prompted = {p.seat for p in game.prompts(state)}
+    move = game.legal_moves(state, min(prompted))[0]
+    with pytest.raises(IllegalMove):
+        game.apply_in_place(state, state.players, move)  # no such seat: never prompted
+    with pytest.raises(IllegalMove) as error:
+        game.apply_in_place(state, min(prompted), {"no": "such move"})
+    assert error.value.code == "malformed_move"
+    assert game.dump_state(state) == before
+
+
+@pytest.mark.parametrize(
+    "game",
+    [g for g in GAMES if type(g).determinize is not Game.determinize],
+    ids=lambda g: g.id,
+)
+def test_a_determinization_shares_nothing_with_the_real_state(game):
+    """A search plays on in place in the world it was dealt, so that world must not
+    share a list, dict or mutable piece with the real state."""
+    seen = []
+    players = game.min_players
+    play_match(
+        game,
+        [RandomBot(s) for s in range(players)],
+        seed=31,
+        on_step=lambda st, s, m: seen.append(st),
+    )
+    rng = Rng.from_seed(3)
+    for state in seen[:: max(1, len(seen) // 12)]:
+        for seat in range(state.players):
+            dealt = game.determinize(state, seat, rng)
+            assert not mutable_parts(dealt).keys() & mutable_parts(state).keys()
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
