@@ -21,6 +21,7 @@ import tempfile
 from celery import Celery
 from celery.signals import beat_init
 
+from services.gameplay.broker import transport_for
 from services.gameplay.settings import Settings, get_settings
 
 from .supervisor import die_with_parent
@@ -28,9 +29,11 @@ from .supervisor import die_with_parent
 
 def make_celery(settings: Settings) -> Celery:
     """A Celery app for `settings` (broker, queue, concurrency, redelivery)."""
+    broker_url = settings.celery_broker_url or "memory://"
     celery = Celery("skyport", set_as_current=False)
     celery.conf.update(
-        broker_url=settings.celery_broker_url or "memory://",
+        broker_url=broker_url,
+        broker_transport=transport_for(broker_url),
         result_backend=settings.redis_url or None,
         task_ignore_result=True,
         task_serializer="json",

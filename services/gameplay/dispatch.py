@@ -185,8 +185,11 @@ class CeleryDispatcher:
     ) -> None:
         from celery import Celery
 
+        from .broker import transport_for
+
         self._celery = Celery("skyport-api", broker=broker_url, set_as_current=False)
         self._celery.conf.update(
+            broker_transport=transport_for(broker_url),
             task_serializer="json",
             accept_content=["json"],
             broker_connection_retry_on_startup=True,
