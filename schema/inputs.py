@@ -1,5 +1,5 @@
 """Mutation inputs: a Strawberry input as the plain data the service's pydantic requests
-read, and the `Rejected` result for one they refuse."""
+read, and the `Rejected` result for one they refuse or for any refusal of the service."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from strawberry.scalars import JSON
 
 from services.gameplay.payloads import input_code, validation_errors
+from services.gameplay.problems import Problem
 
 from .types import Rejected
 
@@ -33,4 +34,20 @@ def invalid_input(error: ValidationError) -> Rejected:
         code=input_code(error),
         message="The input does not match the schema.",
         details=JSON({"errors": validation_errors(error)}),
+    )
+
+
+def rejected(problem: Problem) -> Rejected:
+    """A refusal as every mutation answers it. `details` holds what the REST problem
+    document adds to its code and detail, in one object: the engine's own `details`
+    (an illegal move's card, the prompted seats, ...) and every other fact beside them
+    (`status_now`, `known`, `limit`, ...); null when there is none."""
+    extra = dict(problem.extra)
+    nested = extra.pop("details", None)
+    if isinstance(nested, dict):
+        extra = {**extra, **nested}
+    elif nested is not None:
+        extra["details"] = nested
+    return Rejected(
+        code=problem.code, message=problem.detail, details=JSON(extra) if extra else None
     )

@@ -22,7 +22,7 @@ from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes
-from .inputs import invalid_input, plain_input
+from .inputs import invalid_input, plain_input, rejected
 from .tournaments import resolve_create_games, resolve_create_tournament
 from .types import (
     Autopilot,
@@ -174,7 +174,5 @@ def _rejected_or_raise(problem: Problem) -> Any:
             current_version=problem.extra["current_version"],
         )
     if problem.refusal:
-        return Rejected(
-            code=problem.code, message=problem.detail, details=problem.extra.get("details")
-        )
+        return rejected(problem)
     raise problem

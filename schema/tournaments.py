@@ -17,7 +17,7 @@ from services.gameplay.problems import Problem
 from services.gameplay.tournament_runner import TournamentRunner
 
 from .context import GraphQLContext
-from .inputs import invalid_input, plain_input
+from .inputs import invalid_input, plain_input, rejected
 from .types import CreateGameInput, GameCreated, Rejected
 
 Info = strawberry.Info[GraphQLContext, None]
@@ -275,9 +275,5 @@ async def resolve_create_games(
 
 def _rejected_or_raise(problem: Problem) -> Rejected:
     if problem.refusal:
-        return Rejected(
-            code=problem.code,
-            message=problem.detail,
-            details=JSON(dict(problem.extra)) if problem.extra else None,
-        )
+        return rejected(problem)
     raise problem

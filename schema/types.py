@@ -403,7 +403,12 @@ class Error:
     "move, bad options, a seat that left; nothing changed."
 )
 class Rejected(Error):
-    details: JSON | None
+    details: JSON | None = strawberry.field(
+        description="What the REST problem document adds to its code and detail, in one "
+        "object: the rules' own details (an illegal move's card, the prompted seats) and "
+        "the facts beside them (the game's status now, the known bot levels, ...); null "
+        "when there is none."
+    )
 
 
 @strawberry.type(description="The game was not at the expected version; nothing changed.")

@@ -1,0 +1,62 @@
+"""A refusal carries the same facts through both doors: GraphQL's `Rejected.details`
+holds everything the REST problem document adds to its code and detail, the engine's own
+`details` and the facts beside them, for game and tournament mutations alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+STANDARD = {"type", "title", "status", "detail", "code", "instance"}
+"""What every problem document has; the rest are the refusal's own facts."""
+
+CREATE = """
+mutation($input: CreateGameInput!) {
+  createGame(input: $input) { __typename ... on Rejected { code message details } }
+}"""
+
+MOVE = """
+mutation($id: ID!, $move: JSON!) {
+  makeMove(gameId: $id, move: $move) { __typename ... on Rejected { code message details } }
+}"""
+
+
+def rest_facts(document: dict[str, Any]) -> dict[str, Any] | None:
+    facts = {key: value for key, value in document.items() if key not in STANDARD}
+    nested = facts.pop("details", None) or {}
+    return {**facts, **nested} or None
+
+
+def test_an_unknown_bot_level_names_the_known_levels_through_both_doors(api, gql) -> None:
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B", "bot": "godlike"}]}
+    rest = api.client.post("/v1/games", json=body)
+    assert rest.status_code == 422 and rest.json()["code"] == "unknown_bot_level"
+    answer = gql.data(CREATE, {"input": body})["createGame"]
+    assert answer["__typename"] == "Rejected" and answer["code"] == "unknown_bot_level"
+    assert answer["details"] == rest_facts(rest.json())
+    assert "random" in answer["details"]["known"]
+
+
+def test_a_move_in_a_game_still_waiting_says_its_status_through_both_doors(api, gql) -> None:
+    created = api.create(seats=[{"name": "Host"}, {"open": True}])
+    host = created["seats"][0]["token"]
+    move = {"kind": "discard", "card": "c01"}
+    rest = api.client.post(
+        f"/v1/games/{created['id']}/moves", json={"move": move}, headers=api.auth(host)
+    )
+    assert rest.status_code == 409 and rest.json()["code"] == "game_not_started"
+    answer = gql.data(MOVE, {"id": created["id"], "move": move}, host)["makeMove"]
+    assert answer["code"] == "game_not_started"
+    assert answer["details"] == rest_facts(rest.json()) == {"status_now": "waiting"}
+
+
+def test_an_illegal_move_gives_the_engines_details_through_both_doors(api, gql) -> None:
+    created = api.create()
+    token = created["seats"][0]["token"]
+    move = {"kind": "discard", "card": "c99"}
+    rest = api.client.post(
+        f"/v1/games/{created['id']}/moves", json={"move": move}, headers=api.auth(token)
+    )
+    assert rest.status_code == 422 and rest.json()["details"] == {"card": "c99"}
+    answer = gql.data(MOVE, {"id": created["id"], "move": move}, token)["makeMove"]
+    assert answer["code"] == "not_in_hand"
+    assert answer["details"] == rest_facts(rest.json()) == {"card": "c99"}
