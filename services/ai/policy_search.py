@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from services.engine import Game, GameState, Move, Rng, Seat
 
+from .rewards import seat_reward
+
 CLEAR = 2.0
 """Standard errors of paired lead an alternative needs over the policy's move."""
 MIN_ROUNDS = 8
@@ -130,10 +132,7 @@ def rollout(
             break
         mover = game.prompts(state)[0].seat
         game.apply_in_place(state, mover, policy(state, mover, rng))
-    if not state.over:
-        return game.evaluate(state, seat)
-    standings = game.standings(state)
-    return standings.returns()[seat] if standings else 0.5
+    return seat_reward(game, state, seat)
 
 
 def paired_lead(candidate: Candidate, lead: Candidate) -> tuple[float, float]:
