@@ -76,15 +76,24 @@ def test_random_games_keep_the_contract(game):
         assert all(0.0 <= r <= 1.0 for r in record.result.returns())
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_apply_never_changes_the_state_it_was_given(game):
+def random_starts(game, first_seed, bot_seeds):
+    """The first state and the random bots of a few games, every player count in turn."""
     for round_ in range(max(2, ROUNDS // 4)):
         players = player_counts(game)[round_ % len(player_counts(game))]
-        bots = [RandomBot(round_ * 7 + s) for s in range(players)]
-        state = game.setup(None, players, 1000 + round_)
+        bots = [RandomBot(round_ * bot_seeds + s) for s in range(players)]
+        yield game.setup(None, players, first_seed + round_), bots
+
+
+def next_move(game, state, bots):
+    seat = game.prompts(state)[0].seat
+    return seat, bots[seat].choose(game, state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_apply_never_changes_the_state_it_was_given(game):
+    for state, bots in random_starts(game, 1000, 7):
         while game.prompts(state):
-            seat = game.prompts(state)[0].seat
-            move = bots[seat].choose(game, state, seat)
+            seat, move = next_move(game, state, bots)
             before = copy_state(state)
             dumped = game.dump_state(state)
             after = game.apply(state, seat, move).state
@@ -97,13 +106,9 @@ def test_apply_never_changes_the_state_it_was_given(game):
 def test_apply_in_place_reaches_what_apply_reaches(game):
     """Matches and searches play on in place: they must meet the very states, events and
     prompts that `apply` gives, never prompts remembered from before the move."""
-    for round_ in range(max(2, ROUNDS // 4)):
-        players = player_counts(game)[round_ % len(player_counts(game))]
-        bots = [RandomBot(round_ * 5 + s) for s in range(players)]
-        state = game.setup(None, players, 2000 + round_)
+    for state, bots in random_starts(game, 2000, 5):
         while game.prompts(state):
-            seat = game.prompts(state)[0].seat
-            move = bots[seat].choose(game, state, seat)
+            seat, move = next_move(game, state, bots)
             copied = game.apply(state, seat, move)
             owned = copy_state(state)
             in_place = game.apply_in_place(owned, seat, move)
