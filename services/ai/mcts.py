@@ -30,7 +30,7 @@ import orjson
 from services.engine import Game, GameState, Move, Rng, Seat
 
 from .policy_search import Search, policy_search
-from .rewards import rewards
+from .rewards import rewards, seat_reward
 
 EXPLORATION = 0.7
 PRIOR_VISITS = 3
@@ -114,7 +114,7 @@ class MctsBot:
         root = Node(visits=PRIOR_VISITS * len(moves))
         for move in moves:
             after = game.apply(world, seat, move).state
-            value = self.rewards(game, after, seat)[seat]
+            value = seat_reward(game, after, seat)
             root.children[key_of(move)] = Node(
                 seat=seat,
                 visits=PRIOR_VISITS,
@@ -145,11 +145,11 @@ class MctsBot:
             assert node.move is not None  # only the root has no move
             game.apply_in_place(world, mover, node.move)
             path.append(node)
-        rewards = self.rollout(game, world)
+        values = self.rollout(game, world)
         for visited in path:
             visited.visits += 1
             if visited.seat is not None:
-                visited.reward += rewards[visited.seat]
+                visited.reward += values[visited.seat]
 
     def rollout(self, game: Game, world: GameState) -> list[float]:
         """Play on in place from `world` for at most `depth` moves: with the game's own playout
@@ -165,8 +165,4 @@ class MctsBot:
             else:
                 move = self.rng.choice(game.legal_moves(world, mover))
             game.apply_in_place(world, mover, move)
-        return self.rewards(game, world)
-
-    @staticmethod
-    def rewards(game: Game, world: GameState, only: Seat | None = None) -> list[float]:
-        return rewards(game, world, only)
+        return rewards(game, world)

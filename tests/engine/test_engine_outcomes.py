@@ -7,7 +7,7 @@ from blind_bid import HOUSE, SoloBidState, blind_bid, blind_bid_solo
 from services.ai import make_bot, play_match
 from services.ai.bot import levels_for
 from services.ai.greedy import GreedyBot
-from services.ai.mcts import MctsBot
+from services.ai.rewards import rewards
 from services.engine import Opponent, Result, Rng, Standing
 
 
@@ -168,7 +168,7 @@ def test_searching_bots_score_a_lost_solo_ending_as_zero():
     world = blind_bid_solo.determinize(state, 0, Rng.from_seed(2))
     world.house = [10]
     assert GreedyBot.score(blind_bid_solo, world, 0, blind_bid_solo.legal_moves(world, 0)[0]) == 0
-    assert MctsBot.rewards(blind_bid_solo, play_cards(world, 2)) == [0.0]
+    assert rewards(blind_bid_solo, play_cards(world, 2)) == [0.0]
 
 
 def test_multiplayer_blind_bid_returns_match_its_winners():
