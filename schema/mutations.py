@@ -112,7 +112,11 @@ def build_mutation(types: GameTypes) -> type:
             key = check_idempotency_key(idempotency_key)
             try:
                 accepted, replayed = await context.service.resign(
-                    str(game_id), context.credentials(), expected_version, key
+                    str(game_id),
+                    context.credentials(),
+                    expected_version,
+                    key,
+                    with_view=_selects(info, "view"),
                 )
             except Problem as problem:
                 return _rejected_or_raise(problem)

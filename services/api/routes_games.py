@@ -148,9 +148,12 @@ async def resign(request: Request, path: GamePath, body: ResignRequest) -> Respo
     who = credentials(request)
     key = idempotency_key(request)
     expected = required_version(request, body.expected_version)
+    minimal = prefers_minimal(request)
     with failing_precondition(request):
-        accepted, replayed = await service(request).resign(path.game_id, who, expected, key)
-    return move_answer(accepted, replayed, prefers_minimal(request))
+        accepted, replayed = await service(request).resign(
+            path.game_id, who, expected, key, with_view=not minimal
+        )
+    return move_answer(accepted, replayed, minimal)
 
 
 def move_answer(accepted: MoveAccepted, replayed: bool, minimal: bool) -> Response:

@@ -552,9 +552,12 @@ class GameService:
         who: Credentials,
         expected_version: int | None,
         idempotency_key: str | None,
+        *,
+        with_view: bool = True,
     ) -> tuple[MoveAccepted, bool]:
         """Resign: under on_leave bot_takes_over the seat is abandoned and a bot plays it
-        on (nothing is committed); under end_game the engine's resignation ends the game."""
+        on (nothing is committed); under end_game the engine's resignation ends the game.
+        `with_view` as for `make_move`."""
         record = await self._load(game_id)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
@@ -566,17 +569,26 @@ class GameService:
                 who,
                 idempotency_key,
                 request,
-                lambda: self._leave(record, game, seat, expected_version),
+                lambda: self._leave(
+                    record, game, seat, expected_version, with_view or idempotency_key is not None
+                ),
                 MoveAccepted,
             )
 
         def act(game: Game, state: GameState, seat: int) -> tuple[Move | None, Outcome]:
             return None, game.resign(state, seat)
 
-        return await self._act(game_id, who, act, expected_version, idempotency_key, request)
+        return await self._act(
+            game_id, who, act, expected_version, idempotency_key, request, with_view
+        )
 
     async def _leave(
-        self, record: GameRecord, game: Game, seat: int, expected_version: int | None
+        self,
+        record: GameRecord,
+        game: Game,
+        seat: int,
+        expected_version: int | None,
+        with_view: bool,
     ) -> MoveAccepted:
         if record.status is not GameStatus.ACTIVE:
             raise _closed(record.status)
@@ -594,7 +606,7 @@ class GameService:
             status=record.status,
             seat=seat,
             events=[],
-            view=game.view(state, seat).model_dump(mode="json"),
+            view=game.view(state, seat).model_dump(mode="json") if with_view else {},
             turn=seats_to_act(prompts),
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=True,

@@ -78,3 +78,35 @@ def test_a_minimal_resignation_has_no_view(api):
 def test_the_prefer_header_is_read_as_rfc_7240_lists_it(header: str, minimal: bool) -> None:
     scope = {"type": "http", "headers": [(b"prefer", header.encode())]}
     assert prefers_minimal(Request(scope)) is minimal
+
+
+@pytest.fixture
+def views_built(games, monkeypatch) -> list[int]:
+    """How many views the service builds (for the mover or anyone), counted."""
+    game = games["hidden-numbers"]
+    built: list[int] = []
+    build = type(game).view
+
+    def counted(state, viewer):
+        built.append(viewer)
+        return build(game, state, viewer)
+
+    monkeypatch.setattr(game, "view", counted)
+    return built
+
+
+@pytest.mark.parametrize("on_leave", ["end_game", "bot_takes_over"])
+def test_a_minimal_answer_builds_no_view_at_all(api, views_built, on_leave):
+    """What the preference spares is the building, not only the sending."""
+    created = api.create(seats=2, on_leave=on_leave, leave_bot="random")
+    first, second = tokens(created)
+    views_built.clear()
+    assert move(api, created["id"], first, Prefer="return=minimal").status_code == 200
+    resigned = api.client.post(
+        f"/v1/games/{created['id']}/resign",
+        json={},
+        headers={**api.auth(second), "Prefer": "return=minimal"},
+    )
+    assert resigned.status_code == 200, resigned.text
+    assert resigned.json()["abandoned"] is (on_leave == "bot_takes_over")
+    assert views_built == []
