@@ -1,10 +1,13 @@
-"""Idempotency-Key for requests that commit no move (filling an open seat, cancelling a
-waiting game): the first answer is kept under the key, as a move's commit keeps it, and
-a retry gets it again; another request under the same key is refused.
+"""Idempotency-Key for requests that commit no move (filling an open seat with a bot,
+cancelling a waiting game, leaving a game a bot takes over): the first answer is kept
+under the key, as a move's commit keeps it, and a retry gets it again; another request
+under the same key is refused.
 
-A move's answer is stored by the commit script itself; these requests store theirs just
-after they succeed, so two copies of one request sent at the same instant may still
-see one succeed and the other refused as a conflict (as leaving does).
+A move's answer is stored by the commit script itself, and so are a bot fill's and a
+cancellation's, by the script that makes the change (`Keeping`): a retry after whoever
+asked died between the change and the answer still gets that answer. A leave keeps its
+answer just after it lands. Two copies of one request sent at the same instant may
+still see one succeed and the other refused as a conflict.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
@@ -37,19 +41,35 @@ def key_digest(who: Credentials, idempotency_key: str) -> str:
     return hashlib.sha256(f"{who.token_hash}\x00{idempotency_key}".encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Keeping:
+    """What a change's script needs to keep its answer under the request's key."""
+
+    digest: str
+    request_print: str
+
+    def kept(self, answer: BaseModel) -> str:
+        """`answer` as it is kept, for `replayed` to give back."""
+        return orjson.dumps(
+            {"fingerprint": self.request_print, "answer": answer.model_dump(mode="json")}
+        ).decode()
+
+
 async def once(
     store: GameStore,
     game_id: str,
     who: Credentials,
     idempotency_key: str | None,
     request: Mapping[str, Any],
-    act: Callable[[], Awaitable[Answer]],
+    act: Callable[[Keeping | None], Awaitable[Answer]],
     answer_type: type[Answer],
 ) -> tuple[Answer, bool]:
-    """`act()`'s answer, or the first answer to this key. Returns it and whether it is a
-    replay. `request` is what the request asked for."""
+    """`act(keeping)`'s answer, or the first answer to this key. Returns it and whether
+    it is a replay. `request` is what the request asked for. `act` may keep its answer
+    with its change (`keeping` is None without a key); if it does not, it is kept here,
+    after the change."""
     if idempotency_key is None:
-        return await act(), False
+        return await act(None), False
     if not GAME_ID.match(game_id):  # before it names a key in the store
         raise not_found(game_id[:64])
     digest = key_digest(who, idempotency_key)
@@ -57,16 +77,16 @@ async def once(
     first = await store.idempotent_answer(game_id, digest)
     if first is not None:
         return replayed(first, request_print, answer_type), True
+    keeping = Keeping(digest, request_print)
     try:
-        answer = await act()
+        answer = await act(keeping)
     except Problem:
         # Refused: a first copy may have landed meanwhile (the retry that overtook it).
         first = await store.idempotent_answer(game_id, digest)
         if first is None:
             raise
         return replayed(first, request_print, answer_type), True
-    kept = {"fingerprint": request_print, "answer": answer.model_dump(mode="json")}
-    await store.keep_answer(game_id, digest, orjson.dumps(kept).decode())
+    await store.keep_answer(game_id, digest, keeping.kept(answer))  # NX: the act's stays
     return answer, False
 
 

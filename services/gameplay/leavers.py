@@ -22,7 +22,7 @@ import orjson
 
 from services.ai.bot import levels_for
 from services.engine import Game
-from services.store import AWAY_FIELD, GameRecord, GameStore
+from services.store import AWAY_FIELD, GameRecord, GameStore, KeptAnswer
 
 from .payloads import CreateGameRequest
 from .problems import unprocessable
@@ -33,6 +33,9 @@ ABANDONED = "abandoned"
 AUTOPILOT = "autopilot"
 
 SET_AWAY = """
+-- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
+-- ARGV[1] the version it must be at ('' any), ARGV[2] the seat's away field,
+-- ARGV[3] its value ('' back in), ARGV[4] the answer to keep ('' none), ARGV[5] its ttl ms
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HGET', KEYS[1], 'status') ~= 'active' then return 'closed' end
 if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 'moved' end
@@ -44,6 +47,7 @@ else
   redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') end
 return 'done'
 """
 
@@ -130,12 +134,19 @@ class SeatsAway:
         self._set = store.redis.register_script(SET_AWAY)
 
     async def abandon(
-        self, record: GameRecord, seat: int, bot: str, *, at_version: bool = False
+        self,
+        record: GameRecord,
+        seat: int,
+        bot: str,
+        *,
+        at_version: bool = False,
+        keep: KeptAnswer | None = None,
     ) -> AwayVerdict:
         """Mark `seat` abandoned from the record's version on. `at_version`: only if the
-        game is still at that version (a time-out decided on it)."""
+        game is still at that version (a time-out decided on it). `keep`: the answer to
+        the request that asked for it, kept if it is done."""
         value = {"why": ABANDONED, "bot": bot, "since": record.version}
-        return await self._write(record, seat, value, at_version)
+        return await self._write(record, seat, value, at_version, keep)
 
     async def autopilot(self, record: GameRecord, seat: int, bot: str | None) -> AwayVerdict:
         """Autopilot on with `bot`, or off (None)."""
@@ -143,14 +154,22 @@ class SeatsAway:
         return await self._write(record, seat, value, False)
 
     async def _write(
-        self, record: GameRecord, seat: int, value: dict[str, Any] | None, at_version: bool
+        self,
+        record: GameRecord,
+        seat: int,
+        value: dict[str, Any] | None,
+        at_version: bool,
+        keep: KeptAnswer | None = None,
     ) -> AwayVerdict:
+        keys = self.store.keys(record.id)
         verdict = await self._set(
-            keys=[self.store.keys(record.id).record],
+            keys=[keys.record, keys.idempotency(keep.digest) if keep else keys.no_idempotency],
             args=[
                 str(record.version) if at_version else "",
                 f"{AWAY_FIELD}{seat}",
                 orjson.dumps(value).decode() if value is not None else "",
+                keep.answer if keep else "",
+                self.store.lifetimes.idempotency * 1000,
             ],
         )
         return AwayVerdict(verdict)

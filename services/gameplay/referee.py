@@ -18,7 +18,7 @@ from services.ai import make_bot
 from services.ai.bot import Bot
 from services.ai.mcts import MctsBot
 from services.engine import Game, GameState, Move, Outcome, Prompt
-from services.store import CommitVerdict, GameRecord, GameStatus, GameStore
+from services.store import CommitVerdict, GameRecord, GameStatus, GameStore, KeptAnswer
 from services.store.progress import PendingGames
 
 from . import metrics
@@ -184,11 +184,14 @@ class Referee:
 
     # --- seats that leave or step away -------------------------------------------------
 
-    async def take_over(self, record: GameRecord, seat: int, *, at_version: bool) -> AwayVerdict:
-        """The seat left: a bot of the game's leave_bot level plays it from here on."""
+    async def take_over(
+        self, record: GameRecord, seat: int, *, at_version: bool, keep: KeptAnswer | None = None
+    ) -> AwayVerdict:
+        """The seat left: a bot of the game's leave_bot level plays it from here on.
+        `keep`: the answer to the request that asked for it, kept with the change."""
         policy = leave_policy(record, self.served.of(record))
         verdict = await self.seats_away.abandon(
-            record, seat, policy.leave_bot, at_version=at_version
+            record, seat, policy.leave_bot, at_version=at_version, keep=keep
         )
         if verdict is AwayVerdict.DONE:
             log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)

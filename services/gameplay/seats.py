@@ -18,13 +18,13 @@ from pydantic import BaseModel, Field
 
 from services.ai.bot import levels_for
 from services.engine import seats_to_act
-from services.store import Clock, ClockRules, GameRecord, GameStatus, SeatRecord
-from services.store.seats import FillOutcome, FillVerdict, OpenSeats
+from services.store import Clock, ClockRules, GameRecord, GameStatus, KeptAnswer, SeatRecord
+from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeats
 
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
 from .clocks import now, now_ms
-from .idempotency import once
+from .idempotency import Keeping, once
 from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
 from .payloads import BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
@@ -35,6 +35,9 @@ from .visibility import seat_infos
 log = structlog.get_logger(__name__)
 
 CANCELLED = "cancelled by its creator"
+
+FILLED = (GameStatus.WAITING, GameStatus.ACTIVE)
+"""The game's status after a fill: still waiting, or started by it."""
 
 
 # --- documents -----------------------------------------------------------------------
@@ -119,9 +122,10 @@ class SeatDesk:
             again = await self.load(game_id)
             mine = again.seats[seat].token_hash or ""
             if hmac.compare_digest(mine, taken_by.token_hash or ""):
-                return _taken(again, seat, token, again.status), True
+                return _taken(again, seat, again.seats[seat], token, again.status), True
         _check_outcome(outcome, game_id, seat)
-        return await self._taken(record, seat, taken_by, outcome, token), False
+        await self._after_fill(record, seat, taken_by, outcome)
+        return _taken(record, seat, taken_by, token, GameStatus(outcome.status)), False
 
     async def fill_with_bot(
         self,
@@ -135,13 +139,19 @@ class SeatDesk:
         answer and whether it is a replay (the same Idempotency-Key filled it before)."""
         asked = {"fill": seat, **request.model_dump(mode="json")}
 
-        async def fill() -> SeatTaken:
-            return await self._fill_with_bot(game_id, who, seat, request.bot, request.name)
+        async def fill(keeping: Keeping | None) -> SeatTaken:
+            return await self._fill_with_bot(game_id, who, seat, request.bot, request.name, keeping)
 
         return await once(self.referee.store, game_id, who, idempotency_key, asked, fill, SeatTaken)
 
     async def _fill_with_bot(
-        self, game_id: str, who: Credentials, seat: int, level: str, name: str | None
+        self,
+        game_id: str,
+        who: Credentials,
+        seat: int,
+        level: str,
+        name: str | None,
+        keeping: Keeping | None,
     ) -> SeatTaken:
         record = await self.load(game_id)
         _check_seat(record, seat)
@@ -155,9 +165,15 @@ class SeatDesk:
                 known=levels,
             )
         taken_by = SeatRecord(name or f"Bot ({level})", level, None)
-        outcome = await self._fill(record, seat, taken_by, None)
+        answers = {status: _taken(record, seat, taken_by, None, status) for status in FILLED}
+        keep = None
+        if keeping is not None:
+            waiting, started = (keeping.kept(answers[status]) for status in FILLED)
+            keep = FillAnswers(keeping.digest, if_waiting=waiting, if_started=started)
+        outcome = await self._fill(record, seat, taken_by, None, keep)
         _check_outcome(outcome, game_id, seat)
-        return await self._taken(record, seat, taken_by, outcome, None)
+        await self._after_fill(record, seat, taken_by, outcome)
+        return answers[GameStatus(outcome.status)]
 
     async def cancel(
         self, game_id: str, who: Credentials, idempotency_key: str | None
@@ -166,17 +182,23 @@ class SeatDesk:
         Returns the answer and whether it is a replay (the same Idempotency-Key cancelled
         it before)."""
 
-        async def cancel() -> GameCancelled:
-            return await self._cancel(game_id, who)
+        async def cancel(keeping: Keeping | None) -> GameCancelled:
+            return await self._cancel(game_id, who, keeping)
 
         asked = {"cancel": game_id}
         return await once(
             self.referee.store, game_id, who, idempotency_key, asked, cancel, GameCancelled
         )
 
-    async def _cancel(self, game_id: str, who: Credentials) -> GameCancelled:
+    async def _cancel(
+        self, game_id: str, who: Credentials, keeping: Keeping | None
+    ) -> GameCancelled:
         record = await self.load(game_id)
         _check_creator(record, who)
+        answer = GameCancelled(
+            id=record.id, game=record.game, status=GameStatus.ABORTED, reason=CANCELLED
+        )
+        keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
         if record.status is not GameStatus.WAITING or not await self.referee.store.transition(
             record.id,
             record.version,
@@ -184,6 +206,7 @@ class SeatDesk:
             GameStatus.ABORTED,
             now(),
             {"abort_reason": CANCELLED},
+            keep,
         ):
             current = await self.load(game_id)
             raise _not_waiting(current.status)
@@ -191,14 +214,17 @@ class SeatDesk:
         log.info("game_cancelled", game_id=game_id)
         aborted = await self.load(game_id)
         await self.referee.notifier.game_event(aborted, "game.cancelled", {"reason": CANCELLED})
-        return GameCancelled(
-            id=record.id, game=record.game, status=GameStatus.ABORTED, reason=CANCELLED
-        )
+        return answer
 
     # --- filling -------------------------------------------------------------------------
 
     async def _fill(
-        self, record: GameRecord, seat: int, taken_by: SeatRecord, code: str | None
+        self,
+        record: GameRecord,
+        seat: int,
+        taken_by: SeatRecord,
+        code: str | None,
+        keep: FillAnswers | None = None,
     ) -> FillOutcome:
         # Whether this fill starts the game only the script knows: what the start would
         # be goes with it. The state is the first one: nothing moves while it waits.
@@ -214,16 +240,12 @@ class SeatDesk:
             updated_at=now(),
             clock_if_started=_clock_at_start(record, seat, taken_by, turn),
             turn_if_started=turn,
+            keep=keep,
         )
 
-    async def _taken(
-        self,
-        record: GameRecord,
-        seat: int,
-        taken_by: SeatRecord,
-        outcome: FillOutcome,
-        token: str | None,
-    ) -> SeatTaken:
+    async def _after_fill(
+        self, record: GameRecord, seat: int, taken_by: SeatRecord, outcome: FillOutcome
+    ) -> None:
         """After a fill that landed: webhooks, and the start of the game if it started."""
         log.info("seat_filled", game_id=record.id, seat=seat, bot=taken_by.bot)
         filled = await self.load(record.id)
@@ -231,7 +253,6 @@ class SeatDesk:
         await self.referee.notifier.game_event(filled, "game.seat_claimed", body, key=str(seat))
         if outcome.verdict is FillVerdict.STARTED:
             await self._started(filled)
-        return _taken(filled, seat, token, GameStatus(outcome.status))
 
     async def _started(self, record: GameRecord) -> None:
         """The last open seat was filled: the clocks run and a bot moves if it is first."""
@@ -253,8 +274,9 @@ def _clock_at_start(record: GameRecord, seat: int, taken_by: SeatRecord, running
     return Clock.start(rules, humans, running, now_ms()).to_json()
 
 
-def _taken(record: GameRecord, seat: int, token: str | None, status: GameStatus) -> SeatTaken:
-    taken = record.seats[seat]
+def _taken(
+    record: GameRecord, seat: int, taken: SeatRecord, token: str | None, status: GameStatus
+) -> SeatTaken:
     return SeatTaken(
         id=record.id,
         game=record.game,

@@ -28,6 +28,7 @@ from services.store import (
     GameRecord,
     GameStatus,
     GameStore,
+    KeptAnswer,
     LiveUpdates,
     SeatRecord,
 )
@@ -177,7 +178,9 @@ class GameService:
     @cached_property
     def seats(self) -> SeatDesk:
         """Open seats: claiming, filling with a bot, cancelling a waiting game."""
-        open_seats = OpenSeats(self.store.redis, self.store.prefix)
+        open_seats = OpenSeats(
+            self.store.redis, self.store.prefix, self.store.lifetimes.idempotency
+        )
         return SeatDesk(self._load, self.served, self.referee, open_seats)
 
     # --- creating ------------------------------------------------------------------
@@ -569,8 +572,13 @@ class GameService:
                 who,
                 idempotency_key,
                 request,
-                lambda: self._leave(
-                    record, game, seat, expected_version, with_view or idempotency_key is not None
+                lambda keeping: self._leave(
+                    record,
+                    game,
+                    seat,
+                    expected_version,
+                    with_view or idempotency_key is not None,
+                    keeping,
                 ),
                 MoveAccepted,
             )
@@ -589,17 +597,17 @@ class GameService:
         seat: int,
         expected_version: int | None,
         with_view: bool,
+        keeping: idempotency.Keeping | None,
     ) -> MoveAccepted:
         if record.status is not GameStatus.ACTIVE:
             raise _closed(record.status)
         if expected_version is not None and expected_version != record.version:
             raise version_conflict(record.version, expected_version)
         _check_present(record, seat)
-        verdict = await self.referee.take_over(record, seat, at_version=False)
-        _check_away_verdict(verdict, record)
+        # Nothing but the seat changes: the answer is known first, and kept with it.
         state = self.states.load(game, record.state)
         prompts = game.prompts(state)
-        return MoveAccepted(
+        answer = MoveAccepted(
             id=record.id,
             game=record.game,
             version=record.version,
@@ -611,6 +619,10 @@ class GameService:
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=True,
         )
+        keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
+        verdict = await self.referee.take_over(record, seat, at_version=False, keep=keep)
+        _check_away_verdict(verdict, record)
+        return answer
 
     async def autopilot(
         self, game_id: str, who: Credentials, seat: int, on: bool

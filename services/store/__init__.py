@@ -20,6 +20,7 @@ from .store import (
     GamePage,
     GameStore,
     GameSummary,
+    KeptAnswer,
     Lifetimes,
 )
 
@@ -40,6 +41,7 @@ __all__ = [
     "GameStore",
     "GameSummary",
     "IndexKeys",
+    "KeptAnswer",
     "Lifetimes",
     "LiveUpdates",
     "LogEntry",

@@ -58,10 +58,12 @@ return {'committed', version}
 
 TRANSITION = """
 -- Moves a game from one status to another at a given version (scoring -> finished,
--- anything unfinished -> aborted), storing extra fields with it.
--- KEYS[1] game record, KEYS[2] log stream
+-- anything unfinished -> aborted), storing extra fields with it, and the answer to the
+-- request that asked for it under its Idempotency-Key, if any.
+-- KEYS[1] game record, KEYS[2] log stream, KEYS[3] idempotency answer (or a key never set)
 -- ARGV[1] version, ARGV[2] allowed current statuses (space-separated), ARGV[3] new status,
--- ARGV[4] updated_at, ARGV[5] ttl ms, ARGV[6] channel, ARGV[7..] extra field, value...
+-- ARGV[4] updated_at, ARGV[5] ttl ms, ARGV[6] channel, ARGV[7] answer ('' none),
+-- ARGV[8] answer ttl ms, ARGV[9..] extra field, value...
 local current = redis.call('HGET', KEYS[1], 'version')
 if current ~= ARGV[1] then return 'stale' end
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -70,9 +72,10 @@ if not string.find(' ' .. ARGV[2] .. ' ', ' ' .. status .. ' ', 1, true) then
 end
 redis.call('HSET', KEYS[1], 'status', ARGV[3], 'updated_at', ARGV[4])
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
-for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 9, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[5]) end
+if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[8], 'NX') end
 redis.call('PUBLISH', ARGV[6], current)
 return 'done'
 """

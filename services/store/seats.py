@@ -13,14 +13,17 @@ from redis.asyncio import Redis
 
 from .keys import GameKeys
 from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
+from .store import Lifetimes
 
 FILL_SEAT = """
--- KEYS[1] game record
+-- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
 -- ARGV[1] seat, ARGV[2] sha256 of the invite code ('' when the creator fills the seat),
 -- ARGV[3] now (unix ms), ARGV[4] the seat's record (JSON), ARGV[5] number of seats,
 -- ARGV[6] updated_at, ARGV[7] channel, ARGV[8] the clocks if this starts the game ('' none),
 -- ARGV[9] the invite fields' prefix, ARGV[10] the filled seats' fields' prefix,
--- ARGV[11] the start's field, ARGV[12] the start if this starts the game (JSON)
+-- ARGV[11] the start's field, ARGV[12] the start if this starts the game (JSON),
+-- ARGV[13] / ARGV[14] the answer to keep if the game still waits / starts ('' none),
+-- ARGV[15] the answer's ttl ms
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing', ''} end
 local status = redis.call('HGET', KEYS[1], 'status')
 local invite = redis.call('HGET', KEYS[1], ARGV[9] .. ARGV[1])
@@ -43,12 +46,14 @@ local version = redis.call('HGET', KEYS[1], 'version')
 for seat = 0, tonumber(ARGV[5]) - 1 do
   if redis.call('HEXISTS', KEYS[1], ARGV[9] .. seat) == 1 then
     redis.call('PUBLISH', ARGV[7], version)
+    if ARGV[13] ~= '' then redis.call('SET', KEYS[2], ARGV[13], 'PX', ARGV[15], 'NX') end
     return {'filled', 'waiting'}
   end
 end
 redis.call('HSET', KEYS[1], 'status', 'active', ARGV[11], ARGV[12])
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'clock', ARGV[8]) end
 redis.call('PUBLISH', ARGV[7], version)
+if ARGV[14] ~= '' then redis.call('SET', KEYS[2], ARGV[14], 'PX', ARGV[15], 'NX') end
 return {'started', 'active'}
 """
 
@@ -70,6 +75,16 @@ class FillVerdict(StrEnum):
 
 
 @dataclass(frozen=True)
+class FillAnswers:
+    """The answer to keep under an Idempotency-Key (by its digest) if the fill lands:
+    one for a game that still waits, one for a game it starts (JSON each)."""
+
+    digest: str
+    if_waiting: str
+    if_started: str
+
+
+@dataclass(frozen=True)
 class FillOutcome:
     verdict: FillVerdict
     status: str
@@ -79,9 +94,13 @@ class FillOutcome:
 class OpenSeats:
     """Writes open seats as they are filled."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(
+        self, redis: Redis, prefix: str, answer_seconds: int = Lifetimes.idempotency
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.answer_seconds = answer_seconds
+        """How long an answer kept under an Idempotency-Key lasts."""
         self._fill = redis.register_script(FILL_SEAT)
 
     async def fill(
@@ -96,13 +115,16 @@ class OpenSeats:
         updated_at: str,
         clock_if_started: str,
         turn_if_started: list[int],
+        keep: FillAnswers | None = None,
     ) -> FillOutcome:
         """Give open `seat` to `taken_by` if `code_hash` is its invite's (and that has not
         expired), or unconditionally with no code (the creator fills it). If that starts
-        the game, its start is kept: now (`updated_at`) and `turn_if_started`."""
+        the game, its start is kept: now (`updated_at`) and `turn_if_started`; if it
+        lands, the answer to `keep` is kept with it."""
         keys = GameKeys(self.prefix, game_id)
+        answer_key = keys.idempotency(keep.digest) if keep else keys.no_idempotency
         verdict, status = await self._fill(
-            keys=[keys.record],
+            keys=[keys.record, answer_key],
             args=[
                 seat,
                 code_hash or "",
@@ -116,6 +138,9 @@ class OpenSeats:
                 SEAT_FIELD,
                 START_FIELD,
                 GameStart(updated_at, turn_if_started).to_json(),
+                keep.if_waiting if keep else "",
+                keep.if_started if keep else "",
+                self.answer_seconds * 1000,
             ],
         )
         return FillOutcome(FillVerdict(verdict), str(status))

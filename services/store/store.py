@@ -36,6 +36,16 @@ class Lifetimes:
     idempotency: int = 24 * 3600
 
 
+@dataclass(frozen=True)
+class KeptAnswer:
+    """The answer to a request with an Idempotency-Key, kept by the script that makes
+    the change it answers: a retry finds it even if whoever asked died right after."""
+
+    digest: str
+    answer: str
+    """JSON, as `idempotent_answer` gives it back."""
+
+
 class CommitVerdict(StrEnum):
     COMMITTED = "committed"
     CONFLICT = "conflict"
@@ -225,12 +235,14 @@ class GameStore:
         to: GameStatus,
         at: str,
         extra: dict[str, str] | None = None,
+        keep: KeptAnswer | None = None,
     ) -> bool:
-        """Change the status at `version` if the game is in one of `allowed`."""
+        """Change the status at `version` if the game is in one of `allowed` (and `keep`
+        the answer to the request that asked for it, if it does)."""
         keys = self.keys(game_id)
         extra_args = [item for pair in (extra or {}).items() for item in pair]
         done = await self._transition(
-            keys=[keys.record, keys.log],
+            keys=[keys.record, keys.log, self._answer_key(keys, keep)],
             args=[
                 version,
                 " ".join(status.value for status in allowed),
@@ -238,6 +250,8 @@ class GameStore:
                 at,
                 self._ttl_ms(to),
                 keys.channel,
+                keep.answer if keep is not None else "",
+                self.lifetimes.idempotency * 1000,
                 *extra_args,
             ],
         )
@@ -256,6 +270,10 @@ class GameStore:
         """Games whose noted deadline has passed."""
         due = await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
         return cast(list[str], due)
+
+    @staticmethod
+    def _answer_key(keys: GameKeys, keep: KeptAnswer | None) -> str:
+        return keys.idempotency(keep.digest) if keep is not None else keys.no_idempotency
 
     def _ttl_ms(self, status: GameStatus) -> int:
         if status in (GameStatus.FINISHED, GameStatus.ABORTED):

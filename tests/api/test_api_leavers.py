@@ -5,8 +5,11 @@ end; with end_game (the default with 2 seats) the game ends. A seat may also ste
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from services.gameplay import referee as referee_module
 from services.gameplay.records import load_record, replay
 
 
@@ -229,6 +232,35 @@ def test_a_retried_leave_with_its_idempotency_key_gets_the_first_answer(api):
     assert first.status_code == again.status_code == 200
     assert again.headers["idempotent-replayed"] == "true"
     assert again.json() == first.json() and first.json()["abandoned"] is True
+
+
+class Crash(Exception):
+    """The replica dies here: the change is stored, nothing after it runs."""
+
+
+def crash(*args, **kwargs):
+    raise Crash
+
+
+def test_a_leave_retried_after_its_replica_died_gets_the_answer_it_never_sent(api, monkeypatch):
+    """The script that marks the seat abandoned keeps the answer with it: the retry is
+    answered, not told that its own leave left the seat."""
+    created = api.create(seats=3)
+    game_id, token = created["id"], tokens_of(created)[0]
+    headers = {**api.auth(token), "Idempotency-Key": "died-leaving-0001"}
+    with monkeypatch.context() as dying:
+        dying.setattr(referee_module, "log", SimpleNamespace(info=crash))  # after the change
+        with pytest.raises(Crash):
+            api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=headers)
+    assert api.game(game_id)["seats"][0]["abandoned"] is True
+    retried = api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=headers)
+    assert retried.status_code == 200, retried.text
+    assert retried.headers["idempotent-replayed"] == "true"
+    answer = retried.json()
+    assert answer["abandoned"] is True and answer["seat"] == 0 and answer["version"] == 0
+    assert answer["view"]["you"] == 0 and answer["view"]["hand"]  # whole, as kept answers are
+    bare = api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=api.auth(token))
+    assert bare.status_code == 409 and bare.json()["code"] == "seat_abandoned"
 
 
 def test_graphql_refusals_share_the_error_interface_whatever_their_http_status(api, gql):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -232,6 +233,62 @@ def test_a_retried_cancel_with_its_idempotency_key_gets_the_first_answer(api):
     assert cancel_under_it.status_code == 422
     assert cancel_under_it.json()["code"] == "idempotency_key_reused"
     assert api.game(other["id"])["status"] != "aborted"
+
+
+class Crash(Exception):
+    """The replica dies here: the change is stored, nothing after it runs."""
+
+
+def crash(*args, **kwargs):
+    raise Crash
+
+
+def test_a_bot_fill_retried_after_its_replica_died_gets_the_answer_it_never_sent(api, monkeypatch):
+    """The fill's script keeps the answer with the seat: the retry is answered, not told
+    that its own fill took the seat."""
+    created = api.create(seats=[{"name": "Host"}, OPEN, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    for seat, key, status in ((1, "died-filling-1", "waiting"), (2, "died-filling-2", "active")):
+        with monkeypatch.context() as dying:
+            dying.setattr(seats_module.SeatDesk, "_after_fill", crash)
+            with pytest.raises(Crash):
+                fill_once(api, game_id, seat, creator, key)
+        retried = fill_once(api, game_id, seat, creator, key)
+        assert retried.status_code == 200, retried.text
+        assert retried.headers["Idempotent-Replayed"] == "true"
+        assert retried.json() == {
+            "id": game_id,
+            "game": created["game"],
+            "seat": seat,
+            "name": "Bot (random)",
+            "bot": "random",
+            "token": None,
+            "status": status,
+        }
+        other = fill_once(api, game_id, seat, creator, key, bot="greedy")
+        assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+    assert api.game(game_id)["status"] == "active"
+
+
+def test_a_cancel_retried_after_its_replica_died_gets_the_answer_it_never_sent(api, monkeypatch):
+    created = api.create(seats=[{"name": "Host"}, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    with monkeypatch.context() as dying:
+        dying.setattr(seats_module, "log", SimpleNamespace(info=crash))  # after the change
+        with pytest.raises(Crash):
+            cancel_once(api, game_id, creator, "died-cancelling")
+    assert api.game(game_id)["status"] == "aborted"
+    retried = cancel_once(api, game_id, creator, "died-cancelling")
+    assert retried.status_code == 200, retried.text
+    assert retried.headers["Idempotent-Replayed"] == "true"
+    assert retried.json() == {
+        "id": game_id,
+        "game": created["game"],
+        "status": "aborted",
+        "reason": "cancelled by its creator",
+    }
+    bare = cancel(api, game_id, creator)
+    assert bare.status_code == 409 and bare.json()["code"] == "game_not_waiting"
 
 
 def test_a_retried_creation_answers_the_same_codes_and_creator_token(api):
