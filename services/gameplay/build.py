@@ -41,6 +41,7 @@ from .dispatch import (
 )
 from .leavers import SeatsAway
 from .notifier import WebhookNotifier
+from .parsed_states import ParsedStates
 from .referee import Referee, budgeted_bots
 from .served import ServedGames
 from .service import GameService
@@ -171,6 +172,7 @@ def build_service(
     deadlines = ClockDeadlines(store)
     pipeline = CommitPipeline(store, [CommitMetrics(), notifier, deadlines, NextStep(dispatcher)])
     archive = RecordArchive(redis, settings.key_prefix, settings.record_ttl)
+    states = ParsedStates()
     referee = Referee(
         store=store,
         served=served,
@@ -181,6 +183,7 @@ def build_service(
         seats_away=SeatsAway(store),
         archive=archive,
         bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
+        states=states,
     )
     service = GameService(
         store=store,
@@ -194,6 +197,7 @@ def build_service(
         webhook_allow_private=settings.webhook_allow_private,
         archive=archive,
         invite_ttl=settings.invite_ttl,
+        states=states,
     )
     tournaments = TournamentRunner(
         service,

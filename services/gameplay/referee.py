@@ -28,6 +28,7 @@ from .commits import CommitPipeline, commit_of
 from .dispatch import Dispatcher
 from .leavers import AwayVerdict, SeatsAway, bot_of, default_leave_bot, leave_policy
 from .notifier import WebhookNotifier
+from .parsed_states import ParsedStates
 from .results import result_of
 from .served import ServedGames
 
@@ -65,6 +66,7 @@ class Referee:
         seats_away: SeatsAway,
         archive: RecordArchive | None = None,
         bot_maker: BotMaker = make_bot,
+        states: ParsedStates | None = None,
     ) -> None:
         self.store = store
         self.served = served
@@ -75,6 +77,8 @@ class Referee:
         self.seats_away = seats_away
         self.archive = archive
         self.bot_maker = bot_maker
+        self.states = states if states is not None else ParsedStates()
+        """Shared with the service: a bot's turn reads the state the commit before it left."""
         self.game_ended: GameEnded | None = None
         """Set by `build_service`: the tournaments, which record each table's result."""
 
@@ -104,7 +108,7 @@ class Referee:
 
     async def _play_bot(self, record: GameRecord) -> None:
         game = self.served.of(record)
-        state = game.load_state(record.state)
+        state = self.states.load(game, record.state)
         seat = _prompted_bot(record, game.prompts(state))
         if seat is None:
             return
@@ -142,12 +146,15 @@ class Referee:
         commit, prompts = commit_of(record, game, seat, move, outcome)
         turn = tuple(prompt.seat for prompt in prompts)
         landed = await self.pipeline.commit(record, commit, by, turn)
-        return landed.verdict is CommitVerdict.COMMITTED
+        if landed.verdict is not CommitVerdict.COMMITTED:
+            return False
+        self.states.remember(game, commit.state, outcome.state)
+        return True
 
     async def _score(self, record: GameRecord) -> None:
         game = self.served.of(record)
         with metrics.SCORING_SECONDS.labels(game=record.game).time():
-            result = result_of(game, record, game.load_state(record.state))
+            result = result_of(game, record, self.states.load(game, record.state))
             done = await self.store.transition(
                 record.id,
                 record.version,
@@ -237,7 +244,7 @@ class Referee:
         if record.status is not GameStatus.ACTIVE:
             return False
         game = self.served.of(record)
-        return _prompted_bot(record, game.prompts(game.load_state(record.state))) is not None
+        return _prompted_bot(record, game.prompts(self.states.load(game, record.state))) is not None
 
     # --- clocks ------------------------------------------------------------------------
 
@@ -270,7 +277,7 @@ class Referee:
             return
         seat = next(seat for seat in overdue if seat not in away)
         game = self.served.of(record)
-        state = game.load_state(record.state)
+        state = self.states.load(game, record.state)
         move: Move | None = None
         outcome: Outcome | None = None
         if record.clock_rules["on_timeout"] == "bot":

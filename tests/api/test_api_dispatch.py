@@ -139,3 +139,28 @@ async def test_a_batch_sends_tasks_only_for_its_games_with_a_bot_prompted(
         created, _ = await built.bulk.create_games(platform, request, None)
     humans, with_bot = created.games
     assert recording.sent == [(with_bot.id, 0)] and humans.id != with_bot.id
+
+
+async def test_bot_turns_read_the_state_the_turn_before_committed_without_parsing_it(
+    gameplay, games, monkeypatch
+):
+    """A worker that plays a game's bots turn after turn parses its stored JSON only for
+    the first: each commit leaves its state with the service's parsed states."""
+    game = games["hidden-numbers"]
+    parsed = []
+    load_state = type(game).load_state
+    monkeypatch.setattr(
+        type(game), "load_state", lambda self, text: parsed.append(text) or load_state(self, text)
+    )
+    bots = [{"name": f"Bot {n}", "bot": "random"} for n in range(3)]
+    created = await create(gameplay, bots)
+    gameplay.referee.states = type(gameplay.referee.states)()  # as a fresh worker has
+    parsed.clear()
+    record = await gameplay.store.load(created.id)
+    while record.status is not GameStatus.FINISHED:
+        await gameplay.referee.advance(record.id, record.version)
+        record = await gameplay.store.load(record.id)
+    assert record.version > 5
+    # The first turn's, and the final one once more for the game's record (the archive);
+    # not one of the other turns' nor the scoring's.
+    assert len(parsed) == 2 and parsed[1] == record.state
