@@ -5,6 +5,7 @@ own hand. Drawn from `DominionView` alone."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from services.games.dominion.view import DominionView, EventView, PileView, PlayerView
 
@@ -141,7 +142,7 @@ def _supply(svg: Svg, view: DominionView, top: float) -> float:
     return y
 
 
-def _type_colour(types: list[str]) -> str:
+def _type_colour(types: Sequence[str]) -> str:
     for name, colour in TYPE_COLOURS:
         if name in types:
             return colour

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from services.engine import Prompt
 
@@ -18,11 +18,13 @@ from .zones import shadow_positions
 
 
 class PileView(BaseModel):
+    model_config = ConfigDict(frozen=True)  # views share it (`pile_view`)
+
     card: str
     left: int
     coins: int
     debt: int
-    types: list[str]
+    types: tuple[str, ...]
     debt_on_pile: int = 0
 
 
@@ -135,14 +137,14 @@ def pile_view(
     name: str, left: int, debt_on_pile: int, lowered: bool, enlightened: bool
 ) -> PileView:
     """A pile's view depends on nothing but these (costs and types change only with the
-    two Prophecies), so views share one object per combination (views are never edited)."""
+    two Prophecies), so views share one object per combination (it is frozen)."""
     c = cost_when(name, lowered=lowered)
     return PileView(
         card=name,
         left=left,
         coins=c.coins,
         debt=c.debt,
-        types=sorted(types_when(name, enlightened=enlightened)),
+        types=tuple(sorted(types_when(name, enlightened=enlightened))),
         debt_on_pile=debt_on_pile,
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from services.engine import Seat
 
@@ -30,21 +30,32 @@ class TileFace(BaseModel):
     islands: list[list[Side]]
 
 
+SHARED = ConfigDict(frozen=True)
+"""For the parts of a view that views share (`_tile_view`, `_island_view`): they cannot be
+changed, and hold tuples, not lists (a tile's `edges` mapping excepted: never edit it)."""
+
+
 class TradingHouseView(BaseModel):
+    model_config = SHARED
+
     owner: Seat
     tower: bool
     harbour: bool
 
 
 class TileIslandView(BaseModel):
+    model_config = SHARED
+
     index: int
-    edges: list[Side]
+    edges: tuple[Side, ...]
     """The sides this island reaches, as the tile lies (turned)."""
     connected_island: int
     trading_house: TradingHouseView | None
 
 
 class BoardTileView(BaseModel):
+    model_config = SHARED
+
     x: int
     y: int
     rotation: int
@@ -54,21 +65,25 @@ class BoardTileView(BaseModel):
     initial: bool
     edges: dict[Side, EdgeKind]
     """As the tile lies (turned)."""
-    islands: list[TileIslandView]
+    islands: tuple[TileIslandView, ...]
 
 
 class IslandNodeView(BaseModel):
+    model_config = SHARED
+
     x: int
     y: int
     island: int
 
 
 class ConnectedIslandView(BaseModel):
+    model_config = SHARED
+
     id: int
-    nodes: list[IslandNodeView]
+    nodes: tuple[IslandNodeView, ...]
     tile_count: int
     closed: bool
-    influence: list[int]
+    influence: tuple[int, ...]
     """Per seat: 1 per trading house, 2 per tower-equipped one."""
     has_tower: bool
 
@@ -179,19 +194,19 @@ def _tile_view(
     connected: tuple[int, ...],
     marks: tuple[HouseMark | None, ...],
 ) -> BoardTileView:
-    # A placed tile's view changes only with these; views share it (nothing changes a
-    # view in place), so most of a board is built once per process, not once per view.
+    # A placed tile's view changes only with these; views share it (it is frozen), so
+    # most of a board is built once per process, not once per view.
     tile = TILES[tile_id]
     edges = {turned(side, rotation): tile.edges[side] for side in SIDES}
-    islands = [
+    islands = tuple(
         TileIslandView(
             index=i,
-            edges=sorted((turned(s, rotation) for s in island.edges), key=SIDES.index),
+            edges=tuple(sorted((turned(s, rotation) for s in island.edges), key=SIDES.index)),
             connected_island=connected[i],
             trading_house=_house_view(marks[i]),
         )
         for i, island in enumerate(tile.islands)
-    ]
+    )
     return BoardTileView(
         x=x,
         y=y,
@@ -248,10 +263,10 @@ def _island_view(
     # Shared between views like `_tile_view`: an island changes only as these do.
     return ConnectedIslandView(
         id=island_id,
-        nodes=[IslandNodeView(x=x, y=y, island=i) for x, y, i in nodes],
+        nodes=tuple(IslandNodeView(x=x, y=y, island=i) for x, y, i in nodes),
         tile_count=tiles,
         closed=closed,
-        influence=list(influence),
+        influence=influence,
         has_tower=has_tower,
     )
 

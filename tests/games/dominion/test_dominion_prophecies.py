@@ -182,10 +182,10 @@ def test_the_supply_shows_costs_and_types_as_the_active_prophecy_makes_them():
         assert (pile(trade, "Province").coins, pile(trade, "Copper").coins) == (
             (7, 0) if active else (8, 0)
         )
-        assert pile(trade, "Gold").types == ["Treasure"]
+        assert pile(trade, "Gold").types == ("Treasure",)
         light = with_prophecy("Enlightenment", active=active)
-        assert pile(light, "Gold").types == (["Action", "Treasure"] if active else ["Treasure"])
-        assert pile(light, "Province").coins == 8 and pile(light, "Estate").types == ["Victory"]
+        assert pile(light, "Gold").types == (("Action", "Treasure") if active else ("Treasure",))
+        assert pile(light, "Province").coins == 8 and pile(light, "Estate").types == ("Victory",)
 
 
 # --- Good Harvest ---------------------------------------------------------------------

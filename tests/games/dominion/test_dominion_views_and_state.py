@@ -2,7 +2,9 @@
 
 import dataclasses
 
+import pytest
 from dominion_kit import act, choose, kingdom_with, me, new_game, play, prompts, start
+from pydantic import ValidationError
 
 from services.engine import Rng, copy_state
 from services.games.dominion import game
@@ -182,3 +184,15 @@ def test_a_bots_observation_holds_only_what_the_seats_view_shows():
     reordered = copy_state(state)
     reordered.player_states[0].deck.reverse()
     assert game.observation(reordered, 0) == game.observation(state, 0)
+
+
+def test_the_supply_piles_views_share_cannot_be_changed():
+    """A pile's view is built once per count and cost and shared by every view showing it:
+    editing one would change the others."""
+    state = new_game()
+    first, second = game.view(state, 0), game.view(state, 1)
+    assert first.supply[0] is second.supply[0]
+    with pytest.raises(ValidationError, match="frozen"):
+        first.supply[0].left = 0
+    with pytest.raises(AttributeError):
+        first.supply[0].types.append("Curse")  # type: ignore[attr-defined]

@@ -1,6 +1,8 @@
 """What each seat sees, the move labels and the catalog."""
 
 import orjson
+import pytest
+from pydantic import ValidationError
 from sky_islands_helpers import give_hand, house, new_game, put, put_hole_ring, set_cubes
 
 from services.games.sky_islands import SkyIslandsView, game
@@ -47,7 +49,7 @@ def test_view_board_tiles_lie_turned_with_their_buildings():
     tile = next(t for t in view.board if (t.x, t.y) == (0, -1))
     assert (tile.tile, tile.rotation, tile.shape) == (14, 180, "two opposite peninsulas")
     assert tile.edges == {"N": "island", "E": "sky", "S": "island", "W": "sky"}
-    assert [i.edges for i in tile.islands] == [["S"], ["N"]]
+    assert [i.edges for i in tile.islands] == [("S",), ("N",)]
     assert tile.islands[1].trading_house.model_dump() == {
         "owner": 2,
         "tower": True,
@@ -66,7 +68,7 @@ def test_view_has_derived_connected_islands():
     ring_id = next(t for t in view.board if (t.x, t.y) == (-1, 0)).islands[0].connected_island
     ring = by_id[ring_id]
     assert (ring.tile_count, ring.closed, ring.has_tower) == (6, True, True)
-    assert ring.influence == [2, 1, 0]
+    assert ring.influence == (2, 1, 0)
     assert {(n.x, n.y) for n in ring.nodes} == {
         (-1, 0),
         (-1, -1),
@@ -139,3 +141,22 @@ def test_catalog_lists_every_tile_and_the_pieces():
         "cubes_per_colour": 20,
     }
     orjson.dumps(catalog)
+
+
+def test_the_parts_views_share_cannot_be_changed():
+    """Board tiles and connected islands are built once and shared by every view that
+    shows them: editing one would change the others."""
+    state = new_game(3)
+    put_hole_ring(state)
+    house(state, 0, -1, 0, tower=True)
+    first, second = game.view(state, 0), game.view(state, 1)
+    assert first.board[0] is second.board[0]
+    assert first.connected_islands[0] is second.connected_islands[0]
+    with pytest.raises(ValidationError, match="frozen"):
+        first.board[0].rotation = 3
+    with pytest.raises(ValidationError, match="frozen"):
+        first.connected_islands[0].closed = True
+    with pytest.raises(AttributeError):
+        first.connected_islands[0].influence.append(9)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        first.board[0].islands[0].edges.append("N")  # type: ignore[attr-defined]
