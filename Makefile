@@ -64,6 +64,7 @@ bench: install
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
 bench-service: install
 	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
+	$(PY) bench/bot_turns.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/log_dictionary.py
 	$(PY) bench/tournaments.py --spawn --redis-url redis://127.0.0.1:6379/15
 

@@ -1,4 +1,5 @@
-"""bench/load.py runs end to end (tiny load) and reports sane numbers."""
+"""bench/load.py and bench/bot_turns.py run end to end (tiny loads) and report sane
+numbers."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import redis
+
 from services.api.app import create_app
 
 LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
+BOT_TURNS = LOAD.with_name("bot_turns.py")
 
 
 def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
@@ -54,3 +58,17 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
     assert all(
         row["hash_bytes_mean"] > 0 and row["log_bytes_per_move"] > 0 for row in memory.values()
     )
+
+
+def test_the_bot_turns_script_plays_bot_games_to_the_end_and_leaves_no_keys(redis_url, capsys):
+    spec = importlib.util.spec_from_file_location("skyport_bench_bot_turns", BOT_TURNS)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
+    assert set(numbers) == {"sky-islands"} and numbers["sky-islands"] > 0
+    assert "ms CPU per bot move" in capsys.readouterr().out
+    client = redis.Redis.from_url(redis_url)
+    try:
+        assert not list(client.scan_iter(f"{bench.PREFIX}*"))
+    finally:
+        client.close()
