@@ -128,6 +128,7 @@ class Opponent:
 @strawberry.type(description="Final standings, best first, with every score's breakdown.")
 class GameResult:
     game_id: strawberry.ID
+    game: str = strawberry.field(description="The game's type, as in the catalog.")
     version: int
     winners: list[int] = strawberry.field(
         description="Seats that won; empty when nobody did (a solo player who lost)."
@@ -145,6 +146,7 @@ class GameResult:
     def of(cls, result: payloads.GameResult) -> "GameResult":
         return cls(
             game_id=strawberry.ID(result.id),
+            game=result.game,
             version=result.version,
             winners=result.winners,
             standings=[Standing.of(s) for s in result.standings],
