@@ -3,11 +3,10 @@ cancelling a waiting game, leaving a game a bot takes over): the first answer is
 under the key, as a move's commit keeps it, and a retry gets it again; another request
 under the same key is refused.
 
-A move's answer is stored by the commit script itself, and so are a bot fill's and a
-cancellation's, by the script that makes the change (`Keeping`): a retry after whoever
-asked died between the change and the answer still gets that answer. A leave keeps its
-answer just after it lands. Two copies of one request sent at the same instant may
-still see one succeed and the other refused as a conflict.
+Each answer is kept by the script that makes the change, as a move's commit keeps a
+move's (`Keeping`): a retry after whoever asked died between the change and the answer
+still gets that answer. Two copies of one request sent at the same instant may still see
+one succeed and the other refused as a conflict.
 """
 
 from __future__ import annotations
@@ -65,9 +64,8 @@ async def once(
     answer_type: type[Answer],
 ) -> tuple[Answer, bool]:
     """`act(keeping)`'s answer, or the first answer to this key. Returns it and whether
-    it is a replay. `request` is what the request asked for. `act` may keep its answer
-    with its change (`keeping` is None without a key); if it does not, it is kept here,
-    after the change."""
+    it is a replay. `request` is what the request asked for. `act` keeps its answer with
+    its change, as `keeping` says (None without a key)."""
     if idempotency_key is None:
         return await act(None), False
     if not GAME_ID.match(game_id):  # before it names a key in the store
@@ -77,17 +75,14 @@ async def once(
     first = await store.idempotent_answer(game_id, digest)
     if first is not None:
         return replayed(first, request_print, answer_type), True
-    keeping = Keeping(digest, request_print)
     try:
-        answer = await act(keeping)
+        return await act(Keeping(digest, request_print)), False
     except Problem:
         # Refused: a first copy may have landed meanwhile (the retry that overtook it).
         first = await store.idempotent_answer(game_id, digest)
         if first is None:
             raise
         return replayed(first, request_print, answer_type), True
-    await store.keep_answer(game_id, digest, keeping.kept(answer))  # NX: the act's stays
-    return answer, False
 
 
 def replayed(stored: str, request_print: str, answer_type: type[Answer]) -> Answer:

@@ -188,12 +188,6 @@ class GameStore:
     async def idempotent_answer(self, game_id: str, digest: str) -> str | None:
         return cast(str | None, await self.redis.get(self.keys(game_id).idempotency(digest)))
 
-    async def keep_answer(self, game_id: str, digest: str, answer: str) -> None:
-        """Keep the first answer to a request that commits no move (a commit keeps a
-        move's itself), for as long as a move's is kept."""
-        key = self.keys(game_id).idempotency(digest)
-        await self.redis.set(key, answer, px=self.lifetimes.idempotency * 1000, nx=True)
-
     # --- changing ----------------------------------------------------------------
 
     async def commit(self, commit: Commit) -> CommitOutcome:
