@@ -239,6 +239,14 @@ def settings(redis_url: str, key_prefix: str) -> Settings:
     )
 
 
+class Crash(Exception):
+    """The replica dies here: the change is stored, nothing after it runs."""
+
+
+def crash(*args, **kwargs):
+    raise Crash
+
+
 class Driver:
     """Thin helpers over the REST API, so tests read like the rules they check."""
 

@@ -163,7 +163,7 @@ class SeatsAway:
     ) -> AwayVerdict:
         keys = self.store.keys(record.id)
         verdict = await self._set(
-            keys=[keys.record, keys.idempotency(keep.digest) if keep else keys.no_idempotency],
+            keys=[keys.record, keys.answer(keep.digest if keep else None)],
             args=[
                 str(record.version) if at_version else "",
                 f"{AWAY_FIELD}{seat}",

@@ -38,6 +38,11 @@ class GameKeys:
         """A key in the game's slot that is never written, for scripts called without one."""
         return f"{self.tag}:idem:-"
 
+    def answer(self, digest: str | None) -> str:
+        """Where a script keeps the answer to the request with this key digest (None: the
+        request had no key, and nothing is kept)."""
+        return self.idempotency(digest) if digest else self.no_idempotency
+
     @property
     def channel(self) -> str:
         """Pub/sub channel rung after every change of the game."""

@@ -122,9 +122,8 @@ class OpenSeats:
         the game, its start is kept: now (`updated_at`) and `turn_if_started`; if it
         lands, the answer to `keep` is kept with it."""
         keys = GameKeys(self.prefix, game_id)
-        answer_key = keys.idempotency(keep.digest) if keep else keys.no_idempotency
         verdict, status = await self._fill(
-            keys=[keys.record, answer_key],
+            keys=[keys.record, keys.answer(keep.digest if keep else None)],
             args=[
                 seat,
                 code_hash or "",

@@ -192,13 +192,8 @@ class GameStore:
 
     async def commit(self, commit: Commit) -> CommitOutcome:
         keys = self.keys(commit.game_id)
-        idempotency_key = (
-            keys.idempotency(commit.idempotency_digest)
-            if commit.idempotency_digest
-            else keys.no_idempotency
-        )
         verdict, value = await self._commit(
-            keys=[keys.record, keys.log, idempotency_key],
+            keys=[keys.record, keys.log, keys.answer(commit.idempotency_digest)],
             args=[
                 commit.expected_version,
                 commit.state,
@@ -236,7 +231,7 @@ class GameStore:
         keys = self.keys(game_id)
         extra_args = [item for pair in (extra or {}).items() for item in pair]
         done = await self._transition(
-            keys=[keys.record, keys.log, self._answer_key(keys, keep)],
+            keys=[keys.record, keys.log, keys.answer(keep.digest if keep else None)],
             args=[
                 version,
                 " ".join(status.value for status in allowed),
@@ -264,10 +259,6 @@ class GameStore:
         """Games whose noted deadline has passed."""
         due = await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
         return cast(list[str], due)
-
-    @staticmethod
-    def _answer_key(keys: GameKeys, keep: KeptAnswer | None) -> str:
-        return keys.idempotency(keep.digest) if keep is not None else keys.no_idempotency
 
     def _ttl_ms(self, status: GameStatus) -> int:
         if status in (GameStatus.FINISHED, GameStatus.ABORTED):

@@ -11,6 +11,7 @@ import pytest
 
 from services.gameplay import referee as referee_module
 from services.gameplay.records import load_record, replay
+from tests.conftest import Crash, crash
 
 
 @pytest.fixture
@@ -232,14 +233,6 @@ def test_a_retried_leave_with_its_idempotency_key_gets_the_first_answer(api):
     assert first.status_code == again.status_code == 200
     assert again.headers["idempotent-replayed"] == "true"
     assert again.json() == first.json() and first.json()["abandoned"] is True
-
-
-class Crash(Exception):
-    """The replica dies here: the change is stored, nothing after it runs."""
-
-
-def crash(*args, **kwargs):
-    raise Crash
 
 
 def test_a_leave_retried_after_its_replica_died_gets_the_answer_it_never_sent(api, monkeypatch):

@@ -17,6 +17,7 @@ import redis as sync_redis
 from services.api.app import create_app
 from services.gameplay import seats as seats_module
 from services.gameplay.auth import hash_secret
+from tests.conftest import Crash, crash
 
 OPEN = {"open": True}
 
@@ -233,14 +234,6 @@ def test_a_retried_cancel_with_its_idempotency_key_gets_the_first_answer(api):
     assert cancel_under_it.status_code == 422
     assert cancel_under_it.json()["code"] == "idempotency_key_reused"
     assert api.game(other["id"])["status"] != "aborted"
-
-
-class Crash(Exception):
-    """The replica dies here: the change is stored, nothing after it runs."""
-
-
-def crash(*args, **kwargs):
-    raise Crash
 
 
 def test_a_bot_fill_retried_after_its_replica_died_gets_the_answer_it_never_sent(api, monkeypatch):
