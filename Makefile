@@ -65,6 +65,7 @@ bench: install
 bench-service: install
 	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/bot_turns.py --redis-url redis://127.0.0.1:6379/15
+	$(PY) bench/move_parts.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/log_dictionary.py
 	$(PY) bench/tournaments.py --spawn --redis-url redis://127.0.0.1:6379/15
 

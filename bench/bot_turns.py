@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from services.gameplay.auth import Credentials  # noqa: E402
 from services.gameplay.build import Gameplay, build_service  # noqa: E402
+from services.gameplay.dispatch import NoDispatch  # noqa: E402
 from services.gameplay.payloads import CreateGameRequest  # noqa: E402
 from services.gameplay.settings import Settings  # noqa: E402
 from services.store import GameStatus  # noqa: E402
@@ -29,16 +30,6 @@ from services.store import GameStatus  # noqa: E402
 ANYONE = Credentials(None, "127.0.0.1")
 PREFIX = f"skyport-bench-bots-{os.getpid()}"
 """This run's own keys, deleted at the end."""
-
-
-class Idle:
-    """Sends nothing: the bench asks the referee for each turn itself, as a task would."""
-
-    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
-        return None
-
-    async def resend(self, game_id: str, version: int) -> None:
-        return None
 
 
 async def play_to_the_end(gameplay: Gameplay, game: str, seed: int) -> tuple[int, float]:
@@ -60,7 +51,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     """CPU milliseconds per bot move, by game."""
     settings = Settings(redis_url=args.redis_url, key_prefix=PREFIX)
     per_move: dict[str, float] = {}
-    async with build_service(settings, dispatcher=Idle()) as gameplay:
+    async with build_service(settings, dispatcher=NoDispatch()) as gameplay:
         try:
             for game in args.game.split(","):
                 moves, seconds = 0, 0.0

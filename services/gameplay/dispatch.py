@@ -45,6 +45,17 @@ class Dispatcher(Protocol):
         the game stalled: its task was lost)."""
 
 
+class NoDispatch:
+    """Sends nothing: for a caller that advances its games itself (`Referee.advance`),
+    as the benches and tests that play bot turns one by one do."""
+
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        return None
+
+    async def resend(self, game_id: str, version: int) -> None:
+        return None
+
+
 @runtime_checkable
 class WebhookSender(Protocol):
     async def send_webhook(

@@ -1,5 +1,5 @@
-"""bench/load.py and bench/bot_turns.py run end to end (tiny loads) and report sane
-numbers."""
+"""bench/load.py, bench/bot_turns.py and bench/move_parts.py run end to end (tiny loads)
+and report sane numbers."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 import redis
 
 from services.api.app import create_app
 
 LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 BOT_TURNS = LOAD.with_name("bot_turns.py")
+MOVE_PARTS = LOAD.with_name("move_parts.py")
 
 
 def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
@@ -67,6 +69,25 @@ def test_the_bot_turns_script_plays_bot_games_to_the_end_and_leaves_no_keys(redi
     numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
     assert set(numbers) == {"sky-islands"} and numbers["sky-islands"] > 0
     assert "ms CPU per bot move" in capsys.readouterr().out
+    client = redis.Redis.from_url(redis_url)
+    try:
+        assert not list(client.scan_iter(f"{bench.PREFIX}*"))
+    finally:
+        client.close()
+
+
+def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_url, capsys):
+    spec = importlib.util.spec_from_file_location("skyport_bench_move_parts", MOVE_PARTS)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
+    parts = numbers["sky-islands"]
+    total = parts.pop(bench.TOTAL)
+    assert total > 0 and sum(parts.values()) == pytest.approx(total)
+    # Every move reads and commits over Redis, lists legal moves and answers with a view.
+    for part in ["Redis round trips", "the mover's view", "rules: legal moves", "JSON answers"]:
+        assert parts[part] > 0, part
+    assert "service CPU per move" in capsys.readouterr().out
     client = redis.Redis.from_url(redis_url)
     try:
         assert not list(client.scan_iter(f"{bench.PREFIX}*"))

@@ -11,7 +11,7 @@ from services.engine import Move
 from services.gameplay.auth import Credentials
 from services.gameplay.build import build_service
 from services.gameplay.bulk import BulkCreateRequest
-from services.gameplay.dispatch import InProcessDispatcher
+from services.gameplay.dispatch import InProcessDispatcher, NoDispatch
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.settings import Settings
 from services.store import GameStatus
@@ -21,20 +21,10 @@ pytestmark = pytest.mark.anyio
 ANYONE = Credentials(None, "127.0.0.1")
 
 
-class Idle:
-    """A dispatcher that sends nothing: the tests call `advance` themselves."""
-
-    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
-        return None
-
-    async def resend(self, game_id: str, version: int) -> None:
-        return None
-
-
 @pytest.fixture
 async def gameplay(redis_url, key_prefix, games):
     settings = Settings(redis_url=redis_url, key_prefix=key_prefix)
-    async with build_service(settings, games=games, dispatcher=Idle()) as built:
+    async with build_service(settings, games=games, dispatcher=NoDispatch()) as built:
         yield built
 
 
@@ -106,7 +96,7 @@ async def test_the_in_process_dispatcher_runs_each_version_once_and_closes():
     assert dispatcher.busy == 0
 
 
-class Recording(Idle):
+class Recording(NoDispatch):
     def __init__(self) -> None:
         self.sent: list[tuple[str, int]] = []
 
