@@ -4,8 +4,8 @@ process on real Redis, without HTTP. The HTTP layer (uvicorn, middlewares, routi
 what `bench/load.py` adds on top; this bench splits the rest.
 
 Each part is the CPU of this thread (`time.thread_time`) spent inside the named calls,
-counted once where they nest (the outermost timed call owns the time). "Redis round
-trips" is the client's side of every command: packing, the socket calls and parsing;
+counted once where they nest (the outermost timed call owns the time). Redis round
+trips, by command, are the client's side of each (packing, the socket calls, parsing);
 "other service code" is the move's total less every named part. A timed call costs
 about a microsecond more than it would untimed, so the parts called once per legal move
 (moves to JSON, labels) read somewhat high.
@@ -91,11 +91,21 @@ class Parts:
 
         return timed
 
+    def by_command(self, execute: Callable[..., Any]) -> Callable[..., Any]:
+        """Redis round trips, by command (`HGETALL`: reading the game; `EVALSHA`: a commit)."""
+
+        @functools.wraps(execute)
+        async def timed(*args: Any, **options: Any) -> Any:
+            with self.timing(f"Redis {str(args[0]).upper()}"):
+                return await execute(*args, **options)
+
+        return timed
+
 
 def instrument(gameplay: Gameplay, parts: Parts) -> None:
     """Time the parts on these objects only (each game's engine, this Redis client)."""
     redis = gameplay.redis
-    redis.execute_command = parts.wrap_async("Redis round trips", redis.execute_command)  # type: ignore[method-assign]
+    redis.execute_command = parts.by_command(redis.execute_command)  # type: ignore[method-assign]
     for game in gameplay.service.games.values():
         for method, part in ENGINE_PARTS.items():
             setattr(game, method, parts.wrap(part, getattr(game, method)))

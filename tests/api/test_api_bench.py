@@ -85,7 +85,7 @@ def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_u
     total = parts.pop(bench.TOTAL)
     assert total > 0 and sum(parts.values()) == pytest.approx(total)
     # Every move reads and commits over Redis, lists legal moves and answers with a view.
-    for part in ["Redis round trips", "the mover's view", "rules: legal moves", "JSON answers"]:
+    for part in ["Redis HGETALL", "Redis EVALSHA", "the mover's view", "rules: legal moves"]:
         assert parts[part] > 0, part
     assert "service CPU per move" in capsys.readouterr().out
     client = redis.Redis.from_url(redis_url)
