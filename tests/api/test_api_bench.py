@@ -62,24 +62,31 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
     )
 
 
-def test_the_bot_turns_script_plays_bot_games_to_the_end_and_leaves_no_keys(redis_url, capsys):
-    spec = importlib.util.spec_from_file_location("skyport_bench_bot_turns", BOT_TURNS)
+def bench_script(path: Path):
+    spec = importlib.util.spec_from_file_location(f"skyport_bench_{path.stem}", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
-    assert set(numbers) == {"sky-islands"} and numbers["sky-islands"] > 0
-    assert "ms CPU per bot move" in capsys.readouterr().out
+    return bench
+
+
+def keys_left(redis_url: str, prefix: str) -> list[bytes]:
     client = redis.Redis.from_url(redis_url)
     try:
-        assert not list(client.scan_iter(f"{bench.PREFIX}*"))
+        return list(client.scan_iter(f"{prefix}*"))
     finally:
         client.close()
 
 
+def test_the_bot_turns_script_plays_bot_games_to_the_end_and_leaves_no_keys(redis_url, capsys):
+    bench = bench_script(BOT_TURNS)
+    numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
+    assert set(numbers) == {"sky-islands"} and numbers["sky-islands"] > 0
+    assert "ms CPU per bot move" in capsys.readouterr().out
+    assert not keys_left(redis_url, bench.PREFIX)
+
+
 def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_url, capsys):
-    spec = importlib.util.spec_from_file_location("skyport_bench_move_parts", MOVE_PARTS)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_script(MOVE_PARTS)
     numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
     parts = numbers["sky-islands"]
     total = parts.pop(bench.TOTAL)
@@ -88,8 +95,4 @@ def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_u
     for part in ["Redis HGETALL", "Redis EVALSHA", "the mover's view", "rules: legal moves"]:
         assert parts[part] > 0, part
     assert "service CPU per move" in capsys.readouterr().out
-    client = redis.Redis.from_url(redis_url)
-    try:
-        assert not list(client.scan_iter(f"{bench.PREFIX}*"))
-    finally:
-        client.close()
+    assert not keys_left(redis_url, bench.PREFIX)
