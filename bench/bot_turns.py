@@ -13,22 +13,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.service_run import arguments, own_service, run_prefix  # noqa: E402
 from services.gameplay.auth import Credentials  # noqa: E402
-from services.gameplay.build import Gameplay, build_service  # noqa: E402
-from services.gameplay.dispatch import NoDispatch  # noqa: E402
+from services.gameplay.build import Gameplay  # noqa: E402
 from services.gameplay.payloads import CreateGameRequest  # noqa: E402
-from services.gameplay.settings import Settings  # noqa: E402
 from services.store import GameStatus  # noqa: E402
 
 ANYONE = Credentials(None, "127.0.0.1")
-PREFIX = f"skyport-bench-bots-{os.getpid()}"
+PREFIX = run_prefix("bots")
 """This run's own keys, deleted at the end."""
 
 
@@ -49,33 +47,23 @@ async def play_to_the_end(gameplay: Gameplay, game: str, seed: int) -> tuple[int
 
 async def measure(args: argparse.Namespace) -> dict[str, float]:
     """CPU milliseconds per bot move, by game."""
-    settings = Settings(redis_url=args.redis_url, key_prefix=PREFIX)
     per_move: dict[str, float] = {}
-    async with build_service(settings, dispatcher=NoDispatch()) as gameplay:
-        try:
-            for game in args.game.split(","):
-                moves, seconds = 0, 0.0
-                for seed in range(args.games):
-                    made, spent = await play_to_the_end(gameplay, game, seed)
-                    moves, seconds = moves + made, seconds + spent
-                per_move[game] = seconds / moves * 1000
-                print(
-                    f"{game:<14} {args.games:>4} games {moves:>7} bot moves   "
-                    f"{seconds / moves * 1000:6.3f} ms CPU per bot move"
-                )
-        finally:
-            keys = [key async for key in gameplay.redis.scan_iter(f"{PREFIX}*", count=1000)]
-            for start in range(0, len(keys), 500):
-                await gameplay.redis.delete(*keys[start : start + 500])
+    async with own_service(args.redis_url, PREFIX) as gameplay:
+        for game in args.game.split(","):
+            moves, seconds = 0, 0.0
+            for seed in range(args.games):
+                made, spent = await play_to_the_end(gameplay, game, seed)
+                moves, seconds = moves + made, seconds + spent
+            per_move[game] = seconds / moves * 1000
+            print(
+                f"{game:<14} {args.games:>4} games {moves:>7} bot moves   "
+                f"{seconds / moves * 1000:6.3f} ms CPU per bot move"
+            )
     return per_move
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per game type")
-    parser.add_argument("--game", default="sky-islands,dominion", help="comma-separated")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__.splitlines()[0], argv)
     print("Worker CPU per bot turn (referee.advance turn after turn, random bots, 2 players)")
     return asyncio.run(measure(args))
 

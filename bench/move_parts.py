@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
-import os
 import random
 import sys
 import time
@@ -31,16 +30,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.service_run import arguments, own_service, run_prefix  # noqa: E402
 from services.api.inputs import json_response  # noqa: E402
 from services.gameplay.auth import Credentials  # noqa: E402
-from services.gameplay.build import Gameplay, build_service  # noqa: E402
-from services.gameplay.dispatch import NoDispatch  # noqa: E402
+from services.gameplay.build import Gameplay  # noqa: E402
 from services.gameplay.payloads import CreateGameRequest  # noqa: E402
-from services.gameplay.settings import Settings  # noqa: E402
 from services.store import GameRecord, LogEntry  # noqa: E402
 
 ANYONE = Credentials(None, "127.0.0.1")
-PREFIX = f"skyport-bench-parts-{os.getpid()}"
+PREFIX = run_prefix("parts")
 """This run's own keys, deleted at the end."""
 
 ENGINE_PARTS = {
@@ -102,27 +100,37 @@ class Parts:
         return timed
 
 
-def instrument(gameplay: Gameplay, parts: Parts) -> None:
-    """Time the parts on these objects only (each game's engine, this Redis client)."""
-    redis = gameplay.redis
-    redis.execute_command = parts.by_command(redis.execute_command)  # type: ignore[method-assign]
-    for game in gameplay.service.games.values():
-        for method, part in ENGINE_PARTS.items():
-            setattr(game, method, parts.wrap(part, getattr(game, method)))
-    for hook in gameplay.service.pipeline.hooks:
-        hook.after_commit = parts.wrap_async("after-commit hooks", hook.after_commit)  # type: ignore[method-assign]
-
-
 @contextmanager
-def record_parts(parts: Parts) -> Iterator[None]:
-    """Class-level parts (records and log entries are made anew per move), for the run."""
-    from_fields, to_json = GameRecord.from_fields, LogEntry.to_json
-    GameRecord.from_fields = parts.wrap("game record from Redis fields", from_fields)  # type: ignore[method-assign]
-    LogEntry.to_json = parts.wrap("log entry encoding", to_json)  # type: ignore[method-assign]
+def instrumented(gameplay: Gameplay, parts: Parts) -> Iterator[None]:
+    """Time the parts while the block runs: on these objects (each game's engine, this
+    Redis client, the commit hooks) and on the record classes (made anew per move)."""
+    patches: list[tuple[Any, str, Callable[..., Any]]] = [
+        (gameplay.redis, "execute_command", parts.by_command),
+        (GameRecord, "from_fields", functools.partial(parts.wrap, "game record from Redis fields")),
+        (LogEntry, "to_json", functools.partial(parts.wrap, "log entry encoding")),
+    ]
+    for game in gameplay.service.games.values():
+        patches += [
+            (game, method, functools.partial(parts.wrap, part))
+            for method, part in ENGINE_PARTS.items()
+        ]
+    for hook in gameplay.service.pipeline.hooks:
+        patches.append(
+            (hook, "after_commit", functools.partial(parts.wrap_async, "after-commit hooks"))
+        )
+    # A class keeps its own attribute (a classmethod, say) to be put back; an object
+    # loses the wrapper it was given, and its class's method shows through again.
+    kept = [vars(target)[name] if isinstance(target, type) else None for target, name, _ in patches]
+    for target, name, timed in patches:
+        setattr(target, name, timed(getattr(target, name)))
     try:
         yield
     finally:
-        GameRecord.from_fields, LogEntry.to_json = from_fields, to_json  # type: ignore[method-assign]
+        for (target, name, _), own in zip(patches, kept, strict=True):
+            if own is None:
+                vars(target).pop(name)
+            else:
+                setattr(target, name, own)
 
 
 async def play(gameplay: Gameplay, game: str, seed: int, parts: Parts, rng: random.Random) -> int:
@@ -151,36 +159,16 @@ async def play(gameplay: Gameplay, game: str, seed: int, parts: Parts, rng: rand
 
 async def measure(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     """Microseconds per committed move, by part, by game."""
-    settings = Settings(redis_url=args.redis_url, key_prefix=PREFIX)
     numbers: dict[str, dict[str, float]] = {}
-    async with build_service(settings, dispatcher=NoDispatch()) as gameplay:
-        try:
-            for game in args.game.split(","):
-                parts = Parts()
-                instrument(gameplay, parts)
-                rng, moves = random.Random(1), 0
-                with record_parts(parts):
-                    for seed in range(args.games):
-                        moves += await play(gameplay, game, seed, parts, rng)
-                numbers[game] = per_move(parts, moves)
-                print(report(game, args.games, moves, numbers[game]))
-                uninstrument(gameplay)
-        finally:
-            keys = [key async for key in gameplay.redis.scan_iter(f"{PREFIX}*", count=1000)]
-            for start in range(0, len(keys), 500):
-                await gameplay.redis.delete(*keys[start : start + 500])
+    async with own_service(args.redis_url, PREFIX) as gameplay:
+        for game in args.game.split(","):
+            parts, rng, moves = Parts(), random.Random(1), 0
+            with instrumented(gameplay, parts):
+                for seed in range(args.games):
+                    moves += await play(gameplay, game, seed, parts, rng)
+            numbers[game] = per_move(parts, moves)
+            print(report(game, args.games, moves, numbers[game]))
     return numbers
-
-
-def uninstrument(gameplay: Gameplay) -> None:
-    """Drop the timing wrappers (instance attributes) so the next game starts clean."""
-    for target in [
-        gameplay.redis,
-        *gameplay.service.games.values(),
-        *gameplay.service.pipeline.hooks,
-    ]:
-        for name in ["execute_command", "after_commit", *ENGINE_PARTS]:
-            target.__dict__.pop(name, None)
 
 
 def per_move(parts: Parts, moves: int) -> dict[str, float]:
@@ -203,11 +191,7 @@ def report(game: str, games: int, moves: int, numbers: dict[str, float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games per game type")
-    parser.add_argument("--game", default="sky-islands,dominion", help="comma-separated")
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/15")
-    args = parser.parse_args(argv)
+    args = arguments(__doc__.splitlines()[0], argv)
     print("Service CPU per committed REST move, by part (legal-moves + move, no HTTP)")
     return asyncio.run(measure(args))
 

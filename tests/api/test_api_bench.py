@@ -11,6 +11,8 @@ import pytest
 import redis
 
 from services.api.app import create_app
+from services.engine import all_games
+from services.store import GameRecord, LogEntry
 
 LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 BOT_TURNS = LOAD.with_name("bot_turns.py")
@@ -96,3 +98,9 @@ def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_u
         assert parts[part] > 0, part
     assert "service CPU per move" in capsys.readouterr().out
     assert not keys_left(redis_url, bench.PREFIX)
+    # The timing wrappers are gone once the run ends: the engines and records are as before.
+    assert isinstance(vars(GameRecord)["from_fields"], classmethod)
+    assert vars(LogEntry)["to_json"].__name__ == "to_json" and not hasattr(
+        vars(LogEntry)["to_json"], "__wrapped__"
+    )
+    assert not any(set(vars(game)) & set(bench.ENGINE_PARTS) for game in all_games())
