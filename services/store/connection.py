@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import fakeredis
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.connection import (
+    AbstractConnection,
+    Connection,
+    SSLConnection,
+    UnixDomainSocketConnection,
+)
+from redis.connection import HiredisRespSerializer
+from redis.typing import EncodableT
 
 
 def open_redis(url: str | None, *, max_connections: int = 64, pool_timeout: float = 5.0) -> Redis:
@@ -19,4 +27,44 @@ def open_redis(url: str | None, *, max_connections: int = 64, pool_timeout: floa
         health_check_interval=30,
         socket_keepalive=True,
     )
+    pool.connection_class = packed_by_hiredis(pool.connection_class)
     return Redis(connection_pool=pool)
+
+
+class HiredisPacking:
+    """Commands packed by hiredis, as redis-py's own synchronous client packs them when
+    hiredis is installed; its asyncio client always packs in Python. The bytes are the
+    same; a move's commit (15 arguments, one of them the state) costs about 5 µs to pack
+    instead of about 40."""
+
+    _serializer = HiredisRespSerializer()
+
+    def pack_command(self, *args: EncodableT) -> list[bytes]:
+        # redis-py annotates each argument as a list; they are what `pack_command` takes.
+        packed: list[bytes] = self._serializer.pack(*args)  # type: ignore[arg-type]
+        return packed
+
+
+class HiredisConnection(HiredisPacking, Connection):
+    pass
+
+
+class HiredisSSLConnection(HiredisPacking, SSLConnection):
+    pass
+
+
+class HiredisUnixDomainSocketConnection(HiredisPacking, UnixDomainSocketConnection):
+    pass
+
+
+PACKED_BY_HIREDIS: dict[type[AbstractConnection], type[AbstractConnection]] = {
+    Connection: HiredisConnection,
+    SSLConnection: HiredisSSLConnection,
+    UnixDomainSocketConnection: HiredisUnixDomainSocketConnection,
+}
+
+
+def packed_by_hiredis(connection_class: type[AbstractConnection]) -> type[AbstractConnection]:
+    """The variant of the class the URL chose (TCP, TLS or a Unix socket) that packs
+    with hiredis; a class it does not know stays as it is."""
+    return PACKED_BY_HIREDIS.get(connection_class, connection_class)
