@@ -72,7 +72,9 @@ class Event(BaseModel):
 
     def full(self) -> dict[str, Any]:
         """Everything, for audits of finished games; never for a live viewer."""
-        return self.model_dump(mode="json")
+        # As `model_dump` would, without its keyword handling: every commit dumps
+        # every event it made.
+        return self.__pydantic_serializer__.to_python(self, mode="json")  # type: ignore[no-any-return]
 
 
 class Resigned(Event):
