@@ -6,13 +6,6 @@ options) are results in the schema; access problems are errors with a `code`."""
 from typing import Any
 
 import strawberry
-from graphql import (
-    FieldNode,
-    FragmentDefinitionNode,
-    FragmentSpreadNode,
-    InlineFragmentNode,
-    SelectionSetNode,
-)
 from pydantic import ValidationError
 from strawberry.scalars import JSON
 
@@ -23,6 +16,7 @@ from services.gameplay.problems import Problem
 from .context import GraphQLContext
 from .game_types import GameTypes
 from .inputs import invalid_input, plain_input, rejected
+from .selections import selects
 from .tournaments import resolve_create_games, resolve_create_tournament
 from .types import (
     Autopilot,
@@ -94,7 +88,7 @@ def build_mutation(types: GameTypes) -> type:
                     move,
                     expected_version,
                     key,
-                    with_view=_selects(info, "view"),
+                    with_view=selects(info, "view"),
                 )
             except Problem as problem:
                 return _rejected_or_raise(problem)
@@ -116,7 +110,7 @@ def build_mutation(types: GameTypes) -> type:
                     context.credentials(),
                     expected_version,
                     key,
-                    with_view=_selects(info, "view"),
+                    with_view=selects(info, "view"),
                 )
             except Problem as problem:
                 return _rejected_or_raise(problem)
@@ -139,35 +133,6 @@ def build_mutation(types: GameTypes) -> type:
             return Autopilot.of(document)
 
     return Mutation
-
-
-def _selects(info: Info, name: str) -> bool:
-    """Whether the result's own field `name` is selected under the resolver's field,
-    through fragments too. Read from the document itself: Strawberry's
-    `info.selected_fields` converts the whole selection (arguments and all) first."""
-    raw = info._raw_info
-    return any(_among(node.selection_set, name, raw.fragments, set()) for node in raw.field_nodes)
-
-
-def _among(
-    selection_set: SelectionSetNode | None,
-    name: str,
-    fragments: dict[str, FragmentDefinitionNode],
-    seen: set[str],
-) -> bool:
-    for selection in selection_set.selections if selection_set else ():
-        if isinstance(selection, FieldNode):
-            if selection.name.value == name:
-                return True
-        elif isinstance(selection, InlineFragmentNode):
-            if _among(selection.selection_set, name, fragments, seen):
-                return True
-        elif isinstance(selection, FragmentSpreadNode) and selection.name.value not in seen:
-            seen.add(selection.name.value)
-            fragment = fragments.get(selection.name.value)
-            if fragment is not None and _among(fragment.selection_set, name, fragments, seen):
-                return True
-    return False
 
 
 def _rejected_or_raise(problem: Problem) -> Any:

@@ -15,6 +15,7 @@ from services.store import GameStatus as StoreStatus
 from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
 from .game_types import GameTypes
+from .selections import selects
 from .tournaments import resolve_my_tournament, resolve_tournament
 from .types import (
     CatalogGame,
@@ -74,7 +75,9 @@ def build_query(types: GameTypes) -> type:
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
         async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves:
             context = info.context
-            document = await context.service.legal_moves(str(game_id), context.credentials())
+            document = await context.service.legal_moves(
+                str(game_id), context.credentials(), labelled=selects(info, "moves", "label")
+            )
             return LegalMoves.of(document)
 
         @strawberry.field(

@@ -197,8 +197,11 @@ class LegalMoves:
             version=document.version,
             seat=document.seat,
             # Built inline, without a method call per move: a game may offer hundreds.
+            # `move` is the move alone; a query that selects no `label` was listed
+            # without labels (the empty one is never read).
             moves=[
-                LegalMove(kind=m["kind"], label=m["label"], move=JSON(m)) for m in document.moves
+                LegalMove(kind=m["kind"], label=m.pop("label", ""), move=JSON(m))
+                for m in document.moves
             ],
         )
 

@@ -365,7 +365,11 @@ class GameService:
             abort_reason=record.abort_reason if record.status is GameStatus.ABORTED else None,
         )
 
-    async def legal_moves(self, game_id: str, who: Credentials) -> LegalMovesDocument:
+    async def legal_moves(
+        self, game_id: str, who: Credentials, *, labelled: bool = True
+    ) -> LegalMovesDocument:
+        """The mover's legal moves, each with its `label` unless not `labelled` (a GraphQL
+        query that does not ask for labels is spared making them)."""
         record = await self._load(game_id, keep=True)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
@@ -377,7 +381,11 @@ class GameService:
             id=record.id,
             version=record.version,
             seat=seat,
-            moves=[{**game.dump_move(move), "label": game.describe(move)} for move in moves],
+            moves=(
+                [{**game.dump_move(move), "label": game.describe(move)} for move in moves]
+                if labelled
+                else [game.dump_move(move) for move in moves]
+            ),
         )
 
     async def events(self, game_id: str, who: Credentials, since: int, limit: int) -> EventsPage:

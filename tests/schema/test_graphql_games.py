@@ -451,3 +451,49 @@ def test_a_bad_clock_is_rejected_with_its_field(gql):
     rejected = data["createGame"]
     assert rejected["__typename"] == "Rejected"
     assert "clock" in str(rejected["details"]) or "clock" in rejected["message"]
+
+
+LEGAL_WITHOUT_LABELS = """
+query Legal($id: ID!) { legalMoves(gameId: $id) { version moves { kind move } } }"""
+
+LEGAL_LABELS_BY_FRAGMENT = """
+query Legal($id: ID!) { legalMoves(gameId: $id) { moves { ...Listed } } }
+fragment Listed on LegalMove { ... on LegalMove { label move } }"""
+
+
+def mover_token(gql, created) -> str:
+    seat = gql.data(GAME, {"id": created["id"]})["game"]["turn"][0]
+    return created["seats"][seat]["token"]
+
+
+def test_legal_moves_are_the_moves_alone_with_labels_beside_them(gql, client, games):
+    created = create(gql)
+    token = mover_token(gql, created)
+    rest = client.get(
+        f"/v1/games/{created['id']}/legal-moves", headers={"Authorization": f"Bearer {token}"}
+    ).json()["moves"]
+    for query in (LEGAL, LEGAL_LABELS_BY_FRAGMENT):
+        listed = gql.data(query, {"id": created["id"]}, token)["legalMoves"]["moves"]
+        assert listed
+        assert [m["label"] for m in listed] == [m["label"] for m in rest]
+        assert [m["move"] for m in listed] == [
+            {k: v for k, v in m.items() if k != "label"} for m in rest
+        ]
+        assert all(m["label"] for m in listed)
+
+
+def test_legal_moves_without_labels_are_listed_without_making_them(gql, games, monkeypatch):
+    created = create(gql)
+    token = mover_token(gql, created)
+    game = games["sky-islands"]
+    labelled = []
+    describe = game.describe
+    monkeypatch.setattr(game, "describe", lambda move: labelled.append(move) or describe(move))
+    listed = gql.data(LEGAL_WITHOUT_LABELS, {"id": created["id"]}, token)["legalMoves"]
+    assert listed["moves"] and labelled == []
+    assert all("label" not in m["move"] and m["move"]["kind"] == m["kind"] for m in listed["moves"])
+    gql.data(LEGAL, {"id": created["id"]}, token)
+    assert len(labelled) == len(listed["moves"])
+    move = listed["moves"][0]["move"]
+    answer = gql.data(MOVE, {"id": created["id"], "move": move, "expected": 0}, token)["makeMove"]
+    assert answer["__typename"] == "MoveApplied"
