@@ -374,13 +374,9 @@ def memory_numbers(memories: list[GameMemory]) -> dict:
 
 def delete_bench_keys(redis_url: str) -> None:
     """The spawned server's keys and its never-consumed Celery queue, and nothing else."""
-    import redis
+    from bench.redis_keys import delete_matching
 
-    with redis.Redis.from_url(redis_url) as client:
-        for pattern in (f"{BENCH_PREFIX}:*", BENCH_QUEUE, f"_kombu.binding*.{BENCH_QUEUE}"):
-            batch = list(client.scan_iter(match=pattern, count=1000))
-            for start in range(0, len(batch), 500):
-                client.delete(*batch[start : start + 500])
+    delete_matching(redis_url, f"{BENCH_PREFIX}:*", BENCH_QUEUE, f"_kombu.binding*.{BENCH_QUEUE}")
 
 
 # --- the run ---------------------------------------------------------------------------

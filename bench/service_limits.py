@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,13 +24,14 @@ from pathlib import Path
 import httpx
 import redis
 
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bench.load import free_port  # noqa: E402
+from bench.redis_keys import delete_keys, keys_matching  # noqa: E402
+
 SKYPORT = str(Path(sys.executable).parent / "skyport")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def rss_mib(pid: int) -> float:
@@ -186,13 +186,12 @@ def main() -> None:
             server.kill()
             server.wait()
         client = redis.Redis.from_url(args.redis)
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        keys = keys_matching(client, f"{prefix}*")
         games = sum(1 for key in keys if key.endswith(b":game"))
         used = sum(client.memory_usage(key) or 0 for key in keys)
         if games:
             print(f"Redis per game (all its keys)  {used / games / 1024:6.1f} KiB ({games} games)")
-        for start in range(0, len(keys), 500):
-            client.delete(*keys[start : start + 500])
+        delete_keys(client, keys)
         info = client.info("memory")
         print(
             f"(redis used_memory at the end: {info['used_memory_human']}; {len(keys)} keys removed)"

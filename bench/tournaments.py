@@ -33,7 +33,8 @@ for folder in (REPO, BENCH):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from load import free_port, wait_until_up  # noqa: E402
+from bench.load import free_port, wait_until_up  # noqa: E402
+from bench.redis_keys import delete_matching  # noqa: E402
 
 KEY = "bench-tournaments-platform-key"
 PREFIX = "skyport-bench-tournaments"
@@ -160,16 +161,6 @@ def play(args: argparse.Namespace, url: str, mode: str) -> dict:
     }
 
 
-def delete_keys(redis_url: str) -> None:
-    import redis
-
-    with redis.Redis.from_url(redis_url) as client:
-        for pattern in (f"{PREFIX}*", f"_kombu.binding*.{PREFIX}*"):
-            batch = list(client.scan_iter(match=pattern, count=1000))
-            for start in range(0, len(batch), 500):
-                client.delete(*batch[start : start + 500])
-
-
 def report(rows: list[dict], args: argparse.Namespace) -> str:
     lines = [
         f"Tournament: Swiss of {args.participants} {'/'.join(args.levels)} bots, "
@@ -225,7 +216,7 @@ def run(argv: list[str]) -> list[dict]:
                 rows.append(run_mode(args, mode, Path(logs)))
                 print(f"{mode}: {rows[-1]}", flush=True)
         finally:
-            delete_keys(args.redis_url)
+            delete_matching(args.redis_url, f"{PREFIX}*", f"_kombu.binding*.{PREFIX}*")
     print(report(rows, args))
     if args.json:
         print(orjson.dumps(rows).decode())
