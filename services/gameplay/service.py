@@ -178,10 +178,7 @@ class GameService:
     @cached_property
     def seats(self) -> SeatDesk:
         """Open seats: claiming, filling with a bot, cancelling a waiting game."""
-        open_seats = OpenSeats(
-            self.store.redis, self.store.prefix, self.store.lifetimes.idempotency
-        )
-        return SeatDesk(self._load, self.served, self.referee, open_seats)
+        return SeatDesk(self._load, self.served, self.referee, OpenSeats(self.store))
 
     # --- creating ------------------------------------------------------------------
 

@@ -9,11 +9,9 @@ from enum import StrEnum
 from typing import cast
 
 import orjson
-from redis.asyncio import Redis
 
-from .keys import GameKeys
 from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
-from .store import Lifetimes
+from .store import GameStore
 
 FILL_SEAT = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
@@ -92,16 +90,11 @@ class FillOutcome:
 
 
 class OpenSeats:
-    """Writes open seats as they are filled."""
+    """Writes open seats of the store's games as they are filled."""
 
-    def __init__(
-        self, redis: Redis, prefix: str, answer_seconds: int = Lifetimes.idempotency
-    ) -> None:
-        self.redis = redis
-        self.prefix = prefix
-        self.answer_seconds = answer_seconds
-        """How long an answer kept under an Idempotency-Key lasts."""
-        self._fill = redis.register_script(FILL_SEAT)
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._fill = store.redis.register_script(FILL_SEAT)
 
     async def fill(
         self,
@@ -121,7 +114,7 @@ class OpenSeats:
         expired), or unconditionally with no code (the creator fills it). If that starts
         the game, its start is kept: now (`updated_at`) and `turn_if_started`; if it
         lands, the answer to `keep` is kept with it."""
-        keys = GameKeys(self.prefix, game_id)
+        keys = self.store.keys(game_id)
         verdict, status = await self._fill(
             keys=[keys.record, keys.answer(keep.digest if keep else None)],
             args=[
@@ -139,13 +132,13 @@ class OpenSeats:
                 GameStart(updated_at, turn_if_started).to_json(),
                 keep.if_waiting if keep else "",
                 keep.if_started if keep else "",
-                self.answer_seconds * 1000,
+                self.store.lifetimes.idempotency * 1000,
             ],
         )
         return FillOutcome(FillVerdict(verdict), str(status))
 
     async def start_of(self, game_id: str) -> GameStart | None:
         """The game's start, once the last of its open seats was filled."""
-        key = GameKeys(self.prefix, game_id).record
-        started = cast(str | None, await self.redis.hget(key, START_FIELD))
+        key = self.store.keys(game_id).record
+        started = cast(str | None, await self.store.redis.hget(key, START_FIELD))
         return GameStart.from_json(started) if started else None

@@ -66,7 +66,7 @@ async def test_twenty_clients_claiming_one_seat_at_once_fill_it_once(store, redi
     await store.create(waiting_game("g1"))
     clients = [open_redis(redis_url) for _ in range(CLAIMERS)]
     try:
-        desks = [OpenSeats(client, key_prefix) for client in clients]
+        desks = [OpenSeats(GameStore(client, key_prefix)) for client in clients]
         outcomes = await asyncio.gather(
             *(fill(desk, 1, f"p{n}", "code-one") for n, desk in enumerate(desks))
         )
@@ -82,9 +82,9 @@ async def test_twenty_clients_claiming_one_seat_at_once_fill_it_once(store, redi
     assert stored.status is GameStatus.WAITING
 
 
-async def test_the_last_seat_filled_starts_the_game(store, key_prefix):
+async def test_the_last_seat_filled_starts_the_game(store):
     await store.create(waiting_game("g1"))
-    seats = OpenSeats(store.redis, key_prefix)
+    seats = OpenSeats(store)
     assert (await fill(seats, 2, "bo", None)).verdict is FillVerdict.FILLED
     assert await seats.start_of("g1") is None
     last = await fill(seats, 1, "ann", "code-one")
@@ -98,9 +98,9 @@ async def test_the_last_seat_filled_starts_the_game(store, key_prefix):
     assert [seat["name"] for seat in listed.seats] == ["Host", "ann", "bo"]
 
 
-async def test_wrong_expired_unknown_and_closed_are_told_apart(store, key_prefix):
+async def test_wrong_expired_unknown_and_closed_are_told_apart(store):
     await store.create(waiting_game("g1", expires_ms=1_000))
-    seats = OpenSeats(store.redis, key_prefix)
+    seats = OpenSeats(store)
     assert (await fill(seats, 1, "x", "nope")).verdict is FillVerdict.WRONG_CODE
     assert (await fill(seats, 1, "x", "code-one", now_ms=2_000)).verdict is FillVerdict.EXPIRED
     assert (await fill(seats, 0, "x", "code-one")).verdict is FillVerdict.NOT_OPEN
