@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run test lint bench bench-service redis-server chromium screenshots clean
+.PHONY: help install run test lint bench bench-service redis-server chromium valgrind screenshots clean
 
 help:
 	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
@@ -37,7 +37,11 @@ redis-server:
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 
-test: install redis-server chromium
+# bench/move_instructions.py counts instructions with callgrind (its test runs it too).
+valgrind:
+	@command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind >/dev/null)
+
+test: install redis-server chromium valgrind
 	$(PY) -m pytest -n auto
 
 lint: install
@@ -62,10 +66,11 @@ bench: install
 	$(PY) bench/sky_lanterns.py
 
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
-bench-service: install
+bench-service: install valgrind
 	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/bot_turns.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/move_parts.py --redis-url redis://127.0.0.1:6379/15
+	$(PY) bench/move_instructions.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/log_dictionary.py
 	$(PY) bench/tournaments.py --spawn --redis-url redis://127.0.0.1:6379/15
 

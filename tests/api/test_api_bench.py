@@ -1,9 +1,10 @@
-"""bench/load.py, bench/bot_turns.py and bench/move_parts.py run end to end (tiny loads)
-and report sane numbers."""
+"""bench/load.py, bench/bot_turns.py, bench/move_parts.py and bench/move_instructions.py
+run end to end (tiny loads) and report sane numbers."""
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from services.store import GameRecord, LogEntry
 LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 BOT_TURNS = LOAD.with_name("bot_turns.py")
 MOVE_PARTS = LOAD.with_name("move_parts.py")
+MOVE_INSTRUCTIONS = LOAD.with_name("move_instructions.py")
 
 
 def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
@@ -67,6 +69,7 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
 def bench_script(path: Path):
     spec = importlib.util.spec_from_file_location(f"skyport_bench_{path.stem}", path)
     bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # dataclasses look their module up there
     spec.loader.exec_module(bench)
     return bench
 
@@ -104,3 +107,14 @@ def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_u
         vars(LogEntry)["to_json"], "__wrapped__"
     )
     assert not any(set(vars(game)) & set(bench.ENGINE_PARTS) for game in all_games())
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_the_move_instructions_script_counts_a_moves_instructions(redis_url, capsys):
+    bench = bench_script(MOVE_INSTRUCTIONS)
+    numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
+    # A Sky Islands move is millions of instructions (5.8 M in 2026-12), not start-up's
+    # billions: the count is per move, with start-up taken out.
+    assert 1e6 < numbers["sky-islands"] < 1e8
+    assert "M instructions per move" in capsys.readouterr().out
+    assert not keys_left(redis_url, "skyport-bench-instructions")
