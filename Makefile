@@ -67,7 +67,7 @@ bench: install
 
 # Needs a Redis on 127.0.0.1:6379 (db 15 is used): the service under load vs the floor.
 bench-service: install valgrind
-	$(PY) bench/load.py --spawn --redis-url redis://127.0.0.1:6379/15
+	$(PY) bench/load.py --spawn --rounds 3 --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/bot_turns.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/move_parts.py --redis-url redis://127.0.0.1:6379/15
 	$(PY) bench/move_instructions.py --redis-url redis://127.0.0.1:6379/15

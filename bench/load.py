@@ -11,7 +11,7 @@ the move request (the POST); moves/s counts committed moves over the phase's wal
 The rest-minimal phase is REST with `Prefer: return=minimal` on the move (no view in the
 answer), as a client that does not show the view would play.
 
-    python bench/load.py --spawn                       # start Skyport and the floor here
+    python bench/load.py --spawn [--rounds 3]          # start Skyport and the floor here
     python bench/load.py --url http://127.0.0.1:8000 --server-pid PID --key-prefix P
 
 A running Skyport should have rate limits off for this (SKYPORT_RATE_LIMIT_PER_IP=0,
@@ -470,6 +470,34 @@ async def load_one_game(
     return {t.name: phase_numbers(t) for t in [*tallies, *([floor_tally] if floor_tally else [])]}
 
 
+def medians(rounds: list[dict]) -> dict:
+    """Each phase's numbers as the median over rounds, and `floor_ratio_cpu`: the median
+    of each round's floor/this CPU (a round's floor ran beside it, under the same load)."""
+    merged: dict[str, dict] = {}
+    for phase in rounds[0]:
+        merged[phase] = {
+            key: statistics.median(r[phase][key] for r in rounds) for key in rounds[0][phase]
+        }
+        if "floor" in rounds[0]:
+            merged[phase]["floor_ratio_cpu"] = statistics.median(
+                r["floor"]["cpu_ms_per_move"] / r[phase]["cpu_ms_per_move"]
+                if r[phase]["cpu_ms_per_move"] > 0
+                else float("nan")
+                for r in rounds
+            )
+    return merged
+
+
+def rounds_report(phases: dict) -> str:
+    lines = [f"{'load':<13}{'moves/s':>10}{'p50 ms':>9}{'CPU ms/move':>13}{'floor/this CPU':>16}"]
+    for name, row in phases.items():
+        lines.append(
+            f"{name:<13}{row['moves_per_second']:>10.1f}{row['p50_ms']:>9.2f}"
+            f"{row['cpu_ms_per_move']:>13.2f}{row.get('floor_ratio_cpu', float('nan')):>16.3f}"
+        )
+    return "\n".join(lines)
+
+
 async def whole_games_memory(args: argparse.Namespace, memory: dict[str, dict]) -> None:
     """Plays --memory-games whole games of each --memory spec over REST; notes memory."""
     for spec in args.memory:
@@ -492,7 +520,11 @@ async def main(args: argparse.Namespace) -> dict:
             floor = (f"http://127.0.0.1:{port}", stack.enter_context(floor_server(args, port)))
         for game in args.game:
             game_args = argparse.Namespace(**{**vars(args), "game": game})
-            numbers[game] = await load_one_game(game_args, floor, memory)
+            rounds = [await load_one_game(game_args, floor, memory) for _ in range(args.rounds)]
+            numbers[game] = rounds[0] if len(rounds) == 1 else medians(rounds)
+            if len(rounds) > 1:
+                print(f"\n{game}: medians of {len(rounds)} rounds")
+                print(rounds_report(numbers[game]))
     await whole_games_memory(args, memory)
     if memory:
         print()
@@ -535,6 +567,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "('' for none)",
     )
     parser.add_argument("--memory-games", type=int, default=2, help="games per --memory spec")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="rounds of every phase and the floor, per game; with more than one, each "
+        "number is the median over rounds (CPU per move moves by ±20 %% between runs)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=600, help="seconds per phase, at most")
     parser.add_argument("--json", action="store_true", help="also print the numbers as JSON")

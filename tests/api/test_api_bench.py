@@ -49,6 +49,8 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
                 "hidden-numbers:3",
                 "--memory-games",
                 "1",
+                "--rounds",
+                "2",
             ]
         )
     printed = capsys.readouterr().out
@@ -58,12 +60,36 @@ def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
     assert all(n["moves"] > 0 and n["moves_per_second"] > 0 for n in phases.values())
     assert all(0 < n["p50_ms"] <= n["p99_ms"] for n in phases.values())
     assert phases["floor"]["cpu_ms_per_move"] >= 0, "the spawned floor's CPU is read"
-    assert "floor/this CPU" in printed
+    assert "floor/this CPU" in printed and "sky-islands: medians of 2 rounds" in printed
+    assert all("floor_ratio_cpu" in n for n in phases.values())
     memory = numbers["memory"]
     assert set(memory) == {"sky-islands, 2p (rest load)", "hidden-numbers, 3p (whole games)"}
     assert all(
         row["hash_bytes_mean"] > 0 and row["log_bytes_per_move"] > 0 for row in memory.values()
     )
+
+
+def test_rounds_give_medians_and_each_rounds_own_floor_ratio():
+    load = bench_script(LOAD)
+    rounds = [
+        {
+            "rest": {"moves": 10, "cpu_ms_per_move": 4.0},
+            "floor": {"moves": 10, "cpu_ms_per_move": 1.0},
+        },
+        {
+            "rest": {"moves": 12, "cpu_ms_per_move": 2.0},
+            "floor": {"moves": 12, "cpu_ms_per_move": 1.5},
+        },
+        {
+            "rest": {"moves": 11, "cpu_ms_per_move": 3.0},
+            "floor": {"moves": 11, "cpu_ms_per_move": 0.9},
+        },
+    ]
+    merged = load.medians(rounds)
+    assert merged["rest"]["moves"] == 11 and merged["rest"]["cpu_ms_per_move"] == 3.0
+    # Not 1.0 / 3.0 (the medians' ratio): the median of 0.25, 0.75 and 0.3.
+    assert merged["rest"]["floor_ratio_cpu"] == pytest.approx(0.3)
+    assert merged["floor"]["floor_ratio_cpu"] == pytest.approx(1.0)
 
 
 def bench_script(path: Path):
