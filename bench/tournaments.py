@@ -27,11 +27,9 @@ from pathlib import Path
 import httpx
 import orjson
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-for folder in (REPO, BENCH):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
 
 from bench.load import free_port, wait_until_up  # noqa: E402
 from bench.redis_keys import delete_matching  # noqa: E402

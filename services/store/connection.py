@@ -46,15 +46,15 @@ class HiredisPacking:
 
 
 class HiredisConnection(HiredisPacking, Connection):
-    pass
+    """Over TCP (`redis://`)."""
 
 
 class HiredisSSLConnection(HiredisPacking, SSLConnection):
-    pass
+    """Over TLS (`rediss://`)."""
 
 
 class HiredisUnixDomainSocketConnection(HiredisPacking, UnixDomainSocketConnection):
-    pass
+    """Over a Unix socket (`unix://`)."""
 
 
 PACKED_BY_HIREDIS: dict[type[AbstractConnection], type[AbstractConnection]] = {
