@@ -48,6 +48,12 @@ class Counting:
     process: subprocess.Popen[str]
     scratch: str
 
+    def stop(self) -> None:
+        """End the child early (its twin failed) and drop its scratch files."""
+        self.process.kill()
+        self.process.communicate()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
     def result(self) -> tuple[int, int]:
         """(instructions, moves), once the child ends."""
         out, err = self.process.communicate()
@@ -91,7 +97,12 @@ def counting(redis_url: str, game: str, games: int) -> Counting:
 def per_move(redis_url: str, game: str, games: int) -> tuple[float, int]:
     """Instructions per move, and the moves they were counted over."""
     short, long = counting(redis_url, game, games), counting(redis_url, game, 2 * games)
-    (few, fewer_moves), (many, more_moves) = short.result(), long.result()
+    try:
+        few, fewer_moves = short.result()
+    except SystemExit:
+        long.stop()  # not left running under valgrind for minutes after its twin failed
+        raise
+    many, more_moves = long.result()
     moves = more_moves - fewer_moves
     if moves <= 0:
         raise SystemExit(f"{game}: the longer run played no more moves ({more_moves})")

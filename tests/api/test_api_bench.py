@@ -24,10 +24,7 @@ MOVE_INSTRUCTIONS = LOAD.with_name("move_instructions.py")
 def test_the_load_script_plays_games_over_rest_graphql_and_the_floor(
     settings, games, serve, redis_url, capsys
 ):
-    spec = importlib.util.spec_from_file_location("skyport_bench_load", LOAD)
-    load = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = load  # dataclasses look their module up there
-    spec.loader.exec_module(load)
+    load = bench_script(LOAD)
     with serve(create_app(settings, games)) as server:
         numbers = load.run(
             [
