@@ -8,7 +8,8 @@ counted once where they nest (the outermost timed call owns the time). Redis rou
 trips, by command, are the client's side of each (packing, the socket calls, parsing);
 "other service code" is the move's total less every named part. A timed call costs
 about a microsecond more than it would untimed, so the parts called once per legal move
-(moves to JSON, labels) read somewhat high.
+(moves to JSON, labels) read somewhat high. The garbage collector is tuned as the server
+tunes it after start-up (`services.api.heap`).
 
     python bench/move_parts.py [--games 20] [--game sky-islands,dominion]
         [--redis-url redis://127.0.0.1:6379/15]
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import gc
 import random
 import sys
 import time
@@ -31,6 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service_run import arguments, own_service, run_prefix  # noqa: E402
+from services.api.heap import settle_after_startup  # noqa: E402
 from services.api.inputs import json_response  # noqa: E402
 from services.gameplay.auth import Credentials  # noqa: E402
 from services.gameplay.build import Gameplay  # noqa: E402
@@ -163,12 +166,25 @@ async def measure(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     async with own_service(args.redis_url, PREFIX) as gameplay:
         for game in args.game.split(","):
             parts, rng, moves = Parts(), random.Random(1), 0
-            with instrumented(gameplay, parts):
+            with collector_as_served(), instrumented(gameplay, parts):
                 for seed in range(args.games):
                     moves += await play(gameplay, game, seed, parts, rng)
             numbers[game] = per_move(parts, moves)
             print(report(game, args.games, moves, numbers[game]))
     return numbers
+
+
+@contextmanager
+def collector_as_served() -> Iterator[None]:
+    """The garbage collector as the server runs it (`settle_after_startup`), and as it was
+    again afterwards (a test runs this bench inside its own process)."""
+    thresholds = gc.get_threshold()
+    settle_after_startup()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 def per_move(parts: Parts, moves: int) -> dict[str, float]:

@@ -3,6 +3,7 @@ run end to end (tiny loads) and report sane numbers."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import shutil
 import sys
@@ -115,7 +116,10 @@ def test_the_bot_turns_script_plays_bot_games_to_the_end_and_leaves_no_keys(redi
 
 def test_the_move_parts_script_splits_a_moves_cpu_into_parts_that_add_up(redis_url, capsys):
     bench = bench_script(MOVE_PARTS)
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
     numbers = bench.main(["--games", "1", "--game", "sky-islands", "--redis-url", redis_url])
+    # It ran with the server's collector settings, and left this process's as they were.
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (thresholds, frozen)
     parts = numbers["sky-islands"]
     total = parts.pop(bench.TOTAL)
     assert total > 0 and sum(parts.values()) == pytest.approx(total)
