@@ -11,7 +11,7 @@ PORT ?= 8000
 help:
 	@echo "make run    install into $(VENV) and start the API on http://$(HOST):$(PORT)"
 	@echo "make test   install (and Redis if missing) and run the whole test suite"
-	@echo "make lint   ruff, and mypy on services, schema and workers"
+	@echo "make lint   ruff, and mypy on services, schema, workers and bench (the suite runs them too)"
 	@echo "make bench  benchmarks (printed numbers, never asserted)"
 	@echo "make bench-service  load test of the service against a local Redis"
 	@echo "make screenshots    PNGs of each game's board and the playground into docs/screenshots/"

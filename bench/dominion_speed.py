@@ -31,6 +31,7 @@ from services.ai import play_match  # noqa: E402
 from services.games.dominion import game  # noqa: E402
 from services.games.dominion.big_money import BigMoneyBot  # noqa: E402
 from services.games.dominion.cards import KINGDOM_CARDS, OMENS  # noqa: E402
+from services.games.dominion.state import DominionState  # noqa: E402
 
 KINGDOM = [card for card in KINGDOM_CARDS if card not in OMENS][:10]
 """No Omen, so no Prophecy; Big Money buys none of them anyway."""
@@ -84,6 +85,7 @@ def skyport_chunk(first_seed: int, games: int) -> tuple[float, float]:
     start = time.process_time()
     for seed in range(first_seed, first_seed + games):
         record = play_match(game, [BigMoneyBot(), BigMoneyBot()], seed, {"kingdom": KINGDOM})
+        assert isinstance(record.state, DominionState)
         turns += sum(p.turns for p in record.state.player_states) / 2
     return time.process_time() - start, turns
 

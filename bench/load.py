@@ -231,7 +231,8 @@ def cpu_seconds(pids: list[int]) -> float | None:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
@@ -312,7 +313,7 @@ def state_size(game_id: str, players: int) -> int:
     game = get_game(game_id)
     state = game.setup({}, players, 1)
     bots = [make_bot("random", seat) for seat in range(players)]
-    sizes = []
+    sizes: list[int] = []
     while (prompts := game.prompts(state)) and len(sizes) < 2000:
         sizes.append(len(game.dump_state(state)))
         seat = prompts[0].seat

@@ -137,7 +137,7 @@ def compare(ref: str, chunks: int, games_per_chunk: int, players: int = 2) -> No
         except (subprocess.CalledProcessError, OSError) as error:
             print(f"  baseline {ref} is not available here ({error}); skipped")
             return
-        totals = {"before": [0.0, 0, 0], "now": [0.0, 0, 0]}
+        totals: dict[str, list[float]] = {"before": [0.0, 0, 0], "now": [0.0, 0, 0]}
         for chunk in range(chunks):
             first = chunk * games_per_chunk
             order = [("before", before), ("now", ROOT)]
@@ -147,9 +147,9 @@ def compare(ref: str, chunks: int, games_per_chunk: int, players: int = 2) -> No
                 totals[name][1] += moves
                 totals[name][2] += games_per_chunk
     rates = {name: games / cpu for name, (cpu, _, games) in totals.items()}
-    for name, (cpu, moves, games) in totals.items():
-        rate = f"{games / cpu:>9.1f} games/s {moves / cpu:>9.0f} moves/s"
-        print(f"  {name:<7}{games:>6} games {rate}")
+    for name, (cpu, moved, played) in totals.items():
+        rate = f"{played / cpu:>9.1f} games/s {moved / cpu:>9.0f} moves/s"
+        print(f"  {name:<7}{played:>6} games {rate}")
     print(f"  ratio  {rates['now'] / rates['before']:.2f}x games per CPU second")
 
 

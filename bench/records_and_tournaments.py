@@ -65,7 +65,7 @@ def made_up(seats: int, rng: random.Random) -> Result:
 def bench_tournaments(participants: int) -> None:
     print(f"tournaments of {participants}: format, seats, rounds, planning CPU s, worst round s")
     people = [Participant(name=f"P{i}") for i in range(participants)]
-    formats = [
+    formats: list[tuple[RoundRobin | Swiss | Duplicate, int]] = [
         (RoundRobin(), 2),
         (RoundRobin(), 4),
         (Swiss(rounds=7), 2),

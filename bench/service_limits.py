@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -50,7 +51,9 @@ def summary(name: str, latencies: list[float], seconds: float, errors: int) -> N
     )
 
 
-async def hammer(name: str, count: int, concurrency: int, one) -> None:
+async def hammer(
+    name: str, count: int, concurrency: int, one: Callable[[], Awaitable[object]]
+) -> None:
     latencies: list[float] = []
     errors = 0
     remaining = iter(range(count))

@@ -41,7 +41,9 @@ from services.ai import make_bot, play_match  # noqa: E402
 from services.ai.mcts import MctsBot  # noqa: E402
 from services.games.sky_lanterns import game  # noqa: E402
 from services.games.sky_lanterns.components import BOARD, CARDS  # noqa: E402
+from services.games.sky_lanterns.moves import Develop, PlayContractCard, TakeDie  # noqa: E402
 from services.games.sky_lanterns.scoring import solo_outcome  # noqa: E402
+from services.games.sky_lanterns.state import SkyLanternsState  # noqa: E402
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -80,9 +82,9 @@ def balance(args: argparse.Namespace) -> None:
             bots = [make_bot("greedy", seed * 11 + s) for s in range(players)]
             record = play_match(game, bots, seed, args.config)
             for _, move in record.moves:
-                if move.kind == "take_die":
+                if isinstance(move, TakeDie):
                     spaces[move.space] += 1
-                elif move.kind in ("develop", "play_contract_card"):
+                elif isinstance(move, Develop | PlayContractCard):
                     cards[move.card] += 1
             final = sorted((s.score for s in record.result.standings), reverse=True)
             scores += final
@@ -135,7 +137,7 @@ def speed(args: argparse.Namespace) -> None:
             record = play_match(game, bots, games, args.config)
             moves += len(record.moves)
             games += 1
-            used |= {m.card for _, m in record.moves if m.kind in ("develop", "play_contract_card")}
+            used |= {m.card for _, m in record.moves if isinstance(m, Develop | PlayContractCard)}
         never = sorted(set(CARDS) - used)
         print(
             f"  {players:>7} {games:>6} {games / spent:>8.1f} {moves / spent:>8.0f}"
@@ -194,6 +196,8 @@ def solo_win_rates(args: argparse.Namespace) -> None:
         for challenge in args.solo_challenge:
             for level in args.solo_levels:
                 games = args.solo_mcts_games if level == "mcts" else args.solo_games
+                if not games:
+                    continue
                 wins = 0
                 reasons: Counter[str] = Counter()
                 for k in range(games):
@@ -201,6 +205,7 @@ def solo_win_rates(args: argparse.Namespace) -> None:
                     bot = mcts(args, seed) if level == "mcts" else make_bot(level, seed)
                     options = {**args.config, "scenario": scenario, "challenge": challenge}
                     state = play_match(game, [bot], seed, options).state
+                    assert isinstance(state, SkyLanternsState) and state.rival is not None
                     won, _, _, _ = solo_outcome(state)
                     wins += won
                     if not won:
