@@ -177,7 +177,8 @@ async def measure(args: argparse.Namespace) -> dict[str, dict[str, float]]:
 @contextmanager
 def collector_as_served() -> Iterator[None]:
     """The garbage collector as the server runs it (`settle_after_startup`), and as it was
-    again afterwards (a test runs this bench inside its own process)."""
+    again afterwards (a test runs this bench inside its own process, which freezes nothing
+    itself: the unfreeze thaws every frozen object)."""
     thresholds = gc.get_threshold()
     settle_after_startup()
     try:
