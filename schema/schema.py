@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.name_converter import NameConverter
 
@@ -15,6 +16,7 @@ from .cost import limits_rule
 from .document_cache import CachedDocumentsSchema, DocumentCache
 from .execution import PlainExecutor
 from .game_types import build_game_types
+from .json_scalar import CHECKED_JSON
 from .mutations import build_mutation
 from .queries import build_query
 from .subscriptions import Subscription
@@ -58,6 +60,7 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Cac
         subscription=Subscription,
         execution_context_class=PlainExecutor,
         config=StrawberryConfig(name_converter=_RememberedNames()),
+        scalar_overrides={JSON: CHECKED_JSON},
         documents=DocumentCache(limits.cache_size, limits.max_tokens, rule),
     )
 

@@ -27,11 +27,12 @@ from services.gameplay.payloads import (
     Tag,
 )
 from services.gameplay.problems import Problem, not_found
-from services.store import GameStatus
+from services.store import MAX_SEATS, GameStatus
 
 from .preconditions import IF_MATCH_PATTERN
 
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,19}")
+_GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
 def whole_number(value: object) -> object:
@@ -69,12 +70,32 @@ class GamePath(PathParams):
         return not_found(str(raw.get("game_id", "")))
 
 
+def _game_id_valid(raw: Mapping[str, Any]) -> bool:
+    return isinstance(raw.get("game_id"), str) and _GAME_ID.fullmatch(raw["game_id"]) is not None
+
+
 class GameSeatPath(GamePath):
-    seat: int = Field(ge=0, description="A seat of the game, from 0.")
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="A seat of the game, from 0.")
+
+    @classmethod
+    def missing(cls, raw: Mapping[str, Any]) -> Problem:
+        if _game_id_valid(raw):
+            detail = f"No game has that seat: seats are numbered 0 to {MAX_SEATS - 1} at most."
+            return Problem(404, "seat_not_found", detail)
+        return super().missing(raw)
 
 
 class GameVersionPath(GamePath):
-    version: int = Field(ge=0, description="A version of the game: 0 is before any move.")
+    version: int = Field(
+        ge=0, le=MAX_VERSION, description="A version of the game: 0 is before any move."
+    )
+
+    @classmethod
+    def missing(cls, raw: Mapping[str, Any]) -> Problem:
+        if _game_id_valid(raw):
+            detail = f"No game has a version above {MAX_VERSION}."
+            return Problem(404, "version_not_found", detail)
+        return super().missing(raw)
 
 
 # --- query ---------------------------------------------------------------------------

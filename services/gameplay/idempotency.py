@@ -25,14 +25,24 @@ from services.store import GameStore
 from . import metrics
 from .auth import Credentials
 from .payloads import GAME_ID_PATTERN
-from .problems import Problem, idempotency_key_reused, not_found
+from .problems import Problem, idempotency_key_reused, not_found, unprocessable
 
 Answer = TypeVar("Answer", bound=BaseModel)
 GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
 def fingerprint(payload: Any) -> str:
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    """What a request asked for, as a digest. A value orjson cannot encode (an integer
+    beyond 64 bits) is the caller's mistake: each door refuses those itself, and this is
+    the service's own guard, so that a new door cannot turn one into a 500."""
+    try:
+        encoded = orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        raise unprocessable(
+            "invalid_request",
+            "The request holds a value that cannot be kept as JSON (an integer beyond 64 bits).",
+        ) from None
+    return hashlib.sha256(encoded).hexdigest()
 
 
 def key_digest(who: Credentials, idempotency_key: str) -> str:

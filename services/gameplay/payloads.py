@@ -22,7 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from services.store import GameStatus
+from services.store import MAX_SEATS, GameStatus
 
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 GAME_ID_PATTERN = r"^[a-z2-7]{24}$"
@@ -160,7 +160,7 @@ class ClockRequest(Strict):
 
 class CreateGameRequest(Strict):
     game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
-    seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    seats: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS)
     options: dict[str, Any] = Field(
         default_factory=dict, description="The game's options (see its options_schema)."
     )

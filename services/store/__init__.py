@@ -7,6 +7,7 @@ from .live import Doorbell, LiveUpdates
 from .records import (
     AWAY_FIELD,
     FINAL_STATUSES,
+    MAX_SEATS,
     EventViews,
     GameRecord,
     GameStatus,
@@ -27,6 +28,7 @@ from .store import (
 __all__ = [
     "AWAY_FIELD",
     "FINAL_STATUSES",
+    "MAX_SEATS",
     "Clock",
     "ClockRules",
     "Commit",

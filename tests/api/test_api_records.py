@@ -105,6 +105,9 @@ def test_a_finished_game_can_be_stepped_through_version_by_version(api, hidden_n
     assert final["view"] == api.game(game_id)["view"]
     beyond = api.client.get(f"/v1/games/{game_id}/states/{record.version + 1}")
     assert beyond.status_code == 404 and beyond.json()["code"] == "version_not_found"
+    for huge in (10**12 + 1, 10**30):  # beyond any game's versions: refused by the path
+        refused = api.client.get(f"/v1/games/{game_id}/states/{huge}")
+        assert refused.status_code == 404 and refused.json()["code"] == "version_not_found"
 
 
 def test_the_states_of_a_game_not_finished_are_409(api):

@@ -60,3 +60,31 @@ def test_an_illegal_move_gives_the_engines_details_through_both_doors(api, gql) 
     answer = gql.data(MOVE, {"id": created["id"], "move": move}, token)["makeMove"]
     assert answer["code"] == "not_in_hand"
     assert answer["details"] == rest_facts(rest.json()) == {"card": "c99"}
+
+
+def test_a_json_literal_with_an_integer_beyond_64_bits_is_refused_as_the_clients_mistake(
+    api, gql
+) -> None:
+    """Found by probing what the fuzzers do not draw: such an integer written in a JSON
+    literal reached the Idempotency-Key's fingerprint, which could not encode it, and the
+    mutation failed as internal_error. The JSON scalar refuses it now; integers within
+    64 bits, signed or unsigned, still pass as they are."""
+    created = api.create()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    literal = 'mutation { makeMove(gameId: "GAME", move: {kind: "discard", card: NUMBER}, '
+    literal += 'idempotencyKey: "big-literal-01") { __typename ... on Rejected { code } } }'
+    literal = literal.replace("GAME", game_id)
+    for huge in (2**64, -(2**63) - 1, 10**30):
+        answer = gql(literal.replace("NUMBER", str(huge)), token=token)
+        assert answer["data"] is None
+        [error] = answer["errors"]
+        assert error["extensions"]["code"] == "invalid_query"
+        assert "JSON integers must lie between" in error["message"]
+    nested = 'mutation { createGame(input: {game: "hidden-numbers", seats: [{name: "A"}, '
+    nested += '{name: "B"}], options: {deep: [[{n: NUMBER}]]}}) { __typename } }'
+    [error] = gql(nested.replace("NUMBER", str(10**30)))["errors"]
+    assert error["extensions"]["code"] == "invalid_query"
+    for fits in (2**64 - 1, -(2**63)):  # refused by the rules, not by the scalar
+        answer = gql(literal.replace("NUMBER", str(fits)), token=token)
+        assert answer["data"]["makeMove"] == {"__typename": "Rejected", "code": "malformed_move"}
+    assert api.game(game_id)["version"] == 0
