@@ -70,8 +70,12 @@ class GamePath(PathParams):
         return not_found(str(raw.get("game_id", "")))
 
 
-def _game_id_valid(raw: Mapping[str, Any]) -> bool:
-    return isinstance(raw.get("game_id"), str) and _GAME_ID.fullmatch(raw["game_id"]) is not None
+def _no_game_has(raw: Mapping[str, Any], code: str, detail: str) -> Problem:
+    """The 404 for a path whose game id is well formed but whose number no game has."""
+    game_id = raw.get("game_id")
+    if isinstance(game_id, str) and _GAME_ID.fullmatch(game_id):
+        return Problem(404, code, detail)
+    return GamePath.missing(raw)
 
 
 class GameSeatPath(GamePath):
@@ -79,10 +83,8 @@ class GameSeatPath(GamePath):
 
     @classmethod
     def missing(cls, raw: Mapping[str, Any]) -> Problem:
-        if _game_id_valid(raw):
-            detail = f"No game has that seat: seats are numbered 0 to {MAX_SEATS - 1} at most."
-            return Problem(404, "seat_not_found", detail)
-        return super().missing(raw)
+        detail = f"No game has that seat: seats are numbered 0 to {MAX_SEATS - 1} at most."
+        return _no_game_has(raw, "seat_not_found", detail)
 
 
 class GameVersionPath(GamePath):
@@ -92,10 +94,7 @@ class GameVersionPath(GamePath):
 
     @classmethod
     def missing(cls, raw: Mapping[str, Any]) -> Problem:
-        if _game_id_valid(raw):
-            detail = f"No game has a version above {MAX_VERSION}."
-            return Problem(404, "version_not_found", detail)
-        return super().missing(raw)
+        return _no_game_has(raw, "version_not_found", f"No game has a version above {MAX_VERSION}.")
 
 
 # --- query ---------------------------------------------------------------------------
