@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 from pydantic_core import PydanticCustomError
 
 from services.gameplay.auth import IDEMPOTENCY_KEY_PATTERN
@@ -32,7 +39,6 @@ from services.store import MAX_SEATS, GameStatus
 from .preconditions import IF_MATCH_PATTERN
 
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,19}")
-_GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
 def whole_number(value: object) -> object:
@@ -72,10 +78,11 @@ class GamePath(PathParams):
 
 def _no_game_has(raw: Mapping[str, Any], code: str, detail: str) -> Problem:
     """The 404 for a path whose game id is well formed but whose number no game has."""
-    game_id = raw.get("game_id")
-    if isinstance(game_id, str) and _GAME_ID.fullmatch(game_id):
-        return Problem(404, code, detail)
-    return GamePath.missing(raw)
+    try:
+        GamePath.model_validate({"game_id": raw.get("game_id")})
+    except ValidationError:
+        return GamePath.missing(raw)
+    return Problem(404, code, detail)
 
 
 class GameSeatPath(GamePath):
