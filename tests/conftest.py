@@ -180,7 +180,7 @@ def hidden_cards_of():
 class ServerThread:
     """uvicorn serving an ASGI app on a free loopback port, in a background thread."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, **options: Any) -> None:
         import uvicorn
 
         self.port = free_port()
@@ -188,10 +188,13 @@ class ServerThread:
             app,
             host="127.0.0.1",
             port=self.port,
-            log_level="warning",
-            lifespan="on",
-            ws="websockets-sansio",
-            timeout_graceful_shutdown=5,  # as in `skyport serve`: a stop is bounded
+            **{
+                "log_level": "warning",
+                "lifespan": "on",
+                "ws": "websockets-sansio",
+                "timeout_graceful_shutdown": 5,  # as in `skyport serve`: a stop is bounded
+                **options,
+            },
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -216,7 +219,8 @@ class ServerThread:
 
 @pytest.fixture(scope="session")
 def serve():
-    """serve(app) -> context manager running it under uvicorn; yields the ServerThread."""
+    """serve(app, **uvicorn_options) -> context manager running it under uvicorn; yields
+    the ServerThread."""
     return ServerThread
 
 

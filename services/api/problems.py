@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 import structlog
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from services.engine import GameError
@@ -59,6 +59,18 @@ async def handle_store_error(request: Request, error: Exception) -> Response:
     return problem_response(problem, request.url.path)
 
 
+CLIENT_CLOSED_REQUEST = 499
+"""nginx's status for a request whose client went away before it was answered."""
+
+
+async def handle_client_disconnect(request: Request, error: Exception) -> Response:
+    """The client went away while its body was being read (a dropped connection, or the
+    request deadline of `receipt_deadline`): nobody is left to answer, and it is no fault
+    of the service, so it is logged and counted as 499, not as a 500."""
+    assert isinstance(error, ClientDisconnect)
+    return Response(status_code=CLIENT_CLOSED_REQUEST)
+
+
 async def handle_unexpected(request: Request, error: Exception) -> Response:
     log.error("unhandled_error", path=request.url.path, error=type(error).__name__, exc_info=error)
     problem = Problem(500, "internal_error", "Something went wrong on our side.")
@@ -70,5 +82,6 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     GameError: handle_game_error,
     HTTPException: handle_http_exception,
     **dict.fromkeys(STORE_ERRORS, handle_store_error),
+    ClientDisconnect: handle_client_disconnect,
     Exception: handle_unexpected,
 }

@@ -8,10 +8,11 @@ from types import FrameType
 import uvicorn
 from starlette.applications import Starlette
 
-from services.gameplay.settings import get_settings
+from services.gameplay.settings import Settings, get_settings
 
 from .app import create_app
 from .heap import settle_after_startup
+from .receipt_deadline import receipt_deadline_protocol
 
 
 class GracefulServer(uvicorn.Server):
@@ -35,14 +36,12 @@ class GracefulServer(uvicorn.Server):
             close_streams()
 
 
-def run(host: str = "127.0.0.1", port: int = 8000) -> None:
-    settings = get_settings()
-    app = create_app(settings)
-    settle_after_startup()
-    config = uvicorn.Config(
+def server_config(app: Starlette, settings: Settings, host: str, port: int) -> uvicorn.Config:
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=receipt_deadline_protocol(settings.request_receive_seconds),
         proxy_headers=False,  # the app reads X-Forwarded-For itself (client_ip.py)
         access_log=False,
         log_config=None,
@@ -53,4 +52,10 @@ def run(host: str = "127.0.0.1", port: int = 8000) -> None:
         # hold the replica's stop past it.
         timeout_graceful_shutdown=25,
     )
-    GracefulServer(config, app).run()
+
+
+def run(host: str = "127.0.0.1", port: int = 8000) -> None:
+    settings = get_settings()
+    app = create_app(settings)
+    settle_after_startup()
+    GracefulServer(server_config(app, settings, host, port), app).run()

@@ -81,6 +81,13 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=64 * 1024, gt=0, description="Largest request body accepted, in bytes."
     )
+    request_receive_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        le=600,
+        description="Seconds a request may take to arrive whole (headers and body) once the "
+        "server waits for it; slower is 408 request_timeout and the connection closed.",
+    )
     webhook_secret: SecretStr | None = Field(
         default=None,
         description="Key the workers sign outgoing webhooks with (HMAC); unused by the API.",
