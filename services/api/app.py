@@ -35,7 +35,7 @@ from .graphql import graphql_routes
 from .metrics import RequestMetricsMiddleware
 from .operations import Operation
 from .problems import EXCEPTION_HANDLERS
-from .ratelimit import RateLimiter, RateLimitMiddleware
+from .ratelimit import ConnectionsPerClient, RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
 
 OPERATIONS: list[Operation] = [
@@ -96,6 +96,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.sse_streams = ConnectionsPerClient(settings.sse_max_streams_per_ip)
     app.state.api_keys = ApiKeys(key.get_secret_value() for key in settings.api_keys)
     app.state.openapi = openapi.build_openapi(served, OPERATIONS)
     return app

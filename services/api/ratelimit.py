@@ -174,8 +174,8 @@ def client_ip(scope: Scope) -> str:
 
 
 class ConnectionsPerClient:
-    """How many WebSockets each client IP holds open on this replica, up to `limit`
-    (0: no limit)."""
+    """How many live connections (GraphQL WebSockets, or SSE streams) each client IP
+    holds open on this replica, up to `limit` (0: no limit)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit

@@ -13,22 +13,24 @@ EventSource to stop.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import orjson
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
-from services.gameplay.problems import bad_request
+from services.gameplay.problems import Problem, bad_request
 from services.gameplay.service import FeedEnd, FeedEntry, FeedItem, FeedStart
 from services.store import GameStatus
 
 from .inputs import credentials, json_response, service
 from .operations import BEARER_OR_NONE, Answer, operation
 from .params import EventsQuery, GamePath
+from .ratelimit import ConnectionsPerClient, client_ip
 
 _LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end|-start)?$")
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -72,8 +74,35 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
             return Response(status_code=204)
         since = int(match.group(1))
         after_start = match.group(2) == "-start"
-    feed = await service(request).follow(target, who, since, after_start)
-    return StreamingResponse(_frames(feed), media_type="text/event-stream", headers=SSE_HEADERS)
+    streams: ConnectionsPerClient = request.app.state.sse_streams
+    client = client_ip(request.scope)
+    if not streams.open(client):
+        raise Problem(
+            429,
+            "too_many_connections",
+            f"This client already holds {streams.limit} live streams open; close one first.",
+        )
+    try:
+        feed = await service(request).follow(target, who, since, after_start)
+    except BaseException:
+        streams.close(client)
+        raise
+    return _Stream(_frames(feed), lambda: streams.close(client))
+
+
+class _Stream(StreamingResponse):
+    """An SSE response that gives its client's place back however it ends: a generator
+    that never started (the client gone before the first frame) runs no `finally`."""
+
+    def __init__(self, frames: AsyncIterator[bytes], release: Callable[[], None]) -> None:
+        super().__init__(frames, media_type="text/event-stream", headers=SSE_HEADERS)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 async def _frames(feed: AsyncIterator[FeedItem]) -> AsyncIterator[bytes]:

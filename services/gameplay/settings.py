@@ -236,6 +236,11 @@ class Settings(BaseSettings):
         ge=0,
         description="GraphQL WebSockets one client IP may hold open on one replica; 0 is no limit.",
     )
+    sse_max_streams_per_ip: int = Field(
+        default=50,
+        ge=0,
+        description="SSE streams one client IP may hold open on one replica; 0 is no limit.",
+    )
 
     # --- logging ------------------------------------------------------------------
     log_level: str = Field(default="info", description="debug, info, warning or error.")

@@ -190,3 +190,37 @@ async def test_shutting_down_ends_open_streams_so_clients_reconnect_elsewhere(
                     if text == "connected":
                         app.state.close_streams()  # what SIGTERM does
     assert seen == [("comment", "connected")]  # ended without an `end` event
+
+
+async def test_streams_per_client_ip_are_capped_and_given_back_however_they_end(
+    settings, games, serve
+):
+    app = create_app(settings.model_copy(update={"sse_max_streams_per_ip": 2}), games)
+    with serve(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            game_id, _ = await create(http)
+            url = f"/v1/games/{game_id}/events"
+            for _ in range(3):  # refused before streaming: no place taken
+                missing = await http.get("/v1/games/nope/events", headers=SSE)
+                assert missing.status_code == 404
+            async with (
+                http.stream("GET", url, headers=SSE) as first,
+                http.stream("GET", url, headers=SSE) as second,
+            ):
+                assert first.status_code == second.status_code == 200
+                async with http.stream("GET", url, headers=SSE) as third:
+                    assert third.status_code == 429  # (a stream, so that a 200 fails here)
+                    assert third.headers["content-type"] == "application/problem+json"
+                    await third.aread()
+                assert third.json()["code"] == "too_many_connections"
+                assert (await http.get(url)).status_code == 200  # a JSON page is no stream
+            for _ in range(100):  # the two closed streams gave both places back
+                async with (
+                    http.stream("GET", url, headers=SSE) as one,
+                    http.stream("GET", url, headers=SSE) as other,
+                ):
+                    statuses = {one.status_code, other.status_code}
+                if statuses == {200}:
+                    break
+                await asyncio.sleep(0.05)
+            assert statuses == {200}
