@@ -24,11 +24,11 @@ LATENCY = Histogram(
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
 RATE_LIMITED = Counter("skyport_rate_limited_total", "Requests refused with 429.", ["limit"])
-REQUESTS_TIMED_OUT = Counter(
-    "skyport_http_requests_timed_out_total",
-    "Connections closed because a request did not arrive whole in time, by what was "
-    "late: idle (nothing came), headers, body.",
-    ["part"],
+REQUESTS_REFUSED = Counter(
+    "skyport_http_connections_refused_total",
+    "Connections the server closed on a request that came too slowly or too big: "
+    "idle_timed_out, headers_timed_out, body_timed_out (not whole in time), head_too_large.",
+    ["reason"],
 )
 
 

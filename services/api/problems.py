@@ -65,7 +65,7 @@ CLIENT_CLOSED_REQUEST = 499
 
 async def handle_client_disconnect(request: Request, error: Exception) -> Response:
     """The client went away while its body was being read (a dropped connection, or the
-    request deadline of `receipt_deadline`): nobody is left to answer, and it is no fault
+    request deadline of `http_protocol`): nobody is left to answer, and it is no fault
     of the service, so it is logged and counted as 499, not as a 500."""
     assert isinstance(error, ClientDisconnect)
     return Response(status_code=CLIENT_CLOSED_REQUEST)

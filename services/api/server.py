@@ -12,7 +12,7 @@ from services.gameplay.settings import Settings, get_settings
 
 from .app import create_app
 from .heap import settle_after_startup
-from .receipt_deadline import receipt_deadline_protocol
+from .http_protocol import guarded_protocol
 
 
 class GracefulServer(uvicorn.Server):
@@ -41,7 +41,7 @@ def server_config(app: Starlette, settings: Settings, host: str, port: int) -> u
         app,
         host=host,
         port=port,
-        http=receipt_deadline_protocol(settings.request_receive_seconds),
+        http=guarded_protocol(settings.request_receive_seconds),
         proxy_headers=False,  # the app reads X-Forwarded-For itself (client_ip.py)
         access_log=False,
         log_config=None,

@@ -1,7 +1,8 @@
-"""A request must arrive whole within `request_receive_seconds`, on a real server with the
-protocol `skyport serve` runs: a client that connects and says nothing, trickles its
+"""The HTTP protocol `skyport serve` runs, on a real server. A request must arrive whole
+within `request_receive_seconds`: a client that connects and says nothing, trickles its
 headers (Slowloris) or stops sending its body cannot hold a connection, while slow but
-timely requests, keep-alive, pipelining, live streams and WebSockets are untouched."""
+timely requests, keep-alive, pipelining, live streams and WebSockets are untouched. And a
+request's URL and headers are capped in size before they are gathered in memory."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from prometheus_client import REGISTRY
 from websockets.asyncio.client import connect
 
 from services.api.app import create_app
+from services.api.http_protocol import MAX_HEAD_BYTES, GuardedHttpProtocol, guarded_protocol
 from services.api.problems import CLIENT_CLOSED_REQUEST
-from services.api.receipt_deadline import ReceiptDeadlineProtocol, receipt_deadline_protocol
 from services.api.server import server_config
 
 DEADLINE = 1.0
@@ -48,7 +49,7 @@ def server(settings, games, serve):
     handler = Captured()
     logging.getLogger().addHandler(handler)  # after the app configured logging
     try:
-        with serve(app, http=receipt_deadline_protocol(DEADLINE)) as running:
+        with serve(app, http=guarded_protocol(DEADLINE)) as running:
             running.logs = handler
             yield running
     finally:
@@ -191,5 +192,28 @@ async def test_a_websocket_outlasts_the_deadline(server):
 def test_skyport_serve_runs_the_protocol_with_the_configured_deadline(settings, games):
     app = create_app(settings, games)
     config = server_config(app, settings.model_copy(update={"request_receive_seconds": 7}), "", 0)
-    assert isinstance(config.http, type) and issubclass(config.http, ReceiptDeadlineProtocol)
+    assert isinstance(config.http, type) and issubclass(config.http, GuardedHttpProtocol)
     assert config.http.receipt_seconds == 7
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        b"GET /v1/catalog?q=",  # the URL
+        b"GET /v1/catalog HTTP/1.1\r\nHost: skyport\r\nX-Big: ",  # one header
+    ],
+)
+def test_a_head_over_the_cap_is_answered_431_before_it_is_gathered(opened, server, start):
+    sock = opened()
+    sock.sendall(start + b"a" * (MAX_HEAD_BYTES + 8192))  # and no end: 408 without the cap
+    head, problem = problem_of(read_until_closed(sock))
+    assert head.startswith("HTTP/1.1 431 ")
+    assert problem["code"] == "request_head_too_large"
+    assert any("request_head_too_large" in m for m in server.logs.messages())
+
+
+def test_a_big_head_under_the_cap_is_served(opened):
+    sock = opened()
+    big = b"X-Big: " + b"a" * (MAX_HEAD_BYTES - 1024) + b"\r\n"
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: skyport\r\n" + big + b"\r\n")
+    assert sock.recv(65536).startswith(b"HTTP/1.1 200 ")

@@ -1,10 +1,11 @@
-"""A deadline for receiving each HTTP request whole, which uvicorn does not have.
+"""uvicorn's HTTP protocol with two limits it lacks: a deadline for receiving each
+request whole, and a cap on the size of a request's head (its URL and headers).
 
-uvicorn times out a connection only while it idles between requests, and any byte that
-arrives resets that timer. So a client that connects and sends nothing, or sends a
-header line now and then (Slowloris), holds a connection and its socket forever: enough
-of them and the replica runs out of file descriptors. ASGI middleware cannot help, since
-the app sees a request only once its headers are in.
+**The deadline.** uvicorn times out a connection only while it idles between requests,
+and any byte that arrives resets that timer. So a client that connects and sends nothing,
+or sends a header line now and then (Slowloris), holds a connection and its socket
+forever: enough of them and the replica runs out of file descriptors. ASGI middleware
+cannot help, since the app sees a request only once its headers are in.
 
 Here every request must arrive whole (headers and body) within `seconds` of when the
 server started waiting for it: the connection opening, the previous response ending, or
@@ -15,6 +16,12 @@ after a `408 request_timeout` problem document if the headers did not all come; 
 without an answer if the body stopped coming (the app, reading it, sees the client
 disconnect). Responses take as long as they take, and a WebSocket is left alone once
 upgraded.
+
+**The head's size.** uvicorn's httptools protocol gathers the URL and the headers in
+memory with no bound (measured: 50 MB of URL or of one header took the server from 91 to
+190 MB), so the deadline alone would let a fast client make it hold gigabytes. Past
+`MAX_HEAD_BYTES` the request is answered `431 request_head_too_large` and the connection
+closed, before the app sees anything.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.gameplay.problems import Problem
 
-from .metrics import REQUESTS_TIMED_OUT
+from .metrics import REQUESTS_REFUSED
 from .problems import PROBLEM_MEDIA_TYPE
 
 log = structlog.get_logger(__name__)
@@ -43,12 +50,25 @@ def request_timeout(seconds: float) -> Problem:
     )
 
 
-def timeout_answer(seconds: float) -> bytes:
-    """The raw HTTP/1.1 408 response, written before the app has seen the request."""
-    problem = request_timeout(seconds)
+MAX_HEAD_BYTES = 128 * 1024
+"""Most bytes of URL and headers one request may have: far above any real client's
+(a GraphQL query sent by GET, at its most, percent-encodes to about 100 KB)."""
+
+
+def head_too_large() -> Problem:
+    return Problem(
+        431,
+        "request_head_too_large",
+        f"The request's URL and headers are longer than {MAX_HEAD_BYTES} bytes.",
+    )
+
+
+def raw_answer(problem: Problem) -> bytes:
+    """A problem as a raw HTTP/1.1 response that closes the connection, written before
+    the app has seen the request."""
     body = orjson.dumps(problem.document(None))
     head = (
-        "HTTP/1.1 408 Request Timeout\r\n"
+        f"HTTP/1.1 {problem.status} {problem.title}\r\n"
         f"content-type: {PROBLEM_MEDIA_TYPE}\r\n"
         f"content-length: {len(body)}\r\n"
         "connection: close\r\n\r\n"
@@ -56,8 +76,9 @@ def timeout_answer(seconds: float) -> bytes:
     return head.encode("ascii") + body
 
 
-class ReceiptDeadlineProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline on receiving each request."""
+class GuardedHttpProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline on receiving each request and a cap
+    on its head's size."""
 
     receipt_seconds: float = 30.0
 
@@ -65,6 +86,7 @@ class ReceiptDeadlineProtocol(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._receiving: str | None = None
         """What of the current request is still to come: "headers", "body" or nothing."""
+        self._head_bytes = 0
         super().connection_made(transport)
         self._arm()
 
@@ -75,8 +97,26 @@ class ReceiptDeadlineProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._receiving = "headers"
+        self._head_bytes = 0
         if self._deadline is None:  # a request pipelined behind one being answered
             self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        before = self._receiving
+        super().data_received(data)
+        # httptools keeps a header it has not finished reading in a buffer of its own, so
+        # the head is measured in bytes received while it is still coming (a chunk that
+        # also ends a body before it is not counted: an overshoot of one read at most).
+        if self._receiving != "headers" or before == "body" or self.transport.is_closing():
+            return
+        self._head_bytes += len(data)
+        if self._head_bytes > MAX_HEAD_BYTES:
+            self._disarm()
+            REQUESTS_REFUSED.labels(reason="head_too_large").inc()
+            client = self.client[0] if self.client else None
+            log.warning("request_head_too_large", client=client, limit=MAX_HEAD_BYTES)
+            self.transport.write(raw_answer(head_too_large()))
+            self.transport.close()
 
     def on_headers_complete(self) -> None:
         self._receiving = "body"
@@ -115,17 +155,17 @@ class ReceiptDeadlineProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         late = self._receiving or "idle"
-        REQUESTS_TIMED_OUT.labels(part=late).inc()
+        REQUESTS_REFUSED.labels(reason=f"{late}_timed_out").inc()
         if late == "idle":  # nothing was asked: close as keep-alive does, without a word
             self.transport.close()
             return
         client = self.client[0] if self.client else None
         log.warning("request_timed_out", part=late, client=client, seconds=self.receipt_seconds)
         if late == "headers":  # the app never saw this request: answer it here
-            self.transport.write(timeout_answer(self.receipt_seconds))
+            self.transport.write(raw_answer(request_timeout(self.receipt_seconds)))
         self.transport.close()
 
 
-def receipt_deadline_protocol(seconds: float) -> type[ReceiptDeadlineProtocol]:
+def guarded_protocol(receipt_seconds: float) -> type[GuardedHttpProtocol]:
     """The protocol class for uvicorn's `http` option, with this deadline."""
-    return type("ReceiptDeadlineProtocol", (ReceiptDeadlineProtocol,), {"receipt_seconds": seconds})
+    return type("GuardedHttpProtocol", (GuardedHttpProtocol,), {"receipt_seconds": receipt_seconds})
