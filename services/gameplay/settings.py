@@ -119,7 +119,10 @@ class Settings(BaseSettings):
         "visibility timeout).",
     )
     webhook_timeout: float = Field(
-        default=10.0, gt=0, description="Seconds one webhook POST may take."
+        default=10.0,
+        gt=0,
+        description="Seconds one webhook POST may take, from connecting to the answer's "
+        "status line (its body is never read).",
     )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",

@@ -1,5 +1,8 @@
-"""Webhook signing and one delivery attempt, against a real local HTTP server."""
+"""Webhook signing and one delivery attempt, against a real local HTTP server (and raw
+sockets for receivers that would hold a delivery)."""
 
+import contextlib
+import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -88,3 +91,88 @@ def test_old_signatures_are_refused():
     header = sign("k", body, int(time.time()) - 3600)
     assert not verify("k", body, header)
     assert not verify("k", body, "garbage")
+
+
+# --- receivers that would hold a delivery: each must end within the timeout ---------------
+
+
+class RawReceiver:
+    """A TCP server on 127.0.0.1 that reads a request, then runs `answer(connection)`."""
+
+    def __init__(self, answer):
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}/hook"
+        self.stop = threading.Event()
+
+        def serve():
+            with contextlib.suppress(OSError):
+                while not self.stop.is_set():
+                    connection, _ = self.socket.accept()
+                    threading.Thread(target=talk, args=(connection,), daemon=True).start()
+
+        def talk(connection):
+            with connection, contextlib.suppress(OSError):
+                connection.recv(65536)
+                answer(connection, self.stop)
+
+        threading.Thread(target=serve, daemon=True).start()
+
+    def close(self):
+        self.stop.set()
+        self.socket.close()
+
+
+def endless_body(connection, stop):
+    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+    while not stop.is_set():
+        connection.sendall(b"x" * 65536)
+
+
+def headers_a_line_at_a_time(connection, stop):
+    connection.sendall(b"HTTP/1.1 200 OK\r\n")
+    while not stop.wait(0.2):
+        connection.sendall(b"X-Slow: 1\r\n")
+
+
+def silence(connection, stop):
+    stop.wait(30)
+
+
+def delivered_within(url, seconds):
+    """What `deliver` gave (a status, or the exception) within `seconds`."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(
+                deliver(
+                    Webhook(**{**HOOK.__dict__, "url": url}), "s", timeout=1.0, allow_private=True
+                )
+            )
+        except DeliveryFailed as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert outcome, f"the delivery was still running after {seconds} s"
+    return outcome[0]
+
+
+def test_an_answer_whose_body_never_ends_is_taken_by_its_status_without_reading_it():
+    platform = RawReceiver(endless_body)
+    try:
+        assert delivered_within(platform.url, 10) == 200
+    finally:
+        platform.close()
+
+
+@pytest.mark.parametrize("answer", [headers_a_line_at_a_time, silence])
+def test_a_receiver_that_does_not_answer_in_time_is_a_failed_delivery(answer):
+    platform = RawReceiver(answer)
+    try:
+        failed = delivered_within(platform.url, 10)
+    finally:
+        platform.close()
+    assert isinstance(failed, DeliveryFailed)
+    assert "no answer within 1 s" in str(failed)
