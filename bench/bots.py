@@ -125,6 +125,7 @@ def service_latency(game: Game, level: str, args: argparse.Namespace) -> None:
         redis_url=None,
         tasks="inprocess",
         rate_limit_per_ip=0,
+        create_limit_per_ip=0,
         rate_limit_per_token=0,
         log_level="error",
         bot_mcts_seconds=args.mcts_seconds,

@@ -15,8 +15,9 @@ answer), as a client that does not show the view would play.
     python bench/load.py --url http://127.0.0.1:8000 --server-pid PID --key-prefix P
 
 A running Skyport should have rate limits off for this (SKYPORT_RATE_LIMIT_PER_IP=0,
-SKYPORT_RATE_LIMIT_PER_TOKEN=0) or the clients get 429s, which are counted and shown;
-without --server-pid its CPU is not reported, and without its --key-prefix nor its memory.
+SKYPORT_RATE_LIMIT_PER_TOKEN=0, SKYPORT_CREATE_LIMIT_PER_IP=0) or the clients get 429s,
+which are counted and shown; without --server-pid its CPU is not reported, and without its
+--key-prefix nor its memory.
 Requests go to loopback only; every loop is bounded by --games and --timeout.
 """
 
@@ -275,6 +276,7 @@ def skyport_server(args: argparse.Namespace, port: int) -> contextlib.AbstractCo
         "SKYPORT_KEY_PREFIX": BENCH_PREFIX,
         "SKYPORT_TASK_QUEUE": BENCH_QUEUE,
         "SKYPORT_RATE_LIMIT_PER_IP": "0",
+        "SKYPORT_CREATE_LIMIT_PER_IP": "0",
         "SKYPORT_RATE_LIMIT_PER_TOKEN": "0",
         "SKYPORT_LOG_LEVEL": "warning",
         "SKYPORT_FINISHED_GAME_TTL": "600",

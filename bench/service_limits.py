@@ -151,6 +151,7 @@ def main() -> None:
         SKYPORT_REDIS_URL=args.redis,
         SKYPORT_KEY_PREFIX=prefix,
         SKYPORT_RATE_LIMIT_PER_IP="0",
+        SKYPORT_CREATE_LIMIT_PER_IP="0",
         SKYPORT_RATE_LIMIT_PER_TOKEN="0",
         SKYPORT_LOG_JSON="true",
         SKYPORT_LOG_LEVEL="warning",

@@ -47,6 +47,7 @@ def env_for(args: argparse.Namespace, mode: str) -> dict[str, str]:
         "SKYPORT_TASK_QUEUE": f"{PREFIX}-{mode}",
         "SKYPORT_API_KEYS": KEY,
         "SKYPORT_RATE_LIMIT_PER_IP": "0",
+        "SKYPORT_CREATE_LIMIT_PER_IP": "0",
         "SKYPORT_RATE_LIMIT_PER_TOKEN": "0",
         "SKYPORT_LOG_LEVEL": "warning",
         "SKYPORT_FINISHED_GAME_TTL": "900",

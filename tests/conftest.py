@@ -137,11 +137,14 @@ def key_prefix(run_prefix: str) -> str:
 
 @pytest.fixture(autouse=True)
 def mid_window_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rate limits count in fixed 60-second windows; a test that crossed a window's edge
-    would see its count reset. Every in-process app counts half way through one window."""
+    """Rate limits count in fixed 60-second windows (and game creation in hour-long ones);
+    a test that crossed a window's edge would see its count reset. Every in-process app
+    counts half way through one window."""
     from services.api import ratelimit
+    from services.store import counters
 
     monkeypatch.setattr(ratelimit, "clock", lambda: 1_800_000_030.0)
+    monkeypatch.setattr(counters, "clock", lambda: 1_800_001_800.0)
 
 
 @pytest.fixture
@@ -236,6 +239,7 @@ def settings(redis_url: str, key_prefix: str) -> Settings:
         key_prefix=key_prefix,
         api_keys=PLATFORM_KEY,
         rate_limit_per_ip=0,
+        create_limit_per_ip=0,
         rate_limit_per_token=0,
         stream_keepalive=0.5,
         log_level="warning",

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
 from services.gameplay.problems import Problem
+from services.store.counters import COUNT
 
 from . import metrics
 from .problems import problem_response
@@ -34,12 +35,6 @@ log = structlog.get_logger(__name__)
 
 # The wall clock that picks the window; tests pin it so a window edge cannot split a test.
 clock = time.time
-
-COUNT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-"""
 
 LIMITED_PREFIXES = ("/v1", "/graphql")
 

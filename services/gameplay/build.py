@@ -31,6 +31,7 @@ from .auth import Credentials
 from .bulk import BulkCreation
 from .clocks import ClockDeadlines
 from .commits import CommitMetrics, CommitPipeline, NextStep
+from .creation_quota import CreationQuota
 from .dispatch import (
     Advance,
     CeleryDispatcher,
@@ -198,6 +199,11 @@ def build_service(
         archive=archive,
         invite_ttl=settings.invite_ttl,
         states=states,
+        creation_quota=(
+            CreationQuota(redis, settings.key_prefix, settings.create_limit_per_ip)
+            if settings.create_limit_per_ip
+            else None
+        ),
     )
     tournaments = TournamentRunner(
         service,

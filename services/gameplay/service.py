@@ -39,6 +39,7 @@ from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_lo
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
+from .creation_quota import CreationQuota
 from .idempotency import fingerprint
 from .invites import invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
@@ -170,6 +171,8 @@ class GameService:
     """Seconds open seats' invite codes are valid unless a creation asks otherwise."""
     states: ParsedStates = field(default_factory=ParsedStates)
     recent: RecentRecords = field(default_factory=RecentRecords)
+    creation_quota: CreationQuota | None = None
+    """Games an IP may create per hour without an API key; None: no limit."""
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -182,6 +185,19 @@ class GameService:
 
     # --- creating ------------------------------------------------------------------
 
+    async def _count_creation(
+        self, who: Credentials, game_id: str, idempotency_key: str | None
+    ) -> None:
+        """Counts an anonymous creation against its IP's quota. Over it, a retry of a
+        creation that went through (same idempotency key) still gets its game back."""
+        if who.platform or who.acting_for is not None or self.creation_quota is None:
+            return
+        try:
+            await self.creation_quota.take(who.client_ip)
+        except Problem:
+            if idempotency_key is None or await self.store.version_and_status(game_id) is None:
+                raise
+
     async def create_game(
         self, who: Credentials, request: CreateGameRequest, idempotency_key: str | None
     ) -> tuple[GameCreated, bool]:
@@ -193,6 +209,7 @@ class GameService:
         game, policy, seed, state = await self.checked_setup(request)
         request_print = fingerprint(request.model_dump(mode="json"))
         game_id = created_game_id(who.scope, idempotency_key)
+        await self._count_creation(who, game_id, idempotency_key)
         salt = new_salt()
         tokens = self._tokens(request, who, idempotency_key, salt)
         ttl_ms = (request.invite_ttl_seconds or self.invite_ttl) * 1000

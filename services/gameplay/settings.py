@@ -78,6 +78,11 @@ class Settings(BaseSettings):
         description="Requests per window per bearer token (seat token or API key); 0 is off.",
     )
     rate_limit_window: int = Field(default=60, gt=0, description="Rate-limit window in seconds.")
+    create_limit_per_ip: int = Field(
+        default=60,
+        ge=0,
+        description="Games one client IP may create per hour without an API key; 0 is no limit.",
+    )
     max_body_bytes: int = Field(
         default=64 * 1024, gt=0, description="Largest request body accepted, in bytes."
     )

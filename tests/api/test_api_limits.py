@@ -136,3 +136,52 @@ def test_websocket_handshakes_count_against_the_per_ip_limit(limited):
             pytest.fail("the third request of the window was let through")
     assert denied.value.status_code == 429
     assert denied.value.json()["code"] == "rate_limited"
+
+
+# --- games created without an API key, per IP and hour ------------------------------------
+
+NEW_GAME = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+CREATE_MUTATION = """mutation { createGame(input: {game: "hidden-numbers",
+  seats: [{name: "A"}, {name: "B"}]}) { __typename } }"""
+
+
+def test_anonymous_creation_over_the_hourly_quota_is_429_at_both_doors(limited):
+    with limited(create_limit_per_ip=2) as client:
+        made = [client.post("/v1/games", json=NEW_GAME).status_code for _ in range(2)]
+        refused = client.post("/v1/games", json=NEW_GAME)
+        over_graphql = client.post("/graphql", json={"query": CREATE_MUTATION}).json()
+        assert client.get("/v1/catalog").status_code == 200  # other requests go on
+    assert made == [201, 201]
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "too_many_games_created"
+    assert refused.headers["retry-after"] == "1800"  # the pinned clock is half way through
+    assert refused.json()["retry_after"] == 1800
+    [error] = over_graphql["errors"]
+    assert error["extensions"]["code"] == "too_many_games_created"
+    assert error["extensions"]["retry_after"] == 1800
+
+
+def test_platforms_creating_with_an_api_key_are_not_counted(limited, settings):
+    key = {"Authorization": f"Bearer {settings.api_keys[0].get_secret_value()}"}
+    with limited(create_limit_per_ip=1) as client:
+        made = [client.post("/v1/games", json=NEW_GAME, headers=key).status_code for _ in range(3)]
+        anonymous = [client.post("/v1/games", json=NEW_GAME).status_code for _ in range(2)]
+    assert made == [201, 201, 201]
+    assert anonymous == [201, 429]
+
+
+def test_a_retried_creation_gets_its_game_back_even_over_the_quota(limited):
+    with limited(create_limit_per_ip=1) as client:
+        first = client.post("/v1/games", json=NEW_GAME, headers={"Idempotency-Key": "retried-1"})
+        again = client.post("/v1/games", json=NEW_GAME, headers={"Idempotency-Key": "retried-1"})
+        other = client.post("/v1/games", json=NEW_GAME, headers={"Idempotency-Key": "another-2"})
+    assert first.status_code == 201
+    assert again.status_code == 201 and again.json()["id"] == first.json()["id"]  # the replay
+    assert other.status_code == 429
+
+
+def test_a_refused_creation_takes_nothing_from_the_quota(limited):
+    with limited(create_limit_per_ip=1) as client:
+        bad = client.post("/v1/games", json={**NEW_GAME, "game": "no-such-game"})
+        good = client.post("/v1/games", json=NEW_GAME)
+    assert bad.status_code == 422 and good.status_code == 201

@@ -40,6 +40,7 @@ def live(redis_url, run_prefix, games, serve):
         key_prefix=f"{run_prefix}-schemathesis-{uuid.uuid4().hex[:6]}",
         api_keys=PLATFORM_KEY,
         rate_limit_per_ip=0,
+        create_limit_per_ip=0,
         rate_limit_per_token=0,
         log_level="warning",
     )

@@ -304,6 +304,7 @@ def settings(redis_url: str, key_prefix: str) -> Settings:
         key_prefix=key_prefix,
         api_keys="platform-key-for-tests-0001",
         rate_limit_per_ip=0,
+        create_limit_per_ip=0,
         rate_limit_per_token=0,
         log_level="warning",
         tasks="inprocess",

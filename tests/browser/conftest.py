@@ -72,6 +72,7 @@ def playground_url(serve) -> Iterator[str]:
     settings = Settings(
         redis_url=None,
         rate_limit_per_ip=0,
+        create_limit_per_ip=0,
         rate_limit_per_token=0,
         log_level="warning",
     )

@@ -69,6 +69,7 @@ def _worker_setups(
             "bot_mcts_iterations": 20,
             "api_keys": PLATFORM_KEY,
             "rate_limit_per_ip": 0,
+            "create_limit_per_ip": 0,
             "rate_limit_per_token": 0,
             "stream_keepalive": 0.5,
             "log_level": "warning",

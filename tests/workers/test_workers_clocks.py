@@ -25,6 +25,7 @@ def embedded(**overrides: object) -> Iterator[TestClient]:
         "redis_url": None,
         "api_keys": PLATFORM_KEY,
         "rate_limit_per_ip": 0,
+        "create_limit_per_ip": 0,
         "rate_limit_per_token": 0,
         "clock_sweep_seconds": 0.1,
         "log_level": "warning",
