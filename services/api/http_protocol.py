@@ -7,7 +7,7 @@ or sends a header line now and then (Slowloris), holds a connection and its sock
 forever: enough of them and the replica runs out of file descriptors. ASGI middleware
 cannot help, since the app sees a request only once its headers are in.
 
-Here every request must arrive whole (headers and body) within `seconds` of when the
+Here every request must arrive whole (headers and body) within `receipt_seconds` of when the
 server started waiting for it: the connection opening, the previous response ending, or
 its own first byte, whichever came last. Past that, the connection is closed: silently
 if nothing of a request came (as keep-alive closes an idle connection, so a client that
