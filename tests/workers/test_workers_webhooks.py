@@ -14,6 +14,7 @@ from services.gameplay.webhooks import (
     SIGNATURE_HEADER,
     DeliveryFailed,
     Webhook,
+    _Unreachable,
     deliver,
     sign,
     verify,
@@ -176,3 +177,26 @@ def test_a_receiver_that_does_not_answer_in_time_is_a_failed_delivery(answer):
         platform.close()
     assert isinstance(failed, DeliveryFailed)
     assert "no answer within 1 s" in str(failed)
+
+
+def test_a_receiver_that_never_takes_the_connection_is_unreachable_within_the_timeout():
+    """Its listen queue is full, so the connection never completes: this address counts
+    as unreachable (the next address of the host is tried), not as a receiver that did
+    not answer."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        waiting = [socket.socket() for _ in range(3)]
+        for sock in waiting:
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                sock.connect(server.getsockname())
+        time.sleep(0.2)
+        try:
+            url = f"http://127.0.0.1:{server.getsockname()[1]}/hook"
+            failed = delivered_within(url, 10)
+        finally:
+            for sock in waiting:
+                sock.close()
+    assert isinstance(failed, _Unreachable)
+    assert "no connection within 1 s" in str(failed)
