@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import select
 import socket
 import time
@@ -16,6 +15,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from log_capture import captured_logs
 from prometheus_client import REGISTRY
 from websockets.asyncio.client import connect
 
@@ -28,32 +28,12 @@ DEADLINE = 1.0
 WAIT = 10.0  # far past the deadline: a connection still open then is held for good
 
 
-class Captured(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def messages(self) -> list[str]:
-        return [r.getMessage() for r in self.records]
-
-    def errors(self) -> list[str]:
-        return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
-
-
 @pytest.fixture
 def server(settings, games, serve):
     app = create_app(settings.model_copy(update={"stream_keepalive": 0.2}), games)
-    handler = Captured()
-    logging.getLogger().addHandler(handler)  # after the app configured logging
-    try:
-        with serve(app, http=guarded_protocol(DEADLINE)) as running:
-            running.logs = handler
-            yield running
-    finally:
-        logging.getLogger().removeHandler(handler)
+    with captured_logs() as handler, serve(app, http=guarded_protocol(DEADLINE)) as running:
+        running.logs = handler
+        yield running
 
 
 @pytest.fixture

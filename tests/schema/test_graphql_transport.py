@@ -3,10 +3,10 @@ stable code, as REST does; bad variable values are the client's error, logged as
 
 from __future__ import annotations
 
-import logging
 import urllib.parse
 
 import pytest
+from log_capture import captured_logs
 
 CATALOG = "{ catalog { id } }"
 MOVE = "mutation($id: ID!, $m: JSON!) { makeMove(gameId: $id, move: $m) { __typename } }"
@@ -75,25 +75,11 @@ def test_a_mutation_sent_with_get_is_405(client):
     assert answer.headers["allow"] == "POST"
 
 
-class Captured(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def errors(self) -> list[str]:
-        return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
-
-
 @pytest.fixture
 def logs(client):
     """Log records of the app (attached after it configured logging)."""
-    handler = Captured()
-    logging.getLogger().addHandler(handler)
-    yield handler
-    logging.getLogger().removeHandler(handler)
+    with captured_logs() as handler:
+        yield handler
 
 
 @pytest.mark.parametrize(

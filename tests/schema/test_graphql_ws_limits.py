@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 
 import pytest
+from log_capture import captured_logs
 from starlette.testclient import WebSocketDenialResponse
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -141,29 +141,12 @@ def test_a_document_too_large_over_a_websocket_is_refused(client):
 # --- on a real server: close frames and logs --------------------------------------------
 
 
-class Captured(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def errors(self) -> list[str]:
-        return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
-
-
 @pytest.fixture
 def server(settings, games, serve):
     app = create_app(settings, games)
-    handler = Captured()
-    logging.getLogger().addHandler(handler)  # after the app configured logging
-    try:
-        with serve(app) as running:
-            running.logs = handler
-            yield running
-    finally:
-        logging.getLogger().removeHandler(handler)
+    with captured_logs() as handler, serve(app) as running:
+        running.logs = handler
+        yield running
 
 
 async def opened(server):
