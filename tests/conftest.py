@@ -137,14 +137,12 @@ def key_prefix(run_prefix: str) -> str:
 
 @pytest.fixture(autouse=True)
 def mid_window_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rate limits count in fixed 60-second windows (and game creation in hour-long ones);
-    a test that crossed a window's edge would see its count reset. Every in-process app
-    counts half way through one window."""
-    from services.api import ratelimit
+    """Rate limits count in fixed 60-second windows, and game creation in hour-long ones; a
+    test that crossed a window's edge would see its count reset. Every in-process app
+    counts 30 s into a minute and 30 min 30 s into an hour."""
     from services.store import counters
 
-    monkeypatch.setattr(ratelimit, "clock", lambda: 1_800_000_030.0)
-    monkeypatch.setattr(counters, "clock", lambda: 1_800_001_800.0)
+    monkeypatch.setattr(counters, "clock", lambda: 1_800_001_830.0)
 
 
 @pytest.fixture

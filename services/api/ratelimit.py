@@ -14,7 +14,6 @@ open at once (`ConnectionsPerClient`).
 from __future__ import annotations
 
 import hashlib
-import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,15 +25,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketClose
 
 from services.gameplay.problems import Problem
-from services.store.counters import COUNT
+from services.store.counters import COUNT, window_now
 
 from . import metrics
 from .problems import problem_response
 
 log = structlog.get_logger(__name__)
-
-# The wall clock that picks the window; tests pin it so a window edge cannot split a test.
-clock = time.time
 
 LIMITED_PREFIXES = ("/v1", "/graphql")
 
@@ -70,9 +66,7 @@ class RateLimiter:
         return bool(self.per_ip or self.per_token)
 
     async def check(self, client_ip: str, bearer: str | None) -> list[Quota]:
-        now = clock()
-        window_index = int(now // self.window)
-        reset = max(int((window_index + 1) * self.window - now), 1)
+        window_index, reset = window_now(self.window)
         buckets = []
         if self.per_ip:
             buckets.append(("ip", client_ip, self.per_ip))

@@ -18,6 +18,13 @@ return n
 """KEYS[1] the window's key; ARGV[1] the window in ms. The count with this one."""
 
 
+def window_now(window: int) -> tuple[int, int]:
+    """The index of the current window of `window` seconds, and the seconds until it ends."""
+    now = clock()
+    index = int(now // window)
+    return index, max(int((index + 1) * window - now), 1)
+
+
 class FixedWindows:
     """Counts events of a kind (`name`) per subject, in windows of `window` seconds."""
 
@@ -30,8 +37,7 @@ class FixedWindows:
     async def add(self, subject: str) -> tuple[int, int]:
         """Counts one event of `subject`: the events in its window so far (this one
         included), and the seconds until the window ends."""
-        now = clock()
-        index = int(now // self.window)
+        index, reset = window_now(self.window)
         key = f"{self.prefix}:{self.name}:{{{subject}}}:{index}"
         count = await self._count(keys=[key], args=[self.window * 1000])
-        return int(count), max(int((index + 1) * self.window - now), 1)
+        return int(count), reset
