@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import resource
 import signal
 from types import FrameType
 
+import structlog
 import uvicorn
 from starlette.applications import Starlette
 
 from services.gameplay.settings import Settings, get_settings
 
 from .app import create_app
+from .client_ip import TrustedProxies
 from .heap import settle_after_startup
-from .http_protocol import guarded_protocol
+from .http_protocol import PeerConnections, guarded_protocol
+
+log = structlog.get_logger(__name__)
+
+MOST_OPEN_FILES = 1 << 20
+"""Linux's default ceiling (`fs.nr_open`), for a hard limit of "unlimited"."""
 
 
 class GracefulServer(uvicorn.Server):
@@ -41,7 +49,12 @@ def server_config(app: Starlette, settings: Settings, host: str, port: int) -> u
         app,
         host=host,
         port=port,
-        http=guarded_protocol(settings.request_receive_seconds),
+        http=guarded_protocol(
+            settings.request_receive_seconds,
+            PeerConnections(
+                settings.max_connections_per_ip, TrustedProxies(settings.forwarded_allow_ips)
+            ),
+        ),
         proxy_headers=False,  # the app reads X-Forwarded-For itself (client_ip.py)
         access_log=False,
         log_config=None,
@@ -54,8 +67,25 @@ def server_config(app: Starlette, settings: Settings, host: str, port: int) -> u
     )
 
 
+def open_files_as_allowed() -> int:
+    """Raise this process's soft limit on open files to its hard limit, as Go's runtime
+    and nginx's `worker_rlimit_nofile` do: every connection holds a file, and the soft
+    limit a service is often started with (1,024 under systemd) is a thousand clients.
+    The limit it runs with."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MOST_OPEN_FILES if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft  # not allowed here: run with what was given
+        return wanted
+    return soft
+
+
 def run(host: str = "127.0.0.1", port: int = 8000) -> None:
     settings = get_settings()
     app = create_app(settings)
+    log.info("open_files_limit", limit=open_files_as_allowed())
     settle_after_startup()
     GracefulServer(server_config(app, settings, host, port), app).run()

@@ -249,6 +249,13 @@ class Settings(BaseSettings):
         ge=0,
         description="SSE streams one client IP may hold open on one replica; 0 is no limit.",
     )
+    max_connections_per_ip: int = Field(
+        default=256,
+        ge=0,
+        description="Connections one address may hold open to one replica (`skyport serve`); "
+        "the next is answered 429 too_many_connections and closed. Trusted proxies "
+        "(SKYPORT_FORWARDED_ALLOW_IPS) are not capped; 0 is no limit.",
+    )
 
     # --- logging ------------------------------------------------------------------
     log_level: str = Field(default="info", description="debug, info, warning or error.")
