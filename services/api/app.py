@@ -31,6 +31,7 @@ from . import (
 )
 from .bodylimit import BodyLimitMiddleware
 from .client_ip import ForwardedClientMiddleware, TrustedProxies
+from .cors import cors_middleware
 from .graphql import graphql_routes
 from .metrics import RequestMetricsMiddleware
 from .operations import Operation
@@ -89,6 +90,7 @@ def create_app(
             Middleware(ForwardedClientMiddleware, TrustedProxies(settings.forwarded_allow_ips)),
             Middleware(RequestLogMiddleware),
             Middleware(RequestMetricsMiddleware),
+            *cors_middleware(settings.cors_allow_origins),
             Middleware(RateLimitMiddleware),
             Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes),
         ],

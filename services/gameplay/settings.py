@@ -14,6 +14,11 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+_ORIGIN_PATTERN = re.compile(
+    r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$"
+)
+"""A web origin as a browser sends it: scheme, host (a name, IPv4 or bracketed IPv6) and
+an optional port; no path, no trailing slash."""
 
 
 class Settings(BaseSettings):
@@ -136,6 +141,14 @@ class Settings(BaseSettings):
         "client is the right-most X-Forwarded-For entry that is not one of them; entries "
         "a client wrote further left are ignored. '*' trusts any peer to append one entry "
         "(the right-most is the client); empty trusts none.",
+    )
+    cors_allow_origins: str = Field(
+        default="",
+        description="Web origins whose pages may call the API from a browser (CORS): "
+        "comma-separated, such as 'https://app.example.com', or '*' for any page. Empty: "
+        "none (pages served by Skyport itself, like the playground, need no CORS). Tokens "
+        "travel in the Authorization header, never in cookies, so no credentials mode "
+        "is offered.",
     )
 
     # --- background work: bots, scoring -------------------------------------------
@@ -291,6 +304,16 @@ class Settings(BaseSettings):
         if entries != ["*"]:
             for entry in entries:
                 ipaddress.ip_network(entry, strict=False)  # ValueError names a bad entry
+        return value
+
+    @field_validator("cors_allow_origins")
+    @classmethod
+    def _web_origins(cls, value: str) -> str:
+        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        if entries != ["*"]:
+            for entry in entries:
+                if not _ORIGIN_PATTERN.match(entry):
+                    raise ValueError(f"not a web origin (scheme://host[:port], no path): {entry!r}")
         return value
 
     @field_validator("task_queue")
