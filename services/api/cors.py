@@ -68,9 +68,20 @@ class ProblemCorsMiddleware(CORSMiddleware):
         return response
 
 
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def as_browsers_send(origin: str) -> str:
+    """An origin as a browser writes it in `Origin`, which the middleware compares as
+    text: scheme and host in lower case, and no port where it is the scheme's own."""
+    scheme, _, rest = origin.strip().partition("://")
+    scheme, rest = scheme.lower(), rest.lower()
+    return f"{scheme}://{rest.removesuffix(DEFAULT_PORTS.get(scheme, '-'))}" if rest else origin
+
+
 def cors_middleware(origins: str) -> list[Middleware]:
     """The middleware for SKYPORT_CORS_ALLOW_ORIGINS (none when it is empty)."""
-    allowed = [origin.strip() for origin in origins.split(",") if origin.strip()]
+    allowed = [as_browsers_send(origin) for origin in origins.split(",") if origin.strip()]
     if not allowed:
         return []
     return [

@@ -15,7 +15,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 _ORIGIN_PATTERN = re.compile(
-    r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$"
+    r"^https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$", re.IGNORECASE
 )
 """A web origin as a browser sends it: scheme, host (a name, IPv4 or bracketed IPv6) and
 an optional port; no path, no trailing slash."""

@@ -109,6 +109,15 @@ def test_a_preflight_is_not_counted_by_the_rate_limit(client_for):
         assert client.get("/v1/catalog").status_code == 200
 
 
+def test_an_origin_is_matched_as_browsers_write_it(client_for):
+    origins = "HTTPS://App.Example:443, http://localhost:80, http://localhost:3000"
+    assert Settings(cors_allow_origins=origins).cors_allow_origins == origins
+    with client_for(origins) as client:
+        for origin in (APP_ORIGIN, "http://localhost", "http://localhost:3000"):
+            answer = client.get("/v1/catalog", headers={"Origin": origin})
+            assert answer.headers["access-control-allow-origin"] == origin
+
+
 def test_another_origin_gets_no_permission(client_for):
     with client_for(APP_ORIGIN) as client:
         answer = client.get("/v1/catalog", headers={"Origin": OTHER_ORIGIN})
