@@ -181,9 +181,10 @@ def worker(
     beat: Annotated[
         bool,
         typer.Option(
-            help="also run the sweep (clocks, stalled games) every SKYPORT_CLOCK_SWEEP_SECONDS"
+            help="also run the sweep (clocks, stalled games) every SKYPORT_CLOCK_SWEEP_SECONDS; "
+            "on by default, as every worker should run it"
         ),
-    ] = False,
+    ] = True,
     hostname: Annotated[
         str | None,
         typer.Option(
@@ -199,9 +200,11 @@ def worker(
         ),
     ] = True,
 ) -> None:
-    """Start a Celery worker for bot turns, scoring, webhooks (and with --beat, the
-    sweep); needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL. SIGTERM stops it warmly:
-    running tasks finish first. The sweep is idempotent: run --beat on every worker."""
+    """Start a Celery worker for bot turns, scoring, webhooks and the sweep (clocks,
+    lost turns; `--no-beat` leaves it out); needs SKYPORT_REDIS_URL or SKYPORT_BROKER_URL.
+    SIGTERM stops it warmly: running tasks finish first. The sweep is idempotent and
+    cheap, so every worker runs it: without it no clock runs out and a lost turn is never
+    sent again."""
     from services.gameplay.settings import get_settings
 
     settings = get_settings()
@@ -218,8 +221,7 @@ def worker(
     level = loglevel or settings.log_level
     configure_logging(level, settings.log_json)
     options = [f"--concurrency={concurrency or settings.worker_concurrency}", f"--loglevel={level}"]
-    if beat:
-        options.append("--beat")
+    options.append("--beat" if beat else "--no-beat")
     if hostname:
         options.append(f"--hostname={hostname}")
     if supervise:

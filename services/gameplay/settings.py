@@ -192,14 +192,14 @@ class Settings(BaseSettings):
         default=1.0,
         gt=0,
         description="How often game clocks are checked for time-outs (in-process, or by the "
-        "worker started with --beat).",
+        "workers, unless started with --no-beat).",
     )
     # --- keeping games going when workers die or Redis restarts -----------------
     task_stall_seconds: float = Field(
         default=5.0,
         gt=0,
         description="A game whose bot turn or scoring is due and that has not moved for "
-        "this long gets its turn sent again by the sweep (`skyport worker --beat`). Kept at "
+        "this long gets its turn sent again by the sweep (every `skyport worker`). Kept at "
         "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
     )
     task_retry_seconds: float = Field(

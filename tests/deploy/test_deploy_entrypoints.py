@@ -152,6 +152,7 @@ def test_worker_help() -> None:
     if out.returncode != 0 and "No such command" in out.stdout + out.stderr:
         pytest.skip("`skyport worker` does not exist yet")
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "--no-beat" in out.stdout  # the sweep is on unless turned off
 
 
 # --- skyport serve, as the container runs it -------------------------------------------------

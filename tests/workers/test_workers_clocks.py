@@ -147,9 +147,12 @@ def test_a_move_after_the_time_ran_out_is_refused() -> None:
         assert doc(client, game_id)["clock"]["remaining"][0] == 0
 
 
-def test_a_worker_with_beat_enforces_the_clock(worker_setup) -> None:
+def test_a_worker_enforces_the_clock_by_default(worker_setup) -> None:
+    """`skyport worker` with no option runs the sweep: a worker started without it would
+    let no clock run out (and, before the sweep was the default, the shipped deployments
+    had to remember `--beat`)."""
     setup = worker_setup(clock_sweep_seconds=0.5)
-    setup.start_worker("--beat")
+    setup.start_worker(as_shipped=True)
     with TestClient(create_app(setup.settings)) as client:
         created = create(
             client,

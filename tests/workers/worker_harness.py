@@ -71,9 +71,15 @@ class WorkerSetup:
         )
         return env
 
-    def start_worker(self, *args: str, wait: bool = True, **overrides: Any) -> subprocess.Popen:
+    def start_worker(
+        self, *args: str, wait: bool = True, as_shipped: bool = False, **overrides: Any
+    ) -> subprocess.Popen:
         """A `skyport worker [args]` in a process group of its own, ready to take tasks
-        (or only started, with `wait=False`)."""
+        (or only started, with `wait=False`). Without the sweep unless `args` ask for it
+        (`--beat`), so that a test of tasks alone sees no turn sent again behind its back;
+        `as_shipped` leaves the command's own default (the sweep on)."""
+        if not as_shipped and "--beat" not in args:
+            args = ("--no-beat", *args)
         log = self.logs / f"worker-{len(self.workers)}.log"
         with log.open("wb") as sink:
             process = subprocess.Popen(
