@@ -11,6 +11,7 @@ import structlog
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
+from starlette.routing import Match
 
 from services.engine import GameError
 from services.gameplay.problems import STORE_ERRORS, Problem, as_store_problem, from_game_error
@@ -49,8 +50,26 @@ async def handle_http_exception(request: Request, error: Exception) -> Response:
         404: "There is nothing at this address.",
         405: f"{request.method} is not allowed here.",
     }.get(error.status_code, str(error.detail))
-    problem = Problem(error.status_code, code, detail, headers=dict(error.headers or {}))
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        headers["Allow"] = ", ".join(allowed_methods(request))
+    problem = Problem(error.status_code, code, detail, headers=headers)
     return problem_response(problem, request.url.path)
+
+
+METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path. Starlette's 405 names only those of
+    the first route matching the path, but one path may be several routes (`GET` and
+    `POST /v1/games`), and `Allow` must list them all (RFC 9110, 15.5.6)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        served = getattr(route, "methods", None)
+        if served and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= served
+    return sorted(methods, key=lambda m: METHOD_ORDER.index(m) if m in METHOD_ORDER else 99)
 
 
 async def handle_store_error(request: Request, error: Exception) -> Response:

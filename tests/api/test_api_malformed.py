@@ -174,6 +174,21 @@ BAD_READS = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/v1/games", "GET, HEAD, POST"),  # two routes on one path
+        ("OPTIONS", "/v1/games/g/moves", "POST"),
+        ("PUT", "/v1/catalog", "GET, HEAD"),
+        ("PATCH", "/graphql", "GET, HEAD, POST"),
+    ],
+)
+def test_a_method_not_allowed_names_every_method_the_path_serves(api, method, path, allowed):
+    answer = api.client.request(method, path)
+    assert_problem(answer, 405, "method_not_allowed")
+    assert answer.headers["allow"] == allowed
+
+
 def assert_problem(response, status: int, code: str) -> None:
     assert response.status_code == status, response.text
     assert response.headers["content-type"] == "application/problem+json"
