@@ -258,6 +258,37 @@ def test_services_and_ingress_reach_the_api(rendered: tuple[str, list[Doc]]) -> 
             }
 
 
+INTERNAL_PATHS = {"/metrics", "/readyz"}
+"""Served to the cluster (Prometheus, the kubelet), never routed from the internet."""
+
+
+def routed(path: str, rule: Doc) -> bool:
+    """Whether an Ingress rule sends `path` on, by the Ingress path types' matching
+    (Prefix: whole path elements; Exact: the path itself)."""
+    for entry in rule["http"]["paths"]:
+        if entry["pathType"] == "Exact" and path == entry["path"]:
+            return True
+        prefix = entry["path"].rstrip("/")
+        if entry["pathType"] == "Prefix" and (path == prefix or path.startswith(f"{prefix}/")):
+            return True
+    return False
+
+
+def test_ingress_routes_every_public_path_and_no_internal_one(
+    rendered: tuple[str, list[Doc]],
+) -> None:
+    from services.api.app import create_app
+    from services.gameplay.settings import Settings
+
+    _, objects = rendered
+    (ingress,) = by_kind(objects, "Ingress").values()
+    app = create_app(Settings(redis_url=None, log_level="warning"))
+    paths = {route.path.split("{")[0].rstrip("/") or "/" for route in app.router.routes}
+    assert INTERNAL_PATHS <= paths
+    for rule in ingress["spec"]["rules"]:
+        assert {p for p in paths if not routed(p, rule)} == INTERNAL_PATHS
+
+
 def test_ingress_keeps_websockets_and_event_streams_open(rendered: tuple[str, list[Doc]]) -> None:
     _, objects = rendered
     (ingress,) = by_kind(objects, "Ingress").values()
