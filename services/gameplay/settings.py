@@ -14,6 +14,20 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 _PREFIX_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+MIN_SECRET_CHARS = 16
+PLACEHOLDER = "change-me"
+"""What the shipped templates (k8s/, the compose file's comments) put where a secret goes."""
+
+
+def _check_secret(what: str, secret: str) -> None:
+    """Refuse a secret anyone could know: a template's placeholder, or a short word."""
+    make_one = "make one with `openssl rand -hex 32`"
+    if PLACEHOLDER in secret.lower():
+        raise ValueError(f"{what} is still a {PLACEHOLDER!r} placeholder; {make_one}")
+    if len(secret) < MIN_SECRET_CHARS:
+        raise ValueError(f"{what} is shorter than {MIN_SECRET_CHARS} characters; {make_one}")
+
+
 _ORIGIN_PATTERN = re.compile(
     r"^https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$", re.IGNORECASE
 )
@@ -22,7 +36,11 @@ an optional port; no path, no trailing slash."""
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="SKYPORT_", extra="ignore")
+    # No setting's value in an error: a start-up failure goes to logs, and some values are
+    # secrets (API keys, the webhook secret, a Redis URL with its password).
+    model_config = SettingsConfigDict(
+        env_prefix="SKYPORT_", extra="ignore", hide_input_in_errors=True
+    )
 
     # --- storage -------------------------------------------------------------------
     redis_url: str | None = Field(
@@ -279,6 +297,20 @@ class Settings(BaseSettings):
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("api_keys")
+    @classmethod
+    def _real_keys(cls, value: list[SecretStr]) -> list[SecretStr]:
+        for number, key in enumerate(value, 1):
+            _check_secret(f"API key {number}", key.get_secret_value())
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _real_webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            _check_secret("the webhook secret", value.get_secret_value())
         return value
 
     @field_validator("key_prefix")

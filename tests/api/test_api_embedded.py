@@ -4,6 +4,7 @@ same code (Lua scripts, streams, pub/sub) — a whole game, bots, SSE and GraphQ
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from services.api.app import create_app
 from services.gameplay.settings import Settings
@@ -63,13 +64,45 @@ def test_embedded_mode_plays_a_whole_game_with_a_bot(embedded):
 
 def test_settings_come_from_skyport_environment_variables(monkeypatch):
     monkeypatch.setenv("SKYPORT_REDIS_URL", "redis://example:6379/2")
-    monkeypatch.setenv("SKYPORT_API_KEYS", " key-one , key-two,")
+    monkeypatch.setenv("SKYPORT_API_KEYS", " platform-key-one , platform-key-two,")
     monkeypatch.setenv("SKYPORT_RATE_LIMIT_PER_IP", "7")
     settings = Settings()
     assert settings.redis_url == "redis://example:6379/2" and not settings.embedded
-    assert [k.get_secret_value() for k in settings.api_keys] == ["key-one", "key-two"]
+    keys = [k.get_secret_value() for k in settings.api_keys]
+    assert keys == ["platform-key-one", "platform-key-two"]
     assert settings.rate_limit_per_ip == 7
     assert "key-one" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "why"),
+    [
+        ("SKYPORT_API_KEYS", "change-me-api-key-1,change-me-api-key-2", "API key 1 is still"),
+        ("SKYPORT_API_KEYS", "a-long-enough-platform-key, my-key", "API key 2 is shorter"),
+        ("SKYPORT_WEBHOOK_SECRET", "change-me-webhook-secret", "webhook secret is still"),
+        ("SKYPORT_WEBHOOK_SECRET", "hunter2", "webhook secret is shorter"),
+    ],
+)
+def test_a_secret_anyone_could_know_stops_start_up_without_being_logged(
+    monkeypatch, setting, value, why
+):
+    """The shipped templates' placeholders (k8s/) and short words are refused; the error
+    names the secret by its place, never by its value (start-up errors go to logs)."""
+    monkeypatch.setenv(setting, value)
+    with pytest.raises(ValidationError, match=why) as refused:
+        Settings()
+    assert "openssl rand" in str(refused.value)
+    for part in value.split(","):
+        assert part.strip() not in str(refused.value)
+
+
+def test_a_bad_setting_s_value_is_not_repeated_in_the_error(monkeypatch):
+    monkeypatch.setenv("SKYPORT_REDIS_URL", "redis://:hunter2-password@redis:6379/0")
+    monkeypatch.setenv("SKYPORT_WORKER_CONCURRENCY", "hunter2-password")
+    with pytest.raises(ValidationError) as refused:
+        Settings()
+    assert "worker_concurrency" in str(refused.value)
+    assert "hunter2" not in str(refused.value)
 
 
 def test_no_redis_url_means_embedded(monkeypatch):

@@ -4,8 +4,11 @@ would otherwise be silently ignored and the service would run on a default."""
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 import yaml
+from pydantic import ValidationError
 from skyport_deploy import BASE, KUSTOMIZATIONS, PRODUCTION, REPO, by_kind, load_docs, render
 
 from services.gameplay.settings import Settings
@@ -49,10 +52,34 @@ def test_every_variable_set_is_a_setting(where: str) -> None:
     )
 
 
+SECRETS = ("SKYPORT_API_KEYS", "SKYPORT_WEBHOOK_SECRET")
+"""What an operator must fill in: the templates hold placeholders, refused at start."""
+
+
+def filled_in(template: dict[str, str]) -> dict[str, str]:
+    """A template's values with its secrets made, as the README's commands make them."""
+    return {k: secrets.token_hex(32) if k in SECRETS else v for k, v in template.items()}
+
+
+@pytest.mark.parametrize(
+    "path", [BASE / "secret.example.yaml", PRODUCTION / "secrets.example.yaml"]
+)
+def test_a_template_s_placeholder_secrets_stop_start_up(
+    monkeypatch: pytest.MonkeyPatch, path
+) -> None:
+    templates = [s["stringData"] for s in load_docs(path)]
+    assert any(set(SECRETS) & set(template) for template in templates)
+    for template in templates:
+        for key, value in template.items():
+            monkeypatch.setenv(key, value)
+    with pytest.raises(ValidationError, match="change-me"):
+        Settings()
+
+
 def test_the_base_configuration_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     config = by_kind(render(BASE), "ConfigMap")["skyport-config"]["data"]
     (secret,) = load_docs(BASE / "secret.example.yaml")
-    for key, value in {**config, **secret["stringData"]}.items():
+    for key, value in {**config, **filled_in(secret["stringData"])}.items():
         monkeypatch.setenv(key, value)
     settings = Settings()
     assert settings.redis_url == config["SKYPORT_REDIS_URL"]
@@ -62,8 +89,8 @@ def test_the_base_configuration_is_accepted(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_the_production_configuration_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     config = by_kind(render(PRODUCTION), "ConfigMap")["skyport-config"]["data"]
-    secrets = [s["stringData"] for s in load_docs(PRODUCTION / "secrets.example.yaml")]
-    for source in (config, *secrets):
+    templates = [s["stringData"] for s in load_docs(PRODUCTION / "secrets.example.yaml")]
+    for source in (config, *map(filled_in, templates)):
         for key, value in source.items():
             monkeypatch.setenv(key, value)
     settings = Settings()
