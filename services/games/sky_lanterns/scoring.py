@@ -77,8 +77,10 @@ def breakdowns(state: SkyLanternsState) -> list[dict[str, int]]:
 
 
 def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], dict[str, int]]:
-    """(won, why, the player's breakdown, the opponent's). The player "wins by beating the
-    opponent's score without having lost": a tie is a loss."""
+    """(won, why, the player's breakdown, the opponent's). "The player with the most VP
+    wins. If there is a tie, the tied player whose turn order is closest to the current
+    First Player Marker owner wins", and in solo "the player is always the First Player":
+    the player wins a tie, unless they lost during the game."""
     rival = state.rival
     assert rival is not None
     mine = breakdowns(state)[0]
@@ -90,6 +92,9 @@ def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], di
         return False, f"You lost: {rival.lost}.", mine, theirs
     if score > rival_score:
         return True, f"You won, {score} VP to {name}'s {rival_score}.", mine, theirs
+    if score == rival_score:
+        why = f"You won the tie as First Player, {score} VP to {name}'s {rival_score}."
+        return True, why, mine, theirs
     return False, f"You lost: {name} scored {rival_score} VP to your {score}.", mine, theirs
 
 

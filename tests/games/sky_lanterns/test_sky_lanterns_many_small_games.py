@@ -96,7 +96,7 @@ def check_solo_end(record: MatchRecord, scenario: str, challenge: bool) -> None:
         assert rival.vp["final"] == 0
         full = [n == 10 for n in rival.basics.values()]
         assert all(full) if scenario == "dead-mine" else any(full)
-    assert won == (rival.lost is None and sum(mine.values()) > sum(theirs.values()))
+    assert won == (rival.lost is None and sum(mine.values()) >= sum(theirs.values()))
     result = record.result
     assert result.winners == ([0] if won else []) and result.summary == why
     assert result.standings[0].breakdown == mine and result.standings[0].rank == (1 if won else 2)

@@ -344,18 +344,33 @@ def test_the_ghost_scores_coal_times_indigo_again_at_the_end():
     assert state.over and state.rival.vp["final"] == 10
 
 
-def test_the_player_wins_only_by_beating_the_ghost():
+def test_the_player_wins_with_more_vp_or_a_tie_as_first_player():
+    """ "If there is a tie, the tied player whose turn order is closest to the current First
+    Player Marker owner wins", and "The player is always the First Player"."""
     state = solo_game()
     state.over = True
     mine = sum(breakdowns(state)[0].values())
     theirs = sum(solo_outcome(state)[3].values())
-    state.seats[0].vp += theirs - mine
+    state.seats[0].vp += theirs - mine - 1
     assert solo_outcome(state)[:2] == (
         False,
-        f"You lost: the ghost scored {theirs} VP to your {theirs}.",
+        f"You lost: the ghost scored {theirs} VP to your {theirs - 1}.",
+    )
+    state.seats[0].vp += 1
+    assert solo_outcome(state)[:2] == (
+        True,
+        f"You won the tie as First Player, {theirs} VP to the ghost's {theirs}.",
     )
     state.seats[0].vp += 1
     assert solo_outcome(state)[:2] == (True, f"You won, {theirs + 1} VP to the ghost's {theirs}.")
+
+
+def test_a_tie_does_not_undo_a_loss_during_the_game():
+    state = raiders()
+    state.over = True
+    state.rival.lost = "the Raiders' Tea reached 10 in round 4"
+    state.seats[0].vp += sum(solo_outcome(state)[3].values()) - sum(breakdowns(state)[0].values())
+    assert solo_outcome(state)[:2] == (False, "You lost: the Raiders' Tea reached 10 in round 4.")
 
 
 # --- Scenario II: The Burning Hut ------------------------------------------------------------
@@ -549,14 +564,14 @@ def test_the_result_says_whether_the_solo_player_won():
     state = solo_game()
     state.over, state.step = True, "over"
     theirs = sum(solo_outcome(state)[3].values())
-    state.seats[0].vp += theirs - sum(breakdowns(state)[0].values())
+    state.seats[0].vp += theirs - sum(breakdowns(state)[0].values()) - 1
     lost = game.result(state)
     assert lost.winners == [] and lost.standings[0].rank == 2
-    assert lost.standings[0].score == theirs
-    assert lost.summary == f"You lost: the ghost scored {theirs} VP to your {theirs}."
+    assert lost.standings[0].score == theirs - 1
+    assert lost.summary == f"You lost: the ghost scored {theirs} VP to your {theirs - 1}."
     assert lost.opponent.name == "The ghost of the Dead Mine" and lost.opponent.rank == 1
     assert lost.opponent.breakdown == solo_outcome(state)[3]
-    state.seats[0].vp += 1
+    state.seats[0].vp += 2
     won = game.result(state)
     assert won.winners == [0] and won.standings[0].rank == 1
     assert won.standings[0].breakdown == breakdowns(state)[0]
