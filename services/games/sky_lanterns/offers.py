@@ -54,7 +54,7 @@ def influence_offers(state: SkyLanternsState, seat: int) -> list[Move]:
     if not state.influence:
         return []
     singles = [(c,) for c in INFLUENCE_COLOURS]
-    pairs = itertools.combinations_with_replacement(INFLUENCE_COLOURS, 2)
+    pairs = itertools.product(INFLUENCE_COLOURS, repeat=2)  # in either order: rewards differ
     return [
         made(mv.InfluenceContract, tracks=tracks)
         for tracks in [*singles, *pairs]

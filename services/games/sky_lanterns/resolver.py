@@ -169,10 +169,14 @@ def train_step(state: SkyLanternsState, seat: int) -> None:
 
 
 def asks(state: SkyLanternsState, seat: int, effect: Effect) -> bool:
+    """Whether `effect` stops to ask `seat`: it passes without asking only when no answer
+    but "no" could come of it, Coal Trades included ("You may at any time convert 1
+    Coal"): a payment or a Development that a trade would make affordable is asked, and
+    the prompt offers the trades."""
     if isinstance(effect, fx.Develop):
-        return bool(develop_options(state, seat, effect.track))
+        return bool(develop_options(state, seat, effect.track, after_trades=True))
     if isinstance(effect, fx.Convert):
-        return most_conversions(state, seat, effect) > 0
+        return payable_after_trades(state, seat, conversion_prices(state, seat, effect))
     if isinstance(effect, fx.ChangeDie):
         return state.held is not None
     if isinstance(effect, fx.Upgrade):
@@ -180,23 +184,56 @@ def asks(state: SkyLanternsState, seat: int, effect: Effect) -> bool:
     return isinstance(effect, fx.Contract | fx.OneOf | fx.AnySpace)
 
 
-def develop_options(state: SkyLanternsState, seat: int, track: str) -> list[str]:
-    """Hand cards whose development cost `seat` can pay (any of the 3 zones takes them)."""
+def develop_options(
+    state: SkyLanternsState, seat: int, track: str, *, after_trades: bool = False
+) -> list[str]:
+    """Hand cards whose development cost `seat` can pay (any of the 3 zones takes them);
+    `after_trades`: or could, once Coal is traded for Coins (P-03)."""
     player = state.seats[seat]
     cost = "lantern_cost" if track == "lantern" else "railway_cost"
-    return [c for c in dict.fromkeys(player.hand) if getattr(CARDS[c], cost) <= player.coins]
+    coins = player.coins
+    if after_trades and PLAYER_BOARDS[player.board].coal_trade == "coins":
+        coins += player.basics["coal"] // 2 * 2
+    return [c for c in dict.fromkeys(player.hand) if getattr(CARDS[c], cost) <= coins]
+
+
+def conversion_prices(state: SkyLanternsState, seat: int, effect: fx.Convert) -> dict[str, int]:
+    """What one conversion costs, by what pays it (a blockaded resource is paid in Coal)."""
+    prices: dict[str, int] = {}
+    for resource, value in effect.pay.items():
+        paid_with = payer(state, resource)
+        prices[paid_with] = prices.get(paid_with, 0) + amount(state, seat, value)
+    return prices
 
 
 def most_conversions(state: SkyLanternsState, seat: int, effect: fx.Convert) -> int:
-    prices: dict[str, int] = {}
-    for resource, value in effect.pay.items():
-        paid_with = payer(state, resource)  # a blockaded resource is paid in Coal
-        prices[paid_with] = prices.get(paid_with, 0) + amount(state, seat, value)
     most = effect.times
-    for paid_with, price in prices.items():
+    for paid_with, price in conversion_prices(state, seat, effect).items():
         if price > 0:
             most = min(most, has(state, seat, paid_with) // price)
     return most
+
+
+TRADED_FOR = ("indigo", "tea", "yam")
+"""What one Coal becomes by the usual Coal Trade."""
+
+
+def payable_after_trades(state: SkyLanternsState, seat: int, prices: dict[str, int]) -> bool:
+    """Whether `seat` can pay `prices` now, or once it has traded Coal: 1 Coal for 1 of
+    Indigo, Tea or Dyeing Yam, or on P-03 2 Coal for $2."""
+    coal = has(state, seat, "coal") - prices.get("coal", 0)
+    to_coins = PLAYER_BOARDS[state.seats[seat].board].coal_trade == "coins"
+    for resource, price in prices.items():
+        short = price - has(state, seat, resource)
+        if resource == "coal" or short <= 0:
+            continue
+        if to_coins and resource == "coins":
+            coal -= (short + 1) // 2 * 2
+        elif not to_coins and resource in TRADED_FOR:
+            coal -= short
+        else:
+            return False
+    return coal >= 0
 
 
 def contract_options(state: SkyLanternsState, seat: int) -> list[tuple[str, str | int]]:

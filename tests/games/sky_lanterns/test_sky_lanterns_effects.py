@@ -88,7 +88,7 @@ def test_one_of_gives_2_of_the_chosen_resource():
 
 def test_a_conversion_with_nothing_to_pay_passes_without_asking():
     state = table()
-    give(state, 0, tea=0)
+    give(state, 0, tea=0, coal=0)  # nor Coal to trade for Tea
     state = contract(state, "T09")  # pay 1 Tea for 2 VP, up to 3 times
     assert asked(state) == (0, "take") and state.seats[0].vp == 0
 

@@ -45,7 +45,8 @@ def test_answering_the_ghost_says_whether_you_pay_it():
         while prompts := game.prompts(state):
             moves = game.legal_moves(state, 0)
             if prompts[0].kind == "rival_choice":
-                labels = {move.pay: game.describe(move) for move in moves}
+                answers = [move for move in moves if move.kind == "answer_rival"]
+                labels = {move.pay: game.describe(move) for move in answers}
                 assert labels == {True: "Pay the ghost", False: "Let the ghost gain"}
                 return
             state = game.apply(state, 0, pick.choice(moves)).state

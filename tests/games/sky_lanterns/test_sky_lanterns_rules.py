@@ -4,7 +4,7 @@ import pytest
 from sky_lanterns_kit import asked, dice_count, give, hand, hold, legal, new_game, play, table
 
 from services.ai import RandomBot, play_match
-from services.engine import InvalidConfig
+from services.engine import InvalidConfig, copy_state
 from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import ERAS, PLAYER_BOARDS, TILES
 from services.games.sky_lanterns.rounds import carry_on, event_phase
@@ -185,16 +185,65 @@ def test_camphor_changes_the_die_by_one_before_placing():
 
 
 def test_coal_trades_at_any_time_even_in_the_middle_of_a_choice():
+    """ "Coal Trade — You may at any time convert 1 Coal into either 1 Dyeing yam, 1
+    Indigo, or 1 Tea." """
+    state = table(dice={"red-3": 2})
+    give(state, 0, coal=0, yam=0)
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-3"})
+    assert asked(state)[1] == "place"  # no Dyeing Yam, nor Coal to trade: not asked
     state = table(dice={"red-3": 2})
     give(state, 0, coal=2, yam=0)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-3"})
-    assert asked(state)[1] == "place"  # no Dyeing Yam: the conversion does not ask
+    assert asked(state) == (0, "convert")  # a trade would pay: asked, with the trades
+    assert [m for m in legal(state, 0) if m["kind"] == "convert"] == [
+        {"kind": "convert", "times": 0}
+    ]
+    assert {"kind": "coal_trade", "into": "yam"} in legal(state, 0)
+    state = play(state, 0, {"kind": "coal_trade", "into": "yam"}, {"kind": "convert", "times": 1})
+    assert state.seats[0].basics["coal"] == 1 and state.seats[0].basics["yam"] == 0
     state = table(dice={"red-3": 2})
     give(state, 0, coal=2, yam=1)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-3"})
     assert asked(state) == (0, "convert")
     state = play(state, 0, {"kind": "coal_trade", "into": "yam"})
     assert asked(state) == (0, "convert") and state.seats[0].basics["yam"] == 2
+
+
+def test_coal_gained_during_an_action_may_pay_a_later_step_of_it():
+    """A card's lantern reward gives Coal; the slot's payment after it asks for Indigo:
+    the player may trade the new Coal and pay (it used to pass without asking)."""
+    state = table()
+    state.deck.remove("S09")
+    state.seats[0].lantern_zones[0] = ["S09"]  # 3-4: 1 VP and 1 Coal
+    give(state, 0, coal=0, indigo=0)
+    hold(state, "blue", 3)
+    state = play(state, 0, {"kind": "place_core", "slot": 0})
+    assert asked(state) == (0, "convert") and state.seats[0].basics["coal"] == 1
+    state = play(
+        state, 0, {"kind": "coal_trade", "into": "indigo"}, {"kind": "convert", "times": 1}
+    )
+    assert state.seats[0].basics["coal"] == 0 and state.seats[0].basics["indigo"] == 0
+    assert state.seats[0].vp == 2  # S09's VP and the payment's
+
+
+def test_p03_coal_traded_for_coins_may_pay_a_development():
+    """P-03: "Your free action Coal Trade is changed to: pay 2 Coal to gain $2" — a
+    Development that 2 Coal would pay for is asked, not passed."""
+    state = table()
+    state.seats[0].board = "P-03"
+    hand(state, 0, "S04")  # a Railway Development costs $2
+    give(state, 0, coal=1, yam=5, coins=0)
+    hold(state, "red", 3)
+    state = play(state, 0, {"kind": "place_core", "slot": 2}, {"kind": "convert", "times": 1})
+    assert asked(state) == (0, "develop") and state.seats[0].basics["coal"] == 2
+    assert legal(state, 0) == [{"kind": "decline"}, {"kind": "coal_trade", "into": "coins"}]
+    state = play(
+        state,
+        0,
+        {"kind": "coal_trade", "into": "coins"},
+        {"kind": "develop", "card": "S04", "zone": 0},
+    )
+    assert state.seats[0].railway_zones[0] == ["S04"] and state.seats[0].coins == 0
 
 
 def test_core_slots_need_equal_or_increasing_values_left_to_right():
@@ -212,11 +261,15 @@ def test_core_slot_payment_is_optional_and_scales_with_the_dice_in_core_slots():
     for slot, value in ((0, 1), (1, 1), (2, 2)):
         state.seats[0].core[slot] = Die(colour="green", value=value)
         state.bag["green"] -= 1
-    give(state, 0, yam=3)
+    give(state, 0, yam=3, coal=0)
     hold(state, "red", 6)
+    before = copy_state(state)
     state = play(state, 0, {"kind": "place_core", "slot": 5})
     assert [m["times"] for m in legal(state, 0) if m["kind"] == "convert"] == []  # 4 > 3 yam
     assert asked(state)[1] == "contract"
+    give(before, 0, coal=1)  # ...unless a Coal Trade makes the fourth
+    state = play(before, 0, {"kind": "place_core", "slot": 5})
+    assert asked(state) == (0, "convert")
     state = table()
     give(state, 0, yam=1)
     hold(state, "red", 6)

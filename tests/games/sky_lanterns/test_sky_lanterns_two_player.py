@@ -112,6 +112,17 @@ def test_influence_contract_is_offered_only_when_affordable():
     assert offered == [{"kind": "influence_contract", "tracks": ("blue",)}]
 
 
+def test_two_different_tracks_are_offered_in_either_order():
+    """ "This can be executed up to 2 times. You immediately gain all the rewards the die
+    passes through": the order decides which rewards come first (a train step's $1 before
+    a Development that needs it), so both orders are legal moves."""
+    state = two()
+    give(state, 0, indigo=2, tea=2, yam=2, coal=0)
+    offered = {m["tracks"] for m in legal(state, 0) if m["kind"] == "influence_contract"}
+    colours = ("red", "blue", "green")
+    assert offered == {(c,) for c in colours} | {(a, b) for a in colours for b in colours if a != b}
+
+
 def test_influence_contract_refused_when_it_cannot_be_paid():
     state = two()
     give(state, 0, indigo=2)
