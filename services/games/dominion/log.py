@@ -109,9 +109,20 @@ class PilesReplaced(Event):
 
 
 class Chose(Event):
+    """An answer announced at the table (see `PUBLIC_DECISIONS`)."""
+
     kind: str = "chose"
     decision: str
     picks: list[str]
+
+
+PUBLIC_DECISIONS = frozenset({"choose_options", "name_card"})
+"""Decisions whose answer is announced at the table and shows nowhere else: the options
+taken (Courtier, Lurker, Kitsune, Gold Mine) and the card named (Wishing Well), asked of
+anyone who plays the card. Any other answer is logged by what it does (a card gained,
+trashed, discarded, played, put on the deck) and no more: its picks may be hidden (a card
+put on the deck, the order of cards put back), and even being asked may tell a secret
+(Baron asks only a player holding an Estate)."""
 
 
 class GameEnded(Event):

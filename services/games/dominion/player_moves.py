@@ -17,7 +17,7 @@ from .costs import cost, is_
 from .decisions import answers, problem_with, record
 from .event_effects import resolve_event  # noqa: F401  (registers the "event" frame)
 from .gaining import gain, take_debt
-from .log import CardBought, Chose, DebtChanged, EventBought
+from .log import PUBLIC_DECISIONS, CardBought, Chose, DebtChanged, EventBought
 from .moves import (
     BUY_CARD,
     BUY_EVENT,
@@ -172,7 +172,8 @@ def choose(t: Table, seat: int, move: Choose) -> None:
     problem = problem_with(a, move.picks)
     if problem:
         raise refuse("not_a_legal_choice", f"{a.text} — {problem}.", options=a.options)
-    t.log.append(unchecked(Chose)(seat=seat, decision=a.kind, picks=list(move.picks)))
+    if a.kind in PUBLIC_DECISIONS:
+        t.log.append(unchecked(Chose)(seat=seat, decision=a.kind, picks=list(move.picks)))
     record(t.s.stack[-1], a, list(move.picks))
 
 

@@ -25,6 +25,9 @@ def blockade(t: Table, f: Frame) -> bool:
     picks = take(f, f.seat)
     if picks and gain(t, f.seat, picks[0], "blockade") == "blockade":
         t.player(f.seat).blockade_victims[-1] = seats_mask(victims(t, f))
+        if not f.vars.get("holding"):  # a replay runs the same frame: one card, counted once
+            f.vars["holding"] = True
+            t.s.turn.blockades_holding += 1
     return True
 
 

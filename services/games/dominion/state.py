@@ -130,6 +130,9 @@ class TurnState:
     silver_or_gold_played: bool = False
     """Corsair: only the first Silver or Gold a player plays each turn is trashed."""
     outposts: int = 0
+    blockades_holding: int = 0
+    """Blockade cards played this turn that set a card aside (a replayed one counts once):
+    the rest have nothing left to do and are discarded in this Clean-up."""
     extra: bool = False
     """This is an extra turn (Outpost): the previous turn was this player's too."""
     staying: list[list[str]] = field(default_factory=list)

@@ -19,7 +19,7 @@ from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
 from .playing import start_play
 from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
-from .state import Frame, PlayerState, TurnState
+from .state import Frame, TurnState
 from .table import Table
 from .zones import draw
 
@@ -285,7 +285,7 @@ def clean_up_cards(t: Table, seat: int) -> None:
     then Foresight."""
     p, turn = t.player(seat), t.s.turn
     if turn.staying and (turn.outposts or "Blockade" in p.in_play):
-        turn.staying = durations_with_work(t, p, turn.staying)
+        turn.staying = durations_with_work(t, turn.staying)
     leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
     p.durations = [entry for entry in p.durations if entry[1] == "game"]
     for card, lasting, *_ in turn.staying:
@@ -307,13 +307,13 @@ def clean_up_cards(t: Table, seat: int) -> None:
         )
 
 
-def durations_with_work(t: Table, p: PlayerState, staying: list[list[str]]) -> list[list[str]]:
+def durations_with_work(t: Table, staying: list[list[str]]) -> list[list[str]]:
     """Durations played this turn that turn out to have nothing left to do leave in this
-    Clean-up: Outposts when no extra turn follows, Blockades beyond the number of cards
-    set aside on Blockades this turn; and so does a Throne Room or Daimyo whose card leaves
-    (their entries name that card third)."""
+    Clean-up: Outposts when no extra turn follows, Blockades beyond those that set a card
+    aside this turn; and so does a Throne Room or Daimyo whose card leaves (their entries
+    name that card third)."""
     idle_outposts = not extra_turn_follows(t)
-    blockades_left = len(p.blockades)  # all set aside this turn: older ones went to hand
+    blockades_left = t.s.turn.blockades_holding
     kept = []
     for entry in staying:
         if entry[0] == "Outpost" and idle_outposts:

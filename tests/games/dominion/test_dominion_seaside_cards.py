@@ -381,6 +381,22 @@ def test_a_throne_roomed_blockade_sets_two_cards_aside_and_stays_with_its_throne
     assert {"Silver", "Estate"} <= set(me(state).hand)
 
 
+def test_a_blockade_that_set_nothing_aside_leaves_beside_a_throne_roomed_one_that_set_two():
+    """The count is of Blockade cards with work, not of cards set aside: two cards on one
+    Throne-Roomed Blockade kept an idle second Blockade in play too."""
+    state = with_prophecy("Rapid Expansion", "Blockade", "Throne Room", "Village")
+    state = start(
+        state, hand=["Village", "Throne Room", "Blockade", "Blockade"], deck=["Copper"] * 20
+    )
+    state = choose(play(play(state, "Village"), "Throne Room"), "Blockade")
+    state = choose(choose(state, "Estate"), "Estate")
+    state = choose(play(state, "Blockade"), "Silver")  # Rapid Expansion sets the Silver aside
+    assert me(state).blockades == ["Estate", "Estate"] and me(state).rapid == ["Silver"]
+    state = end_turn(state)
+    assert sorted(c for c, _ in me(state).durations) == ["Blockade", "Throne Room"]
+    assert me(state).discard.count("Blockade") == 1
+
+
 def test_a_daimyo_that_replays_an_outpost_giving_no_extra_turn_leaves_with_it():
     state = start(new_game("Outpost", "Daimyo"), hand=["Outpost"], deck=["Copper"] * 20)
     state = end_turn(play(state, "Outpost"))  # now on the extra turn
