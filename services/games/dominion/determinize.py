@@ -4,8 +4,11 @@ What a seat cannot see in Dominion: other players' hands and every deck's order.
 it can: its own hand, every card anyone owns (all gains are public), and where its own
 Shadows lie in its deck. So: each deck is shuffled (the seat's own Shadows keep their
 places), and each other player's hand is dealt again from their hand and deck together —
-unless that player is answering a decision about their hand right now; cards a player
-has already picked in an answer still waiting to be carried out stay in their hand.
+also while they are choosing from their whole hand right now (discarding to Militia or
+Ninja: their choice is then offered from the hand dealt anew), though not while they
+answer from part of it (Bureaucrat's Victory cards), whose options tell the rest. Cards a
+player has already picked in an answer still waiting to be carried out stay in their
+hand: the card takes them from there a moment later, in public.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections import Counter
 from services.engine import Rng, Seat, copy_state
 
 from .cards import SHADOWS
-from .state import DominionState
+from .state import Ask, DominionState
 
 
 def shuffle_around_shadows(deck: list[str], rng: Rng) -> None:
@@ -43,8 +46,7 @@ def redeal_hand_and_deck(
 def answered_from_hand(state: DominionState, seat: int) -> list[str]:
     """Cards of `seat`'s hand named in answers given but not yet carried out (the first of
     several players discarding to Ninja has answered; the card waits for the others).
-    Those picks are public (a `chose` event), and the card will take them from that hand,
-    so a redealt hand must still hold them."""
+    The card will take them from that hand, so a redealt hand must still hold them."""
     left = Counter(state.player_states[seat].hand)
     kept: list[str] = []
     for frame in state.stack:
@@ -55,16 +57,28 @@ def answered_from_hand(state: DominionState, seat: int) -> list[str]:
     return kept
 
 
+def open_asks(state: DominionState, seat: int) -> list[Ask]:
+    return [ask for frame in state.stack for ask in frame.asks if ask.seat == seat]
+
+
+def from_whole_hand(ask: Ask, hand: list[str]) -> bool:
+    """Whether `ask` offers the whole hand (its picks so far taken out of it)."""
+    return not ask.distinct and Counter(ask.options) + Counter(ask.picked) == Counter(hand)
+
+
 def determinize(state: DominionState, seat: Seat, rng: Rng) -> DominionState:
     world = copy_state(state)
-    deciding = {ask.seat for frame in world.stack for ask in frame.asks}
     for other, player in enumerate(world.player_states):
         if other == seat:
             shuffle_around_shadows(player.deck, rng)
-        elif other in deciding:
-            rng.shuffle(player.deck)
-        else:
-            kept = answered_from_hand(world, other)
-            player.hand, player.deck = redeal_hand_and_deck(player.hand, player.deck, rng, kept)
+            continue
+        asks = open_asks(world, other)
+        if not all(from_whole_hand(ask, player.hand) for ask in asks):
+            rng.shuffle(player.deck)  # the options show part of the hand: keep it
+            continue
+        kept = answered_from_hand(world, other) + [c for ask in asks for c in ask.picked]
+        player.hand, player.deck = redeal_hand_and_deck(player.hand, player.deck, rng, kept)
+        for ask in asks:
+            ask.options = list((Counter(player.hand) - Counter(ask.picked)).elements())
     world.rng = Rng.from_seed(rng.next64())
     return world

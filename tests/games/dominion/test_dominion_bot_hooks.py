@@ -82,3 +82,28 @@ def test_search_bots_answer_a_ninja_after_another_player_has_answered():
         move = bot.choose(game, state, 2)
         after = game.apply(state, 2, move).state
         assert len(after.player_states[1].hand) == 3 and len(after.player_states[2].hand) == 3
+
+
+def test_a_player_discarding_from_their_whole_hand_is_dealt_anew_for_a_searching_bot():
+    """Seats 1 and 2 both discard to Militia; seat 1's bot must not search against seat 2's
+    real hand (it did: every world kept it), and seat 2's choice in each world is offered
+    from the hand dealt there, so the world plays on."""
+    state = start(new_game("Militia", players=3), hand=["Militia"], deck=["Copper"] * 5)
+    me(state, 2).hand = ["Gold", "Gold", "Province", "Estate", "Copper"]
+    me(state, 2).deck = ["Copper"] * 7 + ["Estate"] * 2 + ["Silver"]
+    me(state, 1).hand = ["Copper", "Copper", "Estate", "Silver", "Copper"]
+    state = play(state, "Militia")
+    assert {p.seat for p in prompts(state)} == {1, 2}
+    hands = set()
+    for seed in range(30):
+        world = game.determinize(state, 1, Rng.from_seed(seed))
+        theirs = world.player_states[2]
+        hands.add(tuple(sorted(theirs.hand)))
+        assert Counter(theirs.hand + theirs.deck) == Counter(me(state, 2).hand + me(state, 2).deck)
+        [ask] = [a for frame in world.stack for a in frame.asks if a.seat == 2]
+        assert Counter(ask.options) == Counter(theirs.hand)
+        for deciding in (2, 1):  # both discard in the dealt world, as the search would
+            move = make_bot("random", seed).choose(game, world, deciding)
+            world = game.apply(world, deciding, move).state
+        assert len(world.player_states[2].hand) == len(world.player_states[1].hand) == 3
+    assert len(hands) > 10
