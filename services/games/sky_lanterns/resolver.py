@@ -169,12 +169,13 @@ def train_step(state: SkyLanternsState, seat: int) -> None:
 
 
 def asks(state: SkyLanternsState, seat: int, effect: Effect) -> bool:
-    """Whether `effect` stops to ask `seat`: it passes without asking only when no answer
-    but "no" could come of it, Coal Trades included ("You may at any time convert 1
-    Coal"): a payment or a Development that a trade would make affordable is asked, and
-    the prompt offers the trades."""
+    """Whether `effect` stops to ask `seat`. A payment passes without asking only when no
+    answer but "no" could come of it, Coal Trades included ("You may at any time convert
+    1 Coal"): one that a trade would make affordable is asked, and the prompt offers the
+    trades. A Development is asked of anyone holding a card, affordable or not: whether
+    a player is asked is public, and must not tell what their hidden hand costs."""
     if isinstance(effect, fx.Develop):
-        return bool(develop_options(state, seat, effect.track, after_trades=True))
+        return bool(state.seats[seat].hand)
     if isinstance(effect, fx.Convert):
         return payable_after_trades(state, seat, conversion_prices(state, seat, effect))
     if isinstance(effect, fx.ChangeDie):
@@ -184,17 +185,11 @@ def asks(state: SkyLanternsState, seat: int, effect: Effect) -> bool:
     return isinstance(effect, fx.Contract | fx.OneOf | fx.AnySpace)
 
 
-def develop_options(
-    state: SkyLanternsState, seat: int, track: str, *, after_trades: bool = False
-) -> list[str]:
-    """Hand cards whose development cost `seat` can pay (any of the 3 zones takes them);
-    `after_trades`: or could, once Coal is traded for Coins (P-03)."""
+def develop_options(state: SkyLanternsState, seat: int, track: str) -> list[str]:
+    """Hand cards whose development cost `seat` can pay (any of the 3 zones takes them)."""
     player = state.seats[seat]
     cost = "lantern_cost" if track == "lantern" else "railway_cost"
-    coins = player.coins
-    if after_trades and PLAYER_BOARDS[player.board].coal_trade == "coins":
-        coins += player.basics["coal"] // 2 * 2
-    return [c for c in dict.fromkeys(player.hand) if getattr(CARDS[c], cost) <= coins]
+    return [c for c in dict.fromkeys(player.hand) if getattr(CARDS[c], cost) <= player.coins]
 
 
 def conversion_prices(state: SkyLanternsState, seat: int, effect: fx.Convert) -> dict[str, int]:

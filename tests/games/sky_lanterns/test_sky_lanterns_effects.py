@@ -2,6 +2,7 @@
 
 from sky_lanterns_kit import asked, give, hand, legal, play, table
 
+from services.games.sky_lanterns import game
 from services.games.sky_lanterns.state import Die
 
 DECLINE = {"kind": "decline"}
@@ -93,9 +94,31 @@ def test_a_conversion_with_nothing_to_pay_passes_without_asking():
     assert asked(state) == (0, "take") and state.seats[0].vp == 0
 
 
-def test_a_development_with_no_affordable_card_passes_without_asking():
+def test_a_development_is_asked_of_a_hand_with_no_affordable_card_offering_only_decline():
     state = table(dice={"black-2": 1})
     hand(state, 0, "T13")  # $3 as a sky lantern
-    give(state, 0, coins=2)
+    give(state, 0, coins=2, coal=0)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
+    assert asked(state) == (0, "develop") and legal(state, 0) == [{"kind": "decline"}]
+    state = play(state, 0, DECLINE)
     assert asked(state) == (0, "place") and state.seats[0].hand == ["T13"]
+
+
+def test_a_development_with_no_card_in_hand_passes_without_asking():
+    state = table(dice={"black-2": 1})
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
+    assert asked(state) == (0, "place")
+
+
+def test_others_cannot_tell_an_affordable_hand_from_an_unaffordable_one():
+    """Whether a Development is asked is public (the prompts, the view's pending question,
+    the log): it must not depend on what the hidden cards cost."""
+    seen = []
+    for card in ("T13", "T65"):  # $3 and $2 as sky lanterns, with $2 to pay
+        state = table(dice={"black-2": 1})
+        hand(state, 0, card)
+        give(state, 0, coins=2, coal=0)
+        state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-2"})
+        view = game.view(state, 1)
+        seen.append((asked(state), view.pending, view.players[0].hand))
+    assert seen[0] == seen[1]
