@@ -20,7 +20,7 @@ from .costs import cost, is_, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import costing, gain
 from .log import CardsDiscarded, CardsPutOnDeck, CardsRevealed, CardsTrashed
-from .playing import play_from_hand, start_play
+from .playing import picked_card, play_picked_twice, playable_actions, start_play
 from .state import Frame
 from .table import Table
 from .zones import discard_from_hand, draw, reveal, top_card
@@ -181,20 +181,21 @@ def remodel(t: Table, f: Frame) -> bool:
 
 @special("Throne Room")
 def throne_room(t: Table, f: Frame) -> bool:
-    """ "You may play an Action card from your hand twice." A Throne Room that plays a
-    Duration stays in play as long as that Duration does."""
+    """ "You may play an Action card from your hand twice" (or a Shadow from your deck). A
+    Throne Room that plays a Duration stays in play as long as that Duration does."""
     if f.sub == 0:
         f.sub = 1
-        actions = [c for c in t.player(f.seat).hand if is_(t, c, "Action")]
+        actions = playable_actions(t, f.seat)
         ask(f, f.seat, "play", "Throne Room: you may play an Action card twice.", actions, 0, 1)
         return False
     picks = take(f, f.seat)
     if not picks:
         return True
-    lasting = CARDS[picks[0]].lasting
+    card = picked_card(picks[0])
+    lasting = CARDS[card].lasting
     if lasting and f.vars["where"] == "play" and not f.vars["replay"]:
-        t.s.turn.staying.append([f.card, lasting, picks[0]])
-    play_from_hand(t, f.seat, picks[0], replays=1)
+        t.s.turn.staying.append([f.card, lasting, card])
+    play_picked_twice(t, f.seat, picks[0])
     return True
 
 

@@ -9,15 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from .card_effects import ask_gain, ask_hand, gain_picked, trash_picked
+from .card_effects import (
+    ask_gain,
+    ask_hand,
+    gain_picked,
+    trash_picked,
+)
 from .costs import cost, exactly, is_, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import gain, gainable, take_debt
-from .playing import play_from_deck, play_from_hand, start_play
+from .playing import play_picked_twice, playable_actions, start_play
 from .resolution import done, handles, registry
 from .state import Frame
 from .table import Table
-from .zones import cards_in_play, draw, reveal, shadow_positions, top_card, trash_from_hand
+from .zones import cards_in_play, draw, reveal, top_card, trash_from_hand
 
 EventEffect = Callable[[Table, Frame], bool]
 EVENT_EFFECTS: dict[str, EventEffect] = {}
@@ -162,17 +167,6 @@ def kintsugi(t: Table, f: Frame) -> bool:
     return True
 
 
-def shadow_label(card: str, position: int) -> str:
-    return f"{card} (deck position {position})"
-
-
-def playable_actions(t: Table, seat: int) -> list[str]:
-    """Action cards in hand, and Shadows in the deck labelled by their position."""
-    p = t.player(seat)
-    in_hand = [c for c in p.hand if is_(t, c, "Action")]
-    return in_hand + [shadow_label(p.deck[len(p.deck) - 1 - i], i) for i in shadow_positions(p)]
-
-
 @event("Practice")
 def practice(t: Table, f: Frame) -> bool:
     """ "You may play an Action card from your hand twice" (or a Shadow from your deck)."""
@@ -189,13 +183,8 @@ def practice(t: Table, f: Frame) -> bool:
         )
         return False
     picks = take(f, f.seat)
-    if not picks:
-        return True
-    if picks[0] in t.player(f.seat).hand:
-        play_from_hand(t, f.seat, picks[0], replays=1)
-    else:
-        position = int(picks[0].rsplit(" ", 1)[1].rstrip(")"))
-        play_from_deck(t, f.seat, position, replays=1)
+    if picks:
+        play_picked_twice(t, f.seat, picks[0])
     return True
 
 

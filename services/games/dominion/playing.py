@@ -23,7 +23,7 @@ from .reactions import start_reactions
 from .resolution import done, handles, push
 from .state import Frame
 from .table import Table
-from .zones import draw, trash_from_play
+from .zones import draw, shadow_positions, trash_from_play
 
 SILVER_OR_GOLD = ("Silver", "Gold")
 
@@ -69,6 +69,37 @@ def play_treasure_from_hand(t: Table, seat: int, card: str) -> None:
     turn = t.s.turn
     turn.coins += plain[0]
     turn.buys += plain[1]
+
+
+DECK_POSITION = " (deck position "
+
+
+def shadow_label(card: str, position: int) -> str:
+    return f"{card}{DECK_POSITION}{position})"
+
+
+def playable_actions(t: Table, seat: int) -> list[str]:
+    """Action cards in hand, and Shadows in the deck labelled by their position: "When a
+    card like Throne Room tells you to play a card from your hand, you can use that
+    opportunity to play a Shadow card from your deck." """
+    p = t.player(seat)
+    in_hand = [c for c in p.hand if is_(t, c, "Action")]
+    return in_hand + [shadow_label(p.deck[len(p.deck) - 1 - i], i) for i in shadow_positions(p)]
+
+
+def picked_card(pick: str) -> str:
+    """The card a pick of `playable_actions` names."""
+    return pick.split(DECK_POSITION, 1)[0]
+
+
+def play_picked_twice(t: Table, seat: int, pick: str) -> None:
+    """Play a pick of `playable_actions` twice: from the hand, or a Shadow from its place
+    in the deck."""
+    if DECK_POSITION not in pick:
+        play_from_hand(t, seat, pick, replays=1)
+        return
+    position = int(pick.rsplit(" ", 1)[1].rstrip(")"))
+    play_from_deck(t, seat, position, replays=1)
 
 
 def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Frame:

@@ -88,6 +88,24 @@ def test_an_action_phase_with_only_a_shadow_in_the_deck_still_asks():
     assert len(me(state).hand) == 2  # Ronin draws Estate (the deck had nothing more)
 
 
+def test_throne_room_can_play_a_shadow_from_the_deck_twice():
+    """ "When a card like Throne Room tells you to play a card from your hand, you can use
+    that opportunity to play a Shadow card from your deck." With no Action in hand it was
+    answered for the player (nothing to choose) and the Shadow was never offered."""
+    state = start(
+        new_game("Throne Room", "Fishmonger"),
+        hand=["Throne Room", "Copper", "Estate"],
+        deck=["Silver", "Fishmonger", "Copper"],
+    )
+    state = play(state, "Throne Room")
+    assert prompt(state).kind == "play"
+    assert prompt(state).options == ["Fishmonger (deck position 1)"]
+    state = choose(state, "Fishmonger (deck position 1)")
+    assert me(state).in_play == ["Throne Room", "Fishmonger"]
+    assert sorted(me(state).deck) == ["Copper", "Silver"]
+    assert state.turn.buys == 3 and state.turn.coins == 2  # +1 Buy, +$1, twice
+
+
 def test_practice_can_play_a_shadow_from_the_deck_twice():
     state = start(
         new_game("Fishmonger", events=["Practice"]),
