@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_kit import embedded_settings
 
 from services.api.app import create_app
-from services.gameplay.settings import Settings
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -67,16 +67,7 @@ def browser(chromium_path: str) -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def playground_url(serve) -> Iterator[str]:
-    """The API in embedded mode (no Redis, bots in-process); rate limits off because a
-    test clicks faster than a person."""
-    settings = Settings(
-        redis_url=None,
-        rate_limit_per_ip=0,
-        create_limit_per_ip=0,
-        rate_limit_per_token=0,
-        log_level="warning",
-    )
-    with serve(create_app(settings)) as server:
+    with serve(create_app(embedded_settings())) as server:
         yield server.url
 
 

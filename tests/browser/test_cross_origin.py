@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from browser_kit import embedded_settings
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from services.api.app import create_app
-from services.gameplay.settings import Settings
 
 PLAY = """
 async (api) => {
@@ -60,15 +60,7 @@ def page_server(serve) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def api_url(serve, page_server: str) -> Iterator[str]:
-    settings = Settings(
-        redis_url=None,
-        cors_allow_origins=page_server,
-        rate_limit_per_ip=0,
-        create_limit_per_ip=0,
-        rate_limit_per_token=0,
-        log_level="warning",
-    )
-    with serve(create_app(settings)) as server:
+    with serve(create_app(embedded_settings(cors_allow_origins=page_server))) as server:
         yield server.url
 
 
