@@ -19,6 +19,8 @@ from collections.abc import Iterable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from services.gameplay.settings import comma_separated
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -33,7 +35,7 @@ class TrustedProxies:
     def __init__(self, spec: str) -> None:
         """`spec`: comma-separated addresses and CIDR networks, or `*`. Raises
         ValueError for an entry that is neither."""
-        entries = [entry.strip() for entry in spec.split(",") if entry.strip()]
+        entries = comma_separated(spec)
         self.any_peer = entries == ["*"]
         self.networks: tuple[Network, ...] = (
             () if self.any_peer else tuple(ipaddress.ip_network(e, strict=False) for e in entries)
@@ -46,10 +48,14 @@ class TrustedProxies:
             address = address.ipv4_mapped
         return any(address in network for network in self.networks)
 
+    def is_proxy(self, peer: str) -> bool:
+        """Whether the peer address `peer` is one of the trusted proxies."""
+        return self.any_peer or self.trusts(parse_hop(peer))
+
     def client(self, peer: str | None, forwarded_for: Iterable[str]) -> str | None:
         """The client's address: the peer's, or the right-most untrusted hop when the
         peer is a trusted proxy."""
-        if peer is None or not (self.any_peer or self.trusts(parse_hop(peer))):
+        if peer is None or not self.is_proxy(peer):
             return peer
         hops = [hop for value in forwarded_for for hop in value.split(",") if hop.strip()]
         last: Address | None = None
@@ -97,7 +103,7 @@ class ForwardedClientMiddleware:
     def _is_proxy(self, peer_host: str) -> bool:
         known = self._peers.get(peer_host)
         if known is None:
-            known = self.trusted.any_peer or self.trusted.trusts(parse_hop(peer_host))
+            known = self.trusted.is_proxy(peer_host)
             if len(self._peers) >= MAX_REMEMBERED_PEERS:
                 self._peers.clear()
             self._peers[peer_host] = known

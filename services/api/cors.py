@@ -16,6 +16,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response
 
 from services.gameplay.problems import Problem
+from services.gameplay.settings import comma_separated
 
 from .problems import problem_response
 
@@ -81,7 +82,7 @@ def as_browsers_send(origin: str) -> str:
 
 def cors_middleware(origins: str) -> list[Middleware]:
     """The middleware for SKYPORT_CORS_ALLOW_ORIGINS (none when it is empty)."""
-    allowed = [as_browsers_send(origin) for origin in origins.split(",") if origin.strip()]
+    allowed = [as_browsers_send(origin) for origin in comma_separated(origins)]
     if not allowed:
         return []
     return [

@@ -48,7 +48,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.gameplay.problems import Problem
 
-from .client_ip import TrustedProxies, parse_hop
+from .client_ip import TrustedProxies
 from .metrics import REQUESTS_REFUSED
 from .problems import PROBLEM_MEDIA_TYPE
 from .ratelimit import ConnectionsPerClient
@@ -103,9 +103,7 @@ class PeerConnections(ConnectionsPerClient):
 
     def counts(self, host: str | None) -> bool:
         """Whether connections from `host` are counted against the limit."""
-        if not self.limit or host is None or self.proxies.any_peer:
-            return False
-        return not self.proxies.trusts(parse_hop(host))
+        return bool(self.limit) and host is not None and not self.proxies.is_proxy(host)
 
 
 def raw_answer(problem: Problem) -> bytes:

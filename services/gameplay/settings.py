@@ -28,6 +28,11 @@ def _check_secret(what: str, secret: str) -> None:
         raise ValueError(f"{what} is shorter than {MIN_SECRET_CHARS} characters; {make_one}")
 
 
+def comma_separated(value: str) -> list[str]:
+    """The entries of a comma-separated setting, trimmed, empty ones left out."""
+    return [entry.strip() for entry in value.split(",") if entry.strip()]
+
+
 _ORIGIN_PATTERN = re.compile(
     r"^https?://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$", re.IGNORECASE
 )
@@ -296,7 +301,7 @@ class Settings(BaseSettings):
     @classmethod
     def _split_keys(cls, value: object) -> object:
         if isinstance(value, str):
-            return [part.strip() for part in value.split(",") if part.strip()]
+            return comma_separated(value)
         return value
 
     @field_validator("api_keys")
@@ -332,7 +337,7 @@ class Settings(BaseSettings):
     @field_validator("forwarded_allow_ips")
     @classmethod
     def _proxy_networks(cls, value: str) -> str:
-        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        entries = comma_separated(value)
         if entries != ["*"]:
             for entry in entries:
                 ipaddress.ip_network(entry, strict=False)  # ValueError names a bad entry
@@ -341,7 +346,7 @@ class Settings(BaseSettings):
     @field_validator("cors_allow_origins")
     @classmethod
     def _web_origins(cls, value: str) -> str:
-        entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+        entries = comma_separated(value)
         if entries != ["*"]:
             for entry in entries:
                 if not _ORIGIN_PATTERN.match(entry):

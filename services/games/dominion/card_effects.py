@@ -16,14 +16,7 @@ from .log import CardReturned
 from .resolution import registry
 from .state import Frame
 from .table import Table
-from .zones import (
-    cards_in_play,
-    discard_from_hand,
-    draw,
-    reveal,
-    top_card,
-    trash_from_hand,
-)
+from .zones import cards_in_play, discard_from_hand, draw, reveal, top_card, trash_from_hand
 
 Special = Callable[[Table, Frame], bool]
 SPECIALS: dict[str, Special] = {}

@@ -9,12 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from .card_effects import (
-    ask_gain,
-    ask_hand,
-    gain_picked,
-    trash_picked,
-)
+from .card_effects import ask_gain, ask_hand, gain_picked, trash_picked
 from .costs import cost, exactly, is_, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import gain, gainable, take_debt

@@ -26,6 +26,7 @@ from .card_values import (
 from .cards import CARDS
 from .moves import Choose
 from .observation import Observation
+from .playing import picked_card
 
 PLUS_COINS = re.compile(r"\+\$(\d+)")
 PLUS_ACTIONS = re.compile(r"\+(\d+) Actions?")
@@ -37,11 +38,6 @@ BASE_COST = re.compile(r"\(\$(\d+)\)")
 def source_of(prompt: Prompt) -> str:
     """The card or Event asking ("Tanuki: trash a card..." → "Tanuki")."""
     return prompt.text.split(":", 1)[0]
-
-
-def card_of(option: str) -> str:
-    """A Shadow offered from the deck is labelled "Ninja (deck position 2)"."""
-    return option.split(" (", 1)[0]
 
 
 def answer(prompt: Prompt, choices: list[Choose], seen: Observation, deck: Deck) -> Choose:
@@ -56,7 +52,7 @@ def answer(prompt: Prompt, choices: list[Choose], seen: Observation, deck: Deck)
 
 
 def pick_score(prompt: Prompt, option: str, seen: Observation, deck: Deck) -> float:
-    name = card_of(option)
+    name = picked_card(option)  # a Shadow from the deck: "Ninja (deck position 2)"
     if name not in CARDS:
         return option_score(prompt, option, seen, deck)
     kind = prompt.kind

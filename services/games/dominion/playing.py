@@ -98,7 +98,7 @@ def play_picked_twice(t: Table, seat: int, pick: str) -> None:
     if DECK_POSITION not in pick:
         play_from_hand(t, seat, pick, replays=1)
         return
-    position = int(pick.rsplit(" ", 1)[1].rstrip(")"))
+    position = int(pick.split(DECK_POSITION, 1)[1].rstrip(")"))
     play_from_deck(t, seat, position, replays=1)
 
 

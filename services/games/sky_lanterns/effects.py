@@ -21,6 +21,8 @@ Resource = Literal["coal", "indigo", "tea", "yam", "coins", "camphor", "vp"]
 LanternColour = Literal["red", "yellow", "blue"]
 
 BASICS: tuple[Basic, ...] = ("coal", "indigo", "tea", "yam")
+COAL_TRADES_INTO: tuple[Basic, ...] = ("indigo", "tea", "yam")
+"""What 1 Coal becomes by the usual Coal Trade (P-03's gives $2 for 2 Coal instead)."""
 LANTERN_COLOURS: tuple[LanternColour, ...] = ("red", "yellow", "blue")
 
 CoreDice = Literal["core_dice"]

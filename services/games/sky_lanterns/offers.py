@@ -170,7 +170,7 @@ def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
     if not player.basics["coal"]:
         return []
     cap = PLAYER_BOARDS[player.board].cap
-    return [made(mv.CoalTrade, into=r) for r in ("indigo", "tea", "yam") if player.basics[r] < cap]
+    return [made(mv.CoalTrade, into=r) for r in fx.COAL_TRADES_INTO if player.basics[r] < cap]
 
 
 def any_space_choices(state: SkyLanternsState) -> list[str]:

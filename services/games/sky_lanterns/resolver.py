@@ -209,10 +209,6 @@ def most_conversions(state: SkyLanternsState, seat: int, effect: fx.Convert) -> 
     return most
 
 
-TRADED_FOR = ("indigo", "tea", "yam")
-"""What one Coal becomes by the usual Coal Trade."""
-
-
 def payable_after_trades(state: SkyLanternsState, seat: int, prices: dict[str, int]) -> bool:
     """Whether `seat` can pay `prices` now, or once it has traded Coal: 1 Coal for 1 of
     Indigo, Tea or Dyeing Yam, or on P-03 2 Coal for $2."""
@@ -224,7 +220,7 @@ def payable_after_trades(state: SkyLanternsState, seat: int, prices: dict[str, i
             continue
         if to_coins and resource == "coins":
             coal -= (short + 1) // 2 * 2
-        elif not to_coins and resource in TRADED_FOR:
+        elif not to_coins and resource in fx.COAL_TRADES_INTO:
             coal -= short
         else:
             return False
