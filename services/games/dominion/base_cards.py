@@ -20,7 +20,7 @@ from .costs import cost, is_, up_to, up_to_more_than
 from .decisions import ask, take
 from .gaining import costing, gain
 from .log import CardsDiscarded, CardsPutOnDeck, CardsRevealed, CardsTrashed
-from .playing import picked_card, play_picked_twice, playable_actions, start_play
+from .playing import picked_card, play_number, play_picked_twice, playable_actions, start_play
 from .state import Frame
 from .table import Table
 from .zones import discard_from_hand, draw, reveal, top_card
@@ -182,7 +182,9 @@ def remodel(t: Table, f: Frame) -> bool:
 @special("Throne Room")
 def throne_room(t: Table, f: Frame) -> bool:
     """ "You may play an Action card from your hand twice" (or a Shadow from your deck). A
-    Throne Room that plays a Duration stays in play as long as that Duration does."""
+    Throne Room that plays a Duration stays in play as long as that Duration does — also
+    when only the second play of a replayed Throne Room picks one, and as long as the
+    longest of them when both do (`f.vars["stays"]`: its entry in `turn.staying`)."""
     if f.sub == 0:
         f.sub = 1
         actions = playable_actions(t, f.seat)
@@ -193,10 +195,24 @@ def throne_room(t: Table, f: Frame) -> bool:
         return True
     card = picked_card(picks[0])
     lasting = CARDS[card].lasting
-    if lasting and f.vars["where"] == "play" and not f.vars["replay"]:
-        t.s.turn.staying.append([f.card, lasting, card])
-    play_picked_twice(t, f.seat, picks[0])
+    played = play_picked_twice(t, f.seat, picks[0])
+    if lasting and f.vars["where"] == "play":
+        stay_with(t, f, lasting, card, play_number(played))
     return True
+
+
+def stay_with(t: Table, f: Frame, lasting: str, card: str, play: str) -> None:
+    """Keep the Throne Room of `f` in play with the Duration `card` it plays (`play`)."""
+    staying = t.s.turn.staying
+    at = f.vars.get("stays")
+    if not isinstance(at, int):
+        f.vars["stays"] = len(staying)
+        staying.append([f.card, lasting, card, play])
+        return
+    entry = staying[at]
+    entry[3] += f" {play}"
+    if lasting == "game":
+        entry[1], entry[2] = lasting, card
 
 
 @special("Bandit")

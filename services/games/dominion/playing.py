@@ -92,14 +92,13 @@ def picked_card(pick: str) -> str:
     return pick.split(DECK_POSITION, 1)[0]
 
 
-def play_picked_twice(t: Table, seat: int, pick: str) -> None:
+def play_picked_twice(t: Table, seat: int, pick: str) -> Frame:
     """Play a pick of `playable_actions` twice: from the hand, or a Shadow from its place
     in the deck."""
     if DECK_POSITION not in pick:
-        play_from_hand(t, seat, pick, replays=1)
-        return
+        return play_from_hand(t, seat, pick, replays=1)
     position = int(pick.split(DECK_POSITION, 1)[1].rstrip(")"))
-    play_from_deck(t, seat, position, replays=1)
+    return play_from_deck(t, seat, position, replays=1)
 
 
 def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Frame:
@@ -112,7 +111,14 @@ def play_from_deck(t: Table, seat: int, position: int, replays: int = 0) -> Fram
 
 def start_play(t: Table, seat: int, card: str, source: str, where: str, replays: int = 0) -> Frame:
     t.log.append(unchecked(CardPlayed)(seat=seat, card=card, source=source))
-    return push(t, "play", seat, card, where=where, replays=replays, replay=False)
+    turn = t.s.turn
+    turn.plays += 1
+    return push(t, "play", seat, card, where=where, replays=replays, replay=False, play=turn.plays)
+
+
+def play_number(f: Frame) -> str:
+    """The number of the play `f` resolves, as `TurnState.staying` names it."""
+    return str(f.vars["play"])
 
 
 @handles("play")
@@ -129,7 +135,7 @@ def begin(t: Table, f: Frame) -> None:
     claim_daimyos(t, f)
     lasting = CARDS[f.card].lasting
     if lasting and not f.vars["replay"] and f.vars["where"] == "play":
-        t.s.turn.staying.append([f.card, lasting])
+        t.s.turn.staying.append([f.card, lasting, "", play_number(f)])
     if enlightened(t, f.card):
         f.vars["enlightened"] = True
     elif CARDS[f.card].sun:
@@ -170,7 +176,7 @@ def claim_daimyos(t: Table, f: Frame) -> None:
     f.vars["replays"] = cast(int, f.vars["replays"]) + waiting
     lasting = CARDS[f.card].lasting
     if lasting:
-        turn.staying += [["Daimyo", lasting, f.card] for _ in range(waiting)]
+        turn.staying += [["Daimyo", lasting, f.card, play_number(f)] for _ in range(waiting)]
 
 
 def enlightened(t: Table, card: str) -> bool:

@@ -8,6 +8,7 @@ from .card_effects import ask_gain, ask_hand, special, trash_picked, victims
 from .costs import cost, up_to
 from .decisions import take
 from .gaining import gain
+from .playing import play_number
 from .state import Frame, seats_mask
 from .table import Table
 from .zones import cards_in_play, reveal, top_card, trash_from_hand, trash_from_play
@@ -27,7 +28,7 @@ def blockade(t: Table, f: Frame) -> bool:
         t.player(f.seat).blockade_victims[-1] = seats_mask(victims(t, f))
         if not f.vars.get("holding"):  # a replay runs the same frame: one card, counted once
             f.vars["holding"] = True
-            t.s.turn.blockades_holding += 1
+            t.s.turn.blockades_holding_plays.append(play_number(f))
     return True
 
 

@@ -130,14 +130,20 @@ class TurnState:
     silver_or_gold_played: bool = False
     """Corsair: only the first Silver or Gold a player plays each turn is trashed."""
     outposts: int = 0
-    blockades_holding: int = 0
-    """Blockade cards played this turn that set a card aside (a replayed one counts once):
-    the rest have nothing left to do and are discarded in this Clean-up."""
+    plays: int = 0
+    """Cards played this turn, each play of a card counted once however often it is
+    replayed: the number of the next play (`Frame.vars["play"]`), so that what stays in
+    play names the very play it stays with."""
+    blockades_holding_plays: list[str] = field(default_factory=list)
+    """The plays (numbers, as text) of Blockades that set a card aside this turn (a
+    replayed one once): other Blockades have nothing left to do and are discarded in this
+    Clean-up."""
     extra: bool = False
     """This is an extra turn (Outpost): the previous turn was this player's too."""
     staying: list[list[str]] = field(default_factory=list)
-    """[card, lasting] for cards played this turn that stay in play after Clean-up
-    ([Throne Room or Daimyo, lasting, the Duration it played] for those two)."""
+    """What played this turn may stay in play after Clean-up: [Duration, lasting, "", its
+    play] for a Duration; [Throne Room or Daimyo, lasting, the Duration it played, the
+    plays of that Duration it stays with, space-separated] for those two."""
 
 
 @dataclass(slots=True, kw_only=True)

@@ -309,22 +309,33 @@ def clean_up_cards(t: Table, seat: int) -> None:
 
 def durations_with_work(t: Table, staying: list[list[str]]) -> list[list[str]]:
     """Durations played this turn that turn out to have nothing left to do leave in this
-    Clean-up: Outposts when no extra turn follows, Blockades beyond those that set a card
-    aside this turn; and so does a Throne Room or Daimyo whose card leaves (their entries
-    name that card third)."""
+    Clean-up: Outposts when no extra turn follows, Blockades that set nothing aside; and
+    so does a Throne Room or Daimyo when every play it stays with leaves."""
     idle_outposts = not extra_turn_follows(t)
-    blockades_left = t.s.turn.blockades_holding
-    kept = []
-    for entry in staying:
-        if entry[0] == "Outpost" and idle_outposts:
-            continue
-        if entry[0] == "Blockade":
-            if blockades_left <= 0:
-                continue
-            blockades_left -= 1
-        kept.append(entry)
-    cards = [entry[0] for entry in kept]
-    return [entry for entry in kept if len(entry) < 3 or entry[2] in cards]
+    holding = set(t.s.turn.blockades_holding_plays)
+    kept = [
+        entry
+        for entry in staying
+        if staying_with(entry)
+        or not (
+            (entry[0] == "Outpost" and idle_outposts)
+            or (entry[0] == "Blockade" and holding.isdisjoint(plays_of(entry)))
+        )
+    ]
+    plays = {play for entry in kept if not staying_with(entry) for play in plays_of(entry)}
+    return [
+        entry for entry in kept if not staying_with(entry) or not plays.isdisjoint(plays_of(entry))
+    ]
+
+
+def staying_with(entry: list[str]) -> bool:
+    """Whether a `TurnState.staying` entry is a Throne Room's or Daimyo's."""
+    return len(entry) > 2 and entry[2] != ""
+
+
+def plays_of(entry: list[str]) -> list[str]:
+    # A state saved before plays were numbered has shorter entries, and no numbers.
+    return entry[3].split() if len(entry) > 3 else []
 
 
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:

@@ -342,6 +342,45 @@ def test_throne_room_on_a_duration_stays_in_play_with_it():
     assert len(me(state).corsairs) == 2
 
 
+@pytest.mark.parametrize("by", ["Throne Room", "Daimyo"])
+def test_a_replayed_throne_room_whose_second_play_picks_a_duration_stays_with_it(by):
+    """ "If a Duration card is played extra times by a card such as Daimyo, that card also
+    stays in play": the Throne Room played Corsair twice on its second play only."""
+    state = start(
+        new_game("Throne Room", "Corsair", "Village", "Daimyo"),
+        hand=[by, "Throne Room", "Village", "Corsair"],
+        deck=["Copper"] * 20,
+    )
+    if by == "Throne Room":
+        state = choose(play(state, "Throne Room"), "Throne Room")
+    else:
+        state = play(play(state, "Daimyo"), "Throne Room")
+    state = choose(choose(state, "Village"), "Corsair")
+    assert len(me(state).corsairs) == 2
+    state = act(state, kind="end_phase") if state.turn.phase == "action" else state
+    state = act(state, kind="end_turn")
+    assert sorted(c for c, _ in me(state).durations) == ["Corsair", "Throne Room"]
+    assert by in me(state).discard
+
+
+def test_a_throne_room_played_twice_onto_two_durations_stays_as_long_as_the_longer():
+    state = start(
+        new_game("Throne Room", "Corsair", "Samurai"),
+        hand=["Throne Room", "Throne Room", "Corsair", "Samurai"],
+        deck=["Copper"] * 20,
+    )
+    state = choose(play(state, "Throne Room"), "Throne Room")
+    state = choose(choose(state, "Corsair"), "Samurai")
+    state = choose(state, "Copper", "Copper", seat=1)  # Samurai: down to 3 (then nothing)
+    state = act(state, kind="end_phase") if state.turn.phase == "action" else state
+    state = act(state, kind="end_turn")
+    assert sorted(me(state).durations) == [
+        ["Corsair", "next_turn"],
+        ["Samurai", "game"],
+        ["Throne Room", "game"],
+    ]
+
+
 # --- Bandit ---------------------------------------------------------------------------
 
 

@@ -397,6 +397,29 @@ def test_a_blockade_that_set_nothing_aside_leaves_beside_a_throne_roomed_one_tha
     assert me(state).discard.count("Blockade") == 1
 
 
+def test_a_throne_room_whose_blockade_set_nothing_aside_leaves_beside_one_that_did():
+    """A Throne Room stays with the very Blockade it played, not with any Blockade: here the
+    first Blockade holds a Silver, then Poet's Omen takes the last Sun (Progress: gains go
+    onto the deck), so the Throne-Roomed second Blockade sets nothing aside."""
+    state = with_prophecy("Progress", "Blockade", "Throne Room", active=False)
+    state.sun = 1
+    state = start(
+        state,
+        hand=["Blockade", "Poet", "Throne Room", "Blockade"],
+        deck=["Copper"] * 20,
+        actions=3,
+    )
+    state = choose(play(state, "Blockade"), "Silver")
+    state = play(state, "Poet")
+    assert state.sun == 0
+    state = choose(play(state, "Throne Room"), "Blockade")
+    state = choose(choose(state, "Silver"), "Silver")  # both onto the deck
+    assert me(state).blockades == ["Silver"]
+    state = end_turn(state)
+    assert [c for c, _ in me(state).durations] == ["Blockade"]
+    assert me(state).discard.count("Throne Room") == 1
+
+
 def test_a_daimyo_that_replays_an_outpost_giving_no_extra_turn_leaves_with_it():
     state = start(new_game("Outpost", "Daimyo"), hand=["Outpost"], deck=["Copper"] * 20)
     state = end_turn(play(state, "Outpost"))  # now on the extra turn
