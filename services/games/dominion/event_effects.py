@@ -67,7 +67,8 @@ def asceticism(t: Table, f: Frame) -> bool:
 @event("Continue")
 def continue_(t: Table, f: Frame) -> bool:
     """Gain, "return to your Action phase and play it" — if it is still where it was gained
-    (a card moved by Progress or Rapid Expansion is lost track of). Then +1 Action, +1 Buy.
+    (a card moved by Progress or Rapid Expansion is lost track of; cards put on top of it
+    in the discard pile do not move it). Then +1 Action, +1 Buy.
     This play uses none of your Action plays."""
     if f.sub == 0:
         options = gainable(
@@ -77,6 +78,7 @@ def continue_(t: Table, f: Frame) -> bool:
     if f.sub == 1:
         f.sub = 2
         picks = take(f, f.seat)
+        f.vars["gained_at"] = len(t.player(f.seat).discard)  # where a gain there goes
         f.vars["gained"] = picks[0] if picks and gain(t, f.seat, picks[0]) == "discard" else None
         return False
     if f.sub == 2:
@@ -90,9 +92,12 @@ def continue_(t: Table, f: Frame) -> bool:
 
 
 def play_gained(t: Table, f: Frame) -> None:
-    card, p = f.vars["gained"], t.player(f.seat)
-    if card and p.discard and p.discard[-1] == card:
-        p.discard.pop()
+    """The card is still where it was gained if it lies where it went in the discard pile,
+    though a when-gain effect (Bureaucracy's Copper, another player's Blockade's Curse)
+    may have put cards on top of it."""
+    card, at, p = f.vars["gained"], f.vars["gained_at"], t.player(f.seat)
+    if card and isinstance(at, int) and 0 <= at < len(p.discard) and p.discard[at] == card:
+        del p.discard[at]
         p.in_play.append(card)
         start_play(t, f.seat, card, "gained", "play")
 

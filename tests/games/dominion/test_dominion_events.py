@@ -160,6 +160,20 @@ def test_continue_gains_a_non_attack_action_returns_to_the_action_phase_and_play
     assert state.turn.actions == 2 and state.turn.buys == 2 and state.turn.coins == 10
 
 
+def test_continue_plays_its_card_though_a_when_gain_effect_put_a_copper_on_top_of_it():
+    """Bureaucracy: "gain a Copper" with each gain; the gained Village did not move."""
+    state = start(
+        with_prophecy("Bureaucracy", "Village", events=["Continue"]),
+        hand=["Gold", "Gold", "Gold"],
+        deck=["Copper"] * 10,
+        phase="buy",
+    )
+    state = buy_event(act(state, kind="play_treasures"), "Continue")
+    state = choose(state, "Village")
+    assert "Village" in me(state).in_play and "Village" not in me(state).discard
+    assert me(state).discard == ["Copper"]
+
+
 def test_continues_card_is_played_without_using_an_action_play():
     state = buying("Continue", kingdom=["Rustic Village"])
     state.turn.actions = 0
