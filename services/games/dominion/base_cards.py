@@ -71,7 +71,7 @@ def harbinger(t: Table, f: Frame) -> bool:
         f.sub = 1
         discard = t.player(f.seat).discard
         text = "Harbinger: you may put a card from your discard pile onto your deck."
-        ask(f, f.seat, "topdeck", text, list(discard), 0, 1)
+        ask(f, f.seat, "topdeck", text, list(discard), 0, 1, from_hand=False)
         return False
     picks = take(f, f.seat)
     if picks:
@@ -228,7 +228,7 @@ def bandit(t: Table, f: Frame) -> bool:
             options = [c for c in revealed if is_(t, c, "Treasure") and c != "Copper"]
             if options:
                 text = "Bandit: trash a revealed Treasure other than Copper."
-                ask(f, other, "trash", text, options)
+                ask(f, other, "trash", text, options, from_hand=False)  # revealed
         return False
     for other in victims(t, f):
         p = t.player(other)
@@ -294,7 +294,7 @@ def mine(t: Table, f: Frame) -> bool:
             n for n in costing(t, lambda c: up_to_more_than(c, base, 3)) if is_(t, n, "Treasure")
         ]
         text = f"Mine: gain a Treasure to your hand costing up to $3 more than {trashed}."
-        ask(f, f.seat, "gain", text, options)
+        ask(f, f.seat, "gain", text, options, from_hand=False)
         return False
     gain_picked(t, f, "hand")
     return True
@@ -311,7 +311,7 @@ def sentry(t: Table, f: Frame) -> bool:
             return True
         f.sub = 1
         text = "Sentry: trash any of the top cards of your deck."
-        ask(f, f.seat, "trash", text, list(p.looking), 0, len(p.looking))
+        ask(f, f.seat, "trash", text, list(p.looking), 0, len(p.looking), from_hand=False)
         return False
     if f.sub == 1:
         picks = take(f, f.seat) or []
@@ -322,7 +322,7 @@ def sentry(t: Table, f: Frame) -> bool:
             t.log.append(CardsTrashed(seat=f.seat, cards=picks))
         f.sub = 2
         text = "Sentry: discard any of the rest."
-        ask(f, f.seat, "discard", text, list(p.looking), 0, len(p.looking))
+        ask(f, f.seat, "discard", text, list(p.looking), 0, len(p.looking), from_hand=False)
         return False
     if f.sub == 2:
         picks = take(f, f.seat) or []
@@ -337,7 +337,7 @@ def sentry(t: Table, f: Frame) -> bool:
             return True
         f.sub = 3
         text = "Sentry: which card goes back on top?"
-        ask(f, f.seat, "order", text, list(p.looking), distinct=True)
+        ask(f, f.seat, "order", text, list(p.looking), distinct=True, from_hand=False)
         return False
     on_top = (take(f, f.seat) or p.looking[:1])[0]
     p.looking.remove(on_top)

@@ -42,13 +42,13 @@ def ask_hand(
 
 def ask_gain(t: Table, f: Frame, text: str, test: Callable[[Cost], bool]) -> bool:
     f.sub += 1
-    ask(f, f.seat, "gain", f"{f.card}: {text}", costing(t, test))
+    ask(f, f.seat, "gain", f"{f.card}: {text}", costing(t, test), from_hand=False)
     return False
 
 
 def ask_yes_no(f: Frame, kind: str, question: str) -> bool:
     f.sub += 1
-    ask(f, f.seat, kind, f"{f.card}: {question}", ["Yes", "No"], distinct=True)
+    ask(f, f.seat, kind, f"{f.card}: {question}", ["Yes", "No"], distinct=True, from_hand=False)
     return False
 
 
@@ -216,6 +216,7 @@ def kitsune(t: Table, f: Frame) -> bool:
             2,
             2,
             distinct=True,
+            from_hand=False,
         )
         return False
     chosen = take(f, f.seat) or []

@@ -30,6 +30,7 @@ def ask(
     *,
     distinct: bool = False,
     sizes: list[int] | None = None,
+    from_hand: bool = True,
 ) -> None:
     hi = min(hi, len(options))
     lo = min(lo, hi)
@@ -51,6 +52,7 @@ def ask(
             distinct=distinct,
             sizes=sizes,
             stepwise=stepwise,
+            from_hand=from_hand,
         )
     )
 

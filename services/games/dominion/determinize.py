@@ -1,14 +1,17 @@
 """Dealing a hidden state anew for searching bots, from one seat's point of view.
 
-What a seat cannot see in Dominion: other players' hands and every deck's order. What
-it can: its own hand, every card anyone owns (all gains are public), and where its own
-Shadows lie in its deck. So: each deck is shuffled (the seat's own Shadows keep their
-places), and each other player's hand is dealt again from their hand and deck together —
-also while they are choosing from their whole hand right now (discarding to Militia or
-Ninja: their choice is then offered from the hand dealt anew), though not while they
-answer from part of it (Bureaucrat's Victory cards), whose options tell the rest. Cards a
-player has already picked in an answer still waiting to be carried out stay in their
-hand: the card takes them from there a moment later, in public.
+What a seat cannot see in Dominion: other players' hands, their Biding Time cards (set
+aside face down) and every deck's order. What it can: its own hand, every card anyone
+owns (all gains are public), and where its own Shadows lie in its deck. So: each deck is
+shuffled (the seat's own Shadows keep their places), and each other player's hand and
+Biding Time cards are dealt again from those and their deck together — also while they
+are choosing from their whole hand right now (discarding to Militia or Ninja: their
+choice is then offered from the hand dealt anew) or from something else (the cards Bandit
+revealed, a pile to gain from), though not while they answer from part of their hand
+(Bureaucrat's Victory cards), whose options tell the rest; then only the Biding Time
+cards and the deck are dealt again. Cards a player has already picked in an answer still
+waiting to be carried out stay in their hand: the card takes them from there a moment
+later, in public.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections import Counter
 from services.engine import Rng, Seat, copy_state
 
 from .cards import SHADOWS
-from .state import Ask, DominionState
+from .state import Ask, DominionState, PlayerState
 
 
 def shuffle_around_shadows(deck: list[str], rng: Rng) -> None:
@@ -30,17 +33,19 @@ def shuffle_around_shadows(deck: list[str], rng: Rng) -> None:
         deck[i] = card
 
 
-def redeal_hand_and_deck(
-    hand: list[str], deck: list[str], rng: Rng, kept: list[str] | tuple[str, ...] = ()
-) -> tuple[list[str], list[str]]:
-    """Deal a hand of the same size from hand and deck together; `kept` cards (already
-    known to be in the hand) stay in it."""
-    pool = hand + deck
+def redeal_hidden(player: PlayerState, rng: Rng, kept: list[str], hand_too: bool) -> None:
+    """Deal the Biding Time cards (and the hand, if `hand_too`) anew from them and the
+    deck together, in the same numbers; `kept` cards (known to be in the hand) stay in it."""
+    pool = player.biding + player.deck + (player.hand if hand_too else [])
     for card in kept:
         pool.remove(card)
     rng.shuffle(pool)
-    dealt = len(hand) - len(kept)
-    return sorted(list(kept) + pool[:dealt]), pool[dealt:]
+    dealt = len(player.hand) - len(kept) if hand_too else 0
+    biding = len(player.biding)
+    if hand_too:
+        player.hand = sorted(kept + pool[:dealt])
+    player.biding = pool[dealt : dealt + biding]
+    player.deck = pool[dealt + biding :]
 
 
 def answered_from_hand(state: DominionState, seat: int) -> list[str]:
@@ -66,6 +71,10 @@ def from_whole_hand(ask: Ask, hand: list[str]) -> bool:
     return not ask.distinct and Counter(ask.options) + Counter(ask.picked) == Counter(hand)
 
 
+def shows_part_of_hand(ask: Ask, hand: list[str]) -> bool:
+    return ask.from_hand and not from_whole_hand(ask, hand)
+
+
 def determinize(state: DominionState, seat: Seat, rng: Rng) -> DominionState:
     world = copy_state(state)
     for other, player in enumerate(world.player_states):
@@ -73,12 +82,13 @@ def determinize(state: DominionState, seat: Seat, rng: Rng) -> DominionState:
             shuffle_around_shadows(player.deck, rng)
             continue
         asks = open_asks(world, other)
-        if not all(from_whole_hand(ask, player.hand) for ask in asks):
-            rng.shuffle(player.deck)  # the options show part of the hand: keep it
+        if any(shows_part_of_hand(ask, player.hand) for ask in asks):
+            redeal_hidden(player, rng, [], hand_too=False)  # the options show the hand
             continue
-        kept = answered_from_hand(world, other) + [c for ask in asks for c in ask.picked]
-        player.hand, player.deck = redeal_hand_and_deck(player.hand, player.deck, rng, kept)
-        for ask in asks:
+        from_hand = [ask for ask in asks if ask.from_hand]
+        kept = answered_from_hand(world, other) + [c for ask in from_hand for c in ask.picked]
+        redeal_hidden(player, rng, kept, hand_too=True)
+        for ask in from_hand:
             ask.options = list((Counter(player.hand) - Counter(ask.picked)).elements())
     world.rng = Rng.from_seed(rng.next64())
     return world

@@ -36,7 +36,7 @@ def actions_in_play(t: Table, seat: int) -> int:
 
 def ask_gain_among(f: Frame, text: str, options: list[str], optional: bool = False) -> bool:
     f.sub += 1
-    ask(f, f.seat, "gain", f"{f.card}: {text}", options, 0 if optional else 1, 1)
+    ask(f, f.seat, "gain", f"{f.card}: {text}", options, 0 if optional else 1, 1, from_hand=False)
     return False
 
 

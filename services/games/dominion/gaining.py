@@ -128,7 +128,14 @@ def growth(t: Table, f: Frame) -> None:
         f.sub = 1
         price = cost(t, f.card)
         options = costing(t, lambda c: cheaper(c, price))
-        ask(f, f.seat, "gain", f"Growth: gain a card cheaper than {f.card}.", options)
+        ask(
+            f,
+            f.seat,
+            "gain",
+            f"Growth: gain a card cheaper than {f.card}.",
+            options,
+            from_hand=False,
+        )
         return
     picks = take(f, f.seat)
     done(t, f)

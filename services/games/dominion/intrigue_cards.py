@@ -56,7 +56,17 @@ def courtier(t: Table, f: Frame) -> bool:
         count = len(types_of(t, picks[0]))
         f.sub = 2
         text = f"Courtier: {picks[0]} has {count} type(s); choose {count} different options."
-        ask(f, f.seat, "choose_options", text, COURTIER_OPTIONS, count, count, distinct=True)
+        ask(
+            f,
+            f.seat,
+            "choose_options",
+            text,
+            COURTIER_OPTIONS,
+            count,
+            count,
+            distinct=True,
+            from_hand=False,
+        )
         return False
     chosen = take(f, f.seat) or []
     turn = t.s.turn
@@ -104,7 +114,15 @@ def lurker(t: Table, f: Frame) -> bool:
     if f.sub == 0:
         f.sub = 1
         options = [LURKER_TRASH, LURKER_GAIN]
-        ask(f, f.seat, "choose_options", "Lurker: choose one.", options, distinct=True)
+        ask(
+            f,
+            f.seat,
+            "choose_options",
+            "Lurker: choose one.",
+            options,
+            distinct=True,
+            from_hand=False,
+        )
         return False
     if f.sub == 1:
         f.sub = 2
@@ -112,12 +130,12 @@ def lurker(t: Table, f: Frame) -> bool:
             f.vars["trash"] = True
             piles = gainable(t, lambda n: is_(t, n, "Action"))
             text = "Lurker: trash the top card of an Action Supply pile."
-            ask(f, f.seat, "trash_from_supply", text, piles, distinct=True)
+            ask(f, f.seat, "trash_from_supply", text, piles, distinct=True, from_hand=False)
         else:
             f.vars["trash"] = False
             actions = list(dict.fromkeys(c for c in t.s.trash if is_(t, c, "Action")))
             text = "Lurker: gain an Action card from the trash."
-            ask(f, f.seat, "gain_from_trash", text, actions, distinct=True)
+            ask(f, f.seat, "gain_from_trash", text, actions, distinct=True, from_hand=False)
         return False
     picks = take(f, f.seat)
     if not picks:
@@ -146,7 +164,7 @@ def secret_passage(t: Table, f: Frame) -> bool:
         f.sub = 2
         positions = [str(i) for i in range(len(p.deck) + 1)]
         text = f"Secret Passage: where in your deck does {picks[0]} go? (0 is the top.)"
-        ask(f, f.seat, "deck_position", text, positions, distinct=True)
+        ask(f, f.seat, "deck_position", text, positions, distinct=True, from_hand=False)
         return False
     card, position = str(f.vars["card"]), int((take(f, f.seat) or ["0"])[0])
     p.hand.remove(card)
@@ -207,7 +225,7 @@ def wishing_well(t: Table, f: Frame) -> bool:
     if f.sub == 0:
         f.sub = 1
         text = "Wishing Well: name a card, then reveal the top card of your deck."
-        ask(f, f.seat, "name_card", text, nameable_cards(t), distinct=True)
+        ask(f, f.seat, "name_card", text, nameable_cards(t), distinct=True, from_hand=False)
         return False
     named = (take(f, f.seat) or [""])[0]
     card = top_card(t, f.seat)

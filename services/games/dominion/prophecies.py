@@ -65,7 +65,14 @@ def kind_emperor(t: Table, f: Frame) -> None:
     if f.sub == 0:
         f.sub = 1
         options = gainable(t, lambda name: is_(t, name, "Action"))
-        ask(f, f.seat, "gain", "Kind Emperor: gain an Action card to your hand.", options)
+        ask(
+            f,
+            f.seat,
+            "gain",
+            "Kind Emperor: gain an Action card to your hand.",
+            options,
+            from_hand=False,
+        )
         return
     picks = take(f, f.seat)
     done(t, f)
@@ -87,6 +94,7 @@ def sickness(t: Table, f: Frame) -> None:
             "Sickness: choose one.",
             [SICKNESS_CURSE, SICKNESS_DISCARD],
             distinct=True,
+            from_hand=False,
         )
         return
     if f.sub == 1:

@@ -41,6 +41,10 @@ class Ask:
     sizes: list[int] | None = None
     stepwise: bool = False
     picked: list[str] = field(default_factory=list)
+    from_hand: bool = True
+    """Whether the options are cards of the asked seat's hand (so, unless they are the whole
+    hand, they show part of it); False for options the table sees or the hand has no part
+    in (piles, revealed cards, Yes/No). Bots' searches deal hidden hands anew around it."""
 
 
 @dataclass(slots=True, kw_only=True)

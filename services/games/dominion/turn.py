@@ -180,6 +180,7 @@ def start_of_turn(t: Table, f: Frame) -> None:
             "Start of turn: choose what happens next.",
             sorted(set(items)),
             distinct=True,
+            from_hand=False,
         )
     else:
         start_item(t, f.seat, items.pop(0))
@@ -264,6 +265,7 @@ def river_shrine_gain(t: Table, f: Frame) -> bool:
         "gain",
         "River Shrine: gain a card costing up to $4.",
         costing(t, lambda c: up_to(c, 4)),
+        from_hand=False,
     )
     return True
 

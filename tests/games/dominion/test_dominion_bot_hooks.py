@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from dominion_kit import choose, game, me, new_game, play, prompts, start
+from dominion_kit import act, choose, game, me, new_game, play, prompts, start, with_prophecy
 
 from services.ai import make_bot, play_match
 from services.ai.mcts import MctsBot
@@ -107,3 +107,46 @@ def test_a_player_discarding_from_their_whole_hand_is_dealt_anew_for_a_searching
             world = game.apply(world, deciding, move).state
         assert len(world.player_states[2].hand) == len(world.player_states[1].hand) == 3
     assert len(hands) > 10
+
+
+def test_another_players_face_down_biding_time_cards_are_dealt_anew_for_a_searching_bot():
+    """Biding Time: "set aside your hand face down"; seat 1 sees only how many."""
+    state = start(
+        with_prophecy("Biding Time"),
+        hand=["Gold", "Gold", "Province"],
+        deck=["Copper"] * 10,
+        phase="buy",
+    )
+    state = act(state, kind="end_turn")
+    assert state.turn.seat == 1 and sorted(me(state).biding) == ["Gold", "Gold", "Province"]
+    dealt = set()
+    for seed in range(30):
+        world = game.determinize(state, 1, Rng.from_seed(seed))
+        theirs, real = world.player_states[0], me(state)
+        assert len(theirs.biding) == 3 and len(theirs.hand) == len(real.hand)
+        assert Counter(theirs.biding + theirs.hand + theirs.deck) == Counter(
+            real.biding + real.hand + real.deck
+        )
+        dealt.add(tuple(sorted(theirs.biding)))
+    assert len(dealt) > 1
+
+
+def test_a_player_answering_bandit_from_revealed_cards_is_dealt_anew_for_a_searching_bot():
+    """Both other players choose which revealed Treasure to trash; their options are the
+    revealed cards, which tell nothing of their hands."""
+    state = start(new_game("Bandit", players=3), hand=["Bandit"], deck=["Copper"] * 10)
+    for seat in (1, 2):
+        me(state, seat).deck = ["Copper"] * 6 + ["Gold", "Silver"]
+    me(state, 2).hand = ["Province", "Province", "Gold", "Gold", "Gold"]
+    state = play(state, "Bandit")
+    assert {p.seat for p in prompts(state)} == {1, 2}
+    hands = set()
+    for seed in range(30):
+        world = game.determinize(state, 1, Rng.from_seed(seed))
+        hands.add(tuple(sorted(world.player_states[2].hand)))
+        [ask] = [a for frame in world.stack for a in frame.asks if a.seat == 2]
+        assert sorted(ask.options) == ["Gold", "Silver"]
+        for deciding in (2, 1):  # both answer in the dealt world, as the search would
+            move = make_bot("random", seed).choose(game, world, deciding)
+            world = game.apply(world, deciding, move).state
+    assert len(hands) > 3
