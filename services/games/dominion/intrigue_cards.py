@@ -164,7 +164,7 @@ def secret_passage(t: Table, f: Frame) -> bool:
         f.sub = 2
         positions = [str(i) for i in range(len(p.deck) + 1)]
         text = f"Secret Passage: where in your deck does {picks[0]} go? (0 is the top.)"
-        ask(f, f.seat, "deck_position", text, positions, distinct=True, from_hand=False)
+        ask(f, f.seat, "deck_position", text, positions, distinct=True)  # the card is in hand
         return False
     card, position = str(f.vars["card"]), int((take(f, f.seat) or ["0"])[0])
     p.hand.remove(card)

@@ -42,9 +42,10 @@ class Ask:
     stepwise: bool = False
     picked: list[str] = field(default_factory=list)
     from_hand: bool = True
-    """Whether the options are cards of the asked seat's hand (so, unless they are the whole
-    hand, they show part of it); False for options the table sees or the hand has no part
-    in (piles, revealed cards, Yes/No). Bots' searches deal hidden hands anew around it."""
+    """Whether answering rests on cards of the asked seat's hand: options that are hand
+    cards (unless they are the whole hand, they show part of it), or a hand card picked a
+    moment before (Secret Passage's position). False for options the hand has no part in
+    (piles, revealed cards, Yes/No): bots' searches deal hidden hands anew around those."""
 
 
 @dataclass(slots=True, kw_only=True)

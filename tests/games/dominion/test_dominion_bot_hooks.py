@@ -150,3 +150,18 @@ def test_a_player_answering_bandit_from_revealed_cards_is_dealt_anew_for_a_searc
             move = make_bot("random", seed).choose(game, world, deciding)
             world = game.apply(world, deciding, move).state
     assert len(hands) > 3
+
+
+def test_a_secret_passage_waiting_for_its_position_plays_on_in_every_dealt_world():
+    """The random determinization run crashed here: the card picked a moment before is
+    still in the hand, so that hand is not dealt anew while its position is asked."""
+    state = start(
+        new_game("Secret Passage"), hand=["Secret Passage", "Estate", "Gold"], deck=["Copper"] * 6
+    )
+    state = choose(play(state, "Secret Passage"), "Gold")
+    assert prompts(state)[0].kind == "deck_position"
+    for seed in range(10):
+        world = game.determinize(state, 1, Rng.from_seed(seed))
+        assert "Gold" in world.player_states[0].hand
+        world = game.apply(world, 0, make_bot("random", seed).choose(game, world, 0)).state
+        assert "Gold" in world.player_states[0].deck
