@@ -28,6 +28,7 @@ from .problems import (
     forbidden,
     idempotency_key_reused,
     unauthorized,
+    unprocessable,
 )
 from .service import GameService, created_game_id, fingerprint, prompted_seats
 
@@ -85,6 +86,12 @@ class BulkCreation:
             raise unauthorized("api_key_required", "Bulk creation needs a platform API key.")
         if not who.platform:
             raise forbidden("api_key_required", "Bulk creation needs a platform API key.")
+        if header_key and request.idempotency_key and header_key != request.idempotency_key:
+            raise unprocessable(
+                "idempotency_key_mismatch",
+                "The Idempotency-Key header and the body's idempotency_key differ; send one, "
+                "or the same in both.",
+            )
         key = header_key or request.idempotency_key
         body_print = fingerprint(request.model_dump(mode="json", exclude={"idempotency_key"}))
         digest = hashlib.sha256(f"{who.scope}\x00{key}".encode()).hexdigest()[:40] if key else None

@@ -131,6 +131,17 @@ def test_the_idempotency_key_may_come_in_the_body(api):
     assert first == again and len(listed(api, tag)) == 3
 
 
+def test_a_header_key_and_a_different_body_key_are_refused_before_anything_is_made(api):
+    tag = f"bulk-{uuid.uuid4().hex[:8]}"
+    body = {"games": [spec(0, tag)], "idempotency_key": f"k-{uuid.uuid4()}"}
+    header = {"Idempotency-Key": f"k-{uuid.uuid4()}"}
+    refused = api.client.post("/v1/games/bulk", json=body, headers={**KEY, **header})
+    assert refused.status_code == 422
+    assert refused.json()["code"] == "idempotency_key_mismatch" and listed(api, tag) == set()
+    same = {"Idempotency-Key": body["idempotency_key"]}
+    assert api.client.post("/v1/games/bulk", json=body, headers={**KEY, **same}).status_code == 201
+
+
 def test_bots_of_a_bulk_created_game_are_played_by_the_workers(api):
     tag = f"bulk-{uuid.uuid4().hex[:8]}"
     games = [
