@@ -4,7 +4,7 @@ import pytest
 from sky_lanterns_kit import asked, dice_count, give, hand, hold, legal, new_game, play, table
 
 from services.ai import RandomBot, play_match
-from services.engine import InvalidConfig, copy_state
+from services.engine import IllegalMove, InvalidConfig, copy_state
 from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import ERAS, PLAYER_BOARDS, TILES
 from services.games.sky_lanterns.rounds import carry_on, event_phase
@@ -485,6 +485,20 @@ def test_p04_train_follows_its_own_path_from_its_own_start():
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-3"})
     player = state.seats[0]
     assert (player.vp, player.camphor, player.basics["coal"]) == (6, 2, 2)
+
+
+def test_p04_has_no_exclusive_contract():
+    """The rulebook's P-04 entry, unlike P-01 to P-03's, names no Exclusive Contract
+    ("Certain unique Player Boards feature contract actions that are exclusive to you")."""
+    state = table()
+    state.seats[0].board, state.seats[0].train = "P-04", PLAYER_BOARDS["P-04"].train_start
+    give(state, 0, coins=4)
+    assert asked(state) == (0, "contract")
+    assert not [m for m in legal(state, 0) if m["kind"] == "exclusive_contract"]
+    with pytest.raises(IllegalMove) as refusal:
+        play(state, 0, {"kind": "exclusive_contract", "option": 0})
+    assert refusal.value.code == "no_such_option"
+    assert "P-04 has no exclusive contract" in refusal.value.message
 
 
 def test_a_die_no_slot_can_take_goes_back_to_the_bag():
