@@ -69,9 +69,33 @@ def _contract_chosen(state: SkyLanternsState, effect: Any) -> None:
         resolver.done_with_choice(state)
 
 
+PRICE_NAMES = {"coal": "Coal", "indigo": "Indigo", "tea": "Tea", "yam": "Dyeing Yam"}
+
+
+def _payable(state: SkyLanternsState, seat: int, source: str, option: str | int, what: str) -> None:
+    """Refuse a contract whose conversion `seat` cannot pay even after Coal Trades: "You
+    cannot perform the conversion if you do not have enough resources"."""
+    price = resolver.unpaid_price(state, seat, resolver.contract_key(state, seat, source, option))
+    if price is None:
+        return
+    costs = " and ".join(
+        f"${n}" if r == "coins" else f"{n} {PRICE_NAMES.get(r, r.capitalize())}"
+        for r, n in price.items()
+    )
+    to_coins = PLAYER_BOARDS[state.seats[seat].board].coal_trade == "coins"
+    traded = {"coins"} if to_coins else set(fx.COAL_TRADES_INTO)
+    trades = ", Coal Trades included" if traded & set(price) else ""
+    raise IllegalMove(
+        "cannot_afford",
+        f"You cannot pay for {what}: it costs {costs}, more than you have{trades}.",
+        {"price": price},
+    )
+
+
 def do_play_contract_card(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     if move.card not in state.seats[seat].hand:
         raise IllegalMove("card_not_in_hand", f"You do not hold {move.card}.")
+    _payable(state, seat, "hand", move.card, f"{move.card}'s contract")
     _contract_chosen(state, effect)
     resolver.contract(state, seat, "hand", move.card)
 
@@ -80,6 +104,7 @@ def do_era_contract(state: SkyLanternsState, seat: int, move: Any, effect: Any) 
     era = resolver.current_era(state)
     if move.option >= len(resolver.era_contracts(era)):
         raise IllegalMove("no_such_option", f"Era card {era} has no contract {move.option}.")
+    _payable(state, seat, "era", move.option, f"the Era card's contract {move.option + 1}")
     _contract_chosen(state, effect)
     resolver.contract(state, seat, "era", move.option)
 
@@ -90,6 +115,7 @@ def do_exclusive_contract(state: SkyLanternsState, seat: int, move: Any, effect:
         raise IllegalMove(
             "no_such_option", f"Player board {board.id} has no exclusive contract {move.option}."
         )
+    _payable(state, seat, "exclusive", move.option, f"the exclusive contract {move.option + 1}")
     _contract_chosen(state, effect)
     resolver.contract(state, seat, "exclusive", move.option)
 

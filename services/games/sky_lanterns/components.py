@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from .effects import AnySpace, Basic, Effect, LanternColour, nested
+from .effects import AnySpace, Basic, Convert, Effect, LanternColour, nested
 
 DATA = Path(__file__).parent
 DiceColour = Literal["red", "blue", "green", "black"]
@@ -289,6 +289,17 @@ def _check_consistency() -> None:
         assert space.dots == 0, f"1-2 side {space.id}: no dots on the 1-2 side"
         if space.colour != "black":
             assert not any(isinstance(e, AnySpace) for e in space.effects), space.id
+    contracts = [
+        *(card.contract for card in CARDS.values()),
+        *(effects for era in ERAS.values() for effects in era.contracts),
+        *(effects for board in PLAYER_BOARDS.values() for effects in board.exclusive_contracts),
+    ]
+    for effects in contracts:
+        # A contract one cannot pay is refused whole (`resolver.unpaid_price`): that is
+        # only right when its conversion is all it does.
+        assert len(effects) == 1 or not any(isinstance(e, Convert) for e in effects), (
+            "a contract that converts is that conversion alone"
+        )
 
 
 _register_all()

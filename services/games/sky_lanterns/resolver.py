@@ -228,14 +228,42 @@ def payable_after_trades(state: SkyLanternsState, seat: int, prices: dict[str, i
 
 
 def contract_options(state: SkyLanternsState, seat: int) -> list[tuple[str, str | int]]:
-    """("hand", card), ("era", option) and ("exclusive", option) a player may resolve."""
+    """("hand", card), ("era", option) and ("exclusive", option) a player may resolve: those
+    whose conversion they can pay (see `unpaid_price`)."""
     player = state.seats[seat]
     options: list[tuple[str, str | int]] = [("hand", c) for c in dict.fromkeys(player.hand)]
     era = current_era(state)
     options += [("era", i) for i in range(len(era_contracts(era)))]
     board = PLAYER_BOARDS[player.board]
     options += [("exclusive", i) for i in range(len(board.exclusive_contracts))]
-    return options
+    return [
+        (source, option)
+        for source, option in options
+        if unpaid_price(state, seat, contract_key(state, seat, source, option)) is None
+    ]
+
+
+def contract_key(state: SkyLanternsState, seat: int, source: str, option: str | int) -> str:
+    """The effect key of a contract: a hand card's, the current Era card's or the board's."""
+    if source == "hand":
+        return f"card:{option}:contract"
+    if source == "era":
+        return era_contracts(current_era(state))[int(option)]
+    return f"board:{state.seats[seat].board}:exclusive:{option}"
+
+
+def unpaid_price(state: SkyLanternsState, seat: int, key: str) -> dict[str, int] | None:
+    """The price of the conversion of contract `key` if `seat` cannot pay it even once,
+    Coal Trades included (as `asks` counts them), else None. "You cannot perform the
+    conversion if you do not have enough resources", and a contract holding a conversion
+    is that conversion alone (checked at load), so such a contract cannot be resolved at
+    all: not even a Hand Contract card played for nothing."""
+    for effect in EFFECTS[key]:
+        if isinstance(effect, fx.Convert):
+            prices = conversion_prices(state, seat, effect)
+            if not payable_after_trades(state, seat, prices):
+                return prices
+    return None
 
 
 def current_era(state: SkyLanternsState) -> str:
@@ -274,16 +302,14 @@ def develop(state: SkyLanternsState, seat: int, card: str, track: str, zone: int
 def contract(state: SkyLanternsState, seat: int, source: str, option: str | int) -> None:
     """Resolve one contract: a hand card (discarded, or removed if a Starting card), an
     option of the current Era card, or an exclusive contract of the player board."""
-    player = state.seats[seat]
+    key = contract_key(state, seat, source, option)
     if source == "hand":
         card = str(option)
-        player.hand.remove(card)
+        state.seats[seat].hand.remove(card)
         (state.removed if CARDS[card].starting else state.discard).append(card)
-        push(state, f"card:{card}:contract", seat, card)
-    elif source == "era":
-        push(state, era_contracts(current_era(state))[int(option)], seat)
+        push(state, key, seat, card)
     else:
-        push(state, f"board:{player.board}:exclusive:{option}", seat)
+        push(state, key, seat)
 
 
 def upgrade(state: SkyLanternsState, seat: int, position: int) -> str:

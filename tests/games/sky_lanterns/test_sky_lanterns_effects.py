@@ -88,10 +88,12 @@ def test_one_of_gives_2_of_the_chosen_resource():
 
 
 def test_a_conversion_with_nothing_to_pay_passes_without_asking():
-    state = table()
-    give(state, 0, tea=0, coal=0)  # nor Coal to trade for Tea
-    state = contract(state, "T09")  # pay 1 Tea for 2 VP, up to 3 times
-    assert asked(state) == (0, "take") and state.seats[0].vp == 0
+    """(A contract that is such a conversion cannot be played at all: see
+    test_a_contract_one_cannot_pay_is_refused_and_its_card_stays_in_hand.)"""
+    state = table(dice={"red-3": 2})  # pay 1 Dyeing Yam for 3 VP
+    give(state, 0, yam=0, coal=0)  # nor Coal to trade for Dyeing Yam
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-3"})
+    assert asked(state) == (0, "place") and state.seats[0].vp == 0
 
 
 def test_a_development_is_asked_of_a_hand_with_no_affordable_card_offering_only_decline():

@@ -1,7 +1,7 @@
 """Every refusal: a stable code, a message naming the rule, and the state left untouched."""
 
 import pytest
-from sky_lanterns_kit import give, hand, hold, play, table
+from sky_lanterns_kit import asked, give, hand, hold, legal, play, table
 
 from services.engine import IllegalMove
 from services.games.sky_lanterns import game
@@ -67,6 +67,45 @@ def test_contract_options_must_exist():
         "no_such_option",
         "P-00 has no exclusive contract",
     )
+
+
+def test_a_contract_one_cannot_pay_is_refused_and_its_card_stays_in_hand():
+    """ "You cannot perform the conversion if you do not have enough resources": the hand
+    card cannot be played for nothing (it stays in hand), the Era and exclusive
+    contracts are refused — also through a Contract icon."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    hand(state, 0, "T12")  # pay 2 Indigo for $3
+    give(state, 0, indigo=1, coal=0, camphor=0)
+    refused(
+        state,
+        0,
+        {"kind": "play_contract_card", "card": "T12"},
+        "cannot_afford",
+        "T12's contract: it costs 2 Indigo, more than you have, Coal Trades included",
+    )
+    refused(
+        state,
+        0,
+        {"kind": "era_contract", "option": 0},
+        "cannot_afford",
+        "contract 1: it costs 2 Coal",
+    )
+    state.seats[0].board = "P-01"  # spend 2 Camphor for $3
+    state.seats[0].core, state.seats[0].compensation = [None] * 8, [None]
+    refused(
+        state,
+        0,
+        {"kind": "exclusive_contract", "option": 0},
+        "cannot_afford",
+        "exclusive contract 1: it costs 2 Camphor",
+    )
+    state = table(eras=("E1A", "E2A", "E3A"))
+    hand(state, 0, "T12")
+    give(state, 0, indigo=0, coal=0, camphor=0)
+    hold(state, "red", 3)
+    state = play(state, 0, {"kind": "place_compensation", "slot": 1})  # 2 VP and a Contract
+    assert asked(state) == (0, "contract") and legal(state, 0) == [DECLINE]
+    refused(state, 0, {"kind": "play_contract_card", "card": "T12"}, "cannot_afford", "2 Indigo")
 
 
 def test_a_die_must_be_on_the_space_taken():

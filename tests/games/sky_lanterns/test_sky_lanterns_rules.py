@@ -149,6 +149,49 @@ def test_era_contracts_are_those_of_the_era_beside_the_round_marker():
     assert player.hand == []
 
 
+def contracts_offered(state, seat=0):
+    return [m for m in legal(state, seat) if m["kind"].endswith("contract") or "card" in m]
+
+
+def test_only_contracts_one_can_pay_are_offered_coal_trades_included():
+    """ "You cannot perform the conversion if you do not have enough resources": T12 (pay 2
+    Indigo for $3) and E1A's "pay 2 Coal to draw" need 2 Coal to be offered with no Indigo
+    (a Coal Trade makes 1 Indigo of 1 Coal); E1A's "pay 1 Camphor for 2 VP" needs Camphor.
+    S02 pays nothing and is always offered."""
+    state = table(eras=("E1A", "E2A", "E3A"))
+    hand(state, 0, "T12", "S02")
+    give(state, 0, indigo=0, coal=1, camphor=0)
+    assert contracts_offered(state) == [{"kind": "play_contract_card", "card": "S02"}]
+    give(state, 0, coal=2)
+    assert contracts_offered(state) == [
+        {"kind": "play_contract_card", "card": "T12"},
+        {"kind": "play_contract_card", "card": "S02"},
+        {"kind": "era_contract", "option": 0},
+    ]
+    # the Coal Trades then pay it, as the conversion's prompt offers them
+    state = play(state, 0, {"kind": "play_contract_card", "card": "T12"})
+    assert asked(state) == (0, "convert")
+    state = play(
+        state,
+        0,
+        {"kind": "coal_trade", "into": "indigo"},
+        {"kind": "coal_trade", "into": "indigo"},
+        {"kind": "convert", "times": 1},
+    )
+    assert state.seats[0].coins == 5 + 3 and state.seats[0].basics["coal"] == 0
+
+
+def test_p03_coal_traded_for_coins_counts_towards_a_contract():
+    """E1B's "pay $3 for 2 VP": on P-03 2 Coal make $2, so $1 and 2 Coal pay it, while $0
+    and 3 Coal (one trade, $2) do not."""
+    state = table(eras=("E1B", "E2A", "E3A"))
+    state.seats[0].board = "P-03"
+    give(state, 0, coins=0, coal=3, indigo=0)
+    assert {"kind": "era_contract", "option": 1} not in contracts_offered(state)
+    give(state, 0, coins=1, coal=2)
+    assert {"kind": "era_contract", "option": 1} in contracts_offered(state)
+
+
 def test_the_game_ends_after_round_6_with_final_scoring():
     record = play_match(game, [RandomBot(s) for s in range(4)], seed=5)
     assert record.state.over and record.state.round == 6

@@ -438,6 +438,21 @@ def test_a_blockaded_resource_cannot_be_paid_but_coal_substitutes():
     assert state.seats[0].basics["tea"] >= 4  # untouched (the train's reward may add some)
 
 
+def test_a_contract_paid_in_a_blockaded_resource_needs_the_coal_instead():
+    """E2A's "pay 2 Tea to advance the train" with Tea blockaded: 4 Tea do not pay it, 2
+    Coal do."""
+    state = raiders()
+    state.eras = ["E2A", "E1A", "E3A"]
+    state.rival.blockades = ["tea"]
+    give(state, 0, tea=4, coal=0)
+    assert {"kind": "era_contract", "option": 0} not in legal(state, 0)
+    with pytest.raises(IllegalMove) as refused:
+        play(state, 0, {"kind": "era_contract", "option": 0})
+    assert refused.value.code == "cannot_afford" and "2 Coal" in refused.value.message
+    give(state, 0, coal=2)
+    assert {"kind": "era_contract", "option": 0} in legal(state, 0)
+
+
 def test_coal_substituting_a_blockade_is_counted_with_the_coal_asked_beside_it():
     state = raiders()
     [convert] = [e for e in CARDS["T22"].contract if e.kind == "convert"]  # 1 Coal + 1 Tea
