@@ -103,7 +103,10 @@ def do_play_contract_card(state: SkyLanternsState, seat: int, move: Any, effect:
 def do_era_contract(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     era = resolver.current_era(state)
     if move.option >= len(resolver.era_contracts(era)):
-        raise IllegalMove("no_such_option", f"Era card {era} has no contract {move.option}.")
+        count = len(resolver.era_contracts(era))
+        raise IllegalMove(
+            "no_such_option", f"Era card {era} has no contract {move.option + 1}; it has {count}."
+        )
     _payable(state, seat, "era", move.option, f"the Era card's contract {move.option + 1}")
     _contract_chosen(state, effect)
     resolver.contract(state, seat, "era", move.option)
@@ -112,8 +115,10 @@ def do_era_contract(state: SkyLanternsState, seat: int, move: Any, effect: Any) 
 def do_exclusive_contract(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     board = PLAYER_BOARDS[state.seats[seat].board]
     if move.option >= len(board.exclusive_contracts):
+        count = len(board.exclusive_contracts)
         raise IllegalMove(
-            "no_such_option", f"Player board {board.id} has no exclusive contract {move.option}."
+            "no_such_option",
+            f"Player board {board.id} has no exclusive contract {move.option + 1}; it has {count}.",
         )
     _payable(state, seat, "exclusive", move.option, f"the exclusive contract {move.option + 1}")
     _contract_chosen(state, effect)
@@ -191,10 +196,13 @@ def do_place_core(state: SkyLanternsState, seat: int, move: Any, effect: Any) ->
 
 def do_place_compensation(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     player = state.seats[seat]
-    if move.slot >= len(player.compensation) or player.compensation[move.slot] is not None:
+    count, number = len(player.compensation), move.slot + 1
+    if move.slot >= count:
         raise IllegalMove(
-            "slot_unavailable", f"Compensation Slot {move.slot} is not free on your board."
+            "slot_unavailable", f"There is no Compensation Slot {number}; your board has {count}."
         )
+    if player.compensation[move.slot] is not None:
+        raise IllegalMove("slot_unavailable", f"Compensation Slot {number} already holds a die.")
     player.compensation[move.slot] = state.held
     state.held = None
     state.step = "end"
@@ -264,7 +272,9 @@ def do_choose_space(state: SkyLanternsState, seat: int, move: Any, effect: Any) 
 
 def do_upgrade(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     if state.seats[seat].upgrades[move.position] is None:
-        raise IllegalMove("tile_flipped", f"The Upgrade Tile on space {move.position} is gone.")
+        raise IllegalMove(
+            "tile_flipped", f"The Upgrade Tile on space {move.position + 1} was flipped already."
+        )
     resolver.done_with_choice(state)
     resolver.upgrade(state, seat, move.position)
 

@@ -185,17 +185,19 @@ def any_space_choices(state: SkyLanternsState) -> list[str]:
 def core_problem(
     state: SkyLanternsState, seat: int, slot: int, value: int
 ) -> tuple[str, str] | None:
-    """Why a die of `value` may not go into Core Slot `slot` — (code, message) — or None."""
+    """Why a die of `value` may not go into Core Slot `slot` — (code, message) — or None.
+    Messages count slots from 1, as the move labels do (`game.describe`)."""
     core = state.seats[seat].core
+    number = slot + 1
     if slot >= len(core):
-        return "slot_unavailable", f"There is no Core Slot {slot}; your board has {len(core)}."
+        return "slot_unavailable", f"There is no Core Slot {number}; your board has {len(core)}."
     if core[slot] is not None:
-        return "slot_unavailable", f"Core Slot {slot} already holds a die."
+        return "slot_unavailable", f"Core Slot {number} already holds a die."
     left = [d.value for d in core[:slot] if d is not None]
     right = [d.value for d in core[slot + 1 :] if d is not None]
     if (left and max(left) > value) or (right and min(right) < value):
         return "slot_order", (
-            f"A {value} cannot go into Core Slot {slot}: die values across the Core Slots "
+            f"A {value} cannot go into Core Slot {number}: die values across the Core Slots "
             "must be equal or increasing from left to right."
         )
     return None

@@ -59,7 +59,7 @@ def test_an_unaffordable_development_is_refused():
 
 
 def test_contract_options_must_exist():
-    refused(table(), 0, {"kind": "era_contract", "option": 5}, "no_such_option", "no contract 5")
+    refused(table(), 0, {"kind": "era_contract", "option": 5}, "no_such_option", "no contract 6")
     refused(
         table(),
         0,
@@ -131,7 +131,7 @@ def test_core_slots_refuse_a_decreasing_die_a_taken_slot_and_a_missing_slot():
     hold(state, "blue", 4)
     refused(state, 0, {"kind": "place_core", "slot": 1}, "slot_order", "equal or increasing")
     refused(state, 0, {"kind": "place_core", "slot": 3}, "slot_unavailable", "already holds")
-    refused(state, 0, {"kind": "place_core", "slot": 6}, "slot_unavailable", "no Core Slot 6")
+    refused(state, 0, {"kind": "place_core", "slot": 6}, "slot_unavailable", "no Core Slot 7")
 
 
 def test_a_compensation_slot_must_be_free():
@@ -139,8 +139,61 @@ def test_a_compensation_slot_must_be_free():
     state.seats[0].compensation[0] = Die(colour="red", value=2)
     state.bag["red"] -= 1
     hold(state, "blue", 4)
-    refused(state, 0, {"kind": "place_compensation", "slot": 0}, "slot_unavailable", "not free")
-    refused(state, 0, {"kind": "place_compensation", "slot": 3}, "slot_unavailable", "not free")
+    refused(state, 0, {"kind": "place_compensation", "slot": 0}, "slot_unavailable", "holds a die")
+    refused(state, 0, {"kind": "place_compensation", "slot": 3}, "slot_unavailable", "has 3")
+
+
+def refused_as_labelled(state, move, code, words):
+    """Refused, and the message numbers the slot, space or contract as the move's label
+    does ("Place the die in Core Slot 4" -> "Core Slot 4 ...")."""
+    label = game.describe(game.parse_move(move))
+    named = " ".join(label.split()[-2:])  # "Slot 4", "space 1", "contract 6"
+    assert named in words, (label, words)
+    refused(state, 0, move, code, words)
+
+
+def test_refusals_count_slots_spaces_and_contracts_from_1_as_the_labels_do():
+    state = table()
+    state.seats[0].core[3] = Die(colour="red", value=2)
+    state.seats[0].compensation[0] = Die(colour="red", value=2)
+    state.bag["red"] -= 2
+    hold(state, "blue", 4)
+    place = "place_core"
+    refused_as_labelled(
+        state, {"kind": place, "slot": 3}, "slot_unavailable", "Core Slot 4 already holds a die"
+    )
+    refused_as_labelled(
+        state, {"kind": place, "slot": 6}, "slot_unavailable", "no Core Slot 7; your board has 6"
+    )
+    refused_as_labelled(
+        state, {"kind": place, "slot": 1}, "slot_order", "A 4 cannot go into Core Slot 2"
+    )
+    comp = "place_compensation"
+    refused_as_labelled(
+        state, {"kind": comp, "slot": 0}, "slot_unavailable", "Compensation Slot 1 already holds"
+    )
+    refused_as_labelled(
+        state, {"kind": comp, "slot": 3}, "slot_unavailable", "no Compensation Slot 4; your board"
+    )
+
+    state = table(dice={"green-3": 2})  # train 1: the train loops and triggers an Upgrade
+    state.seats[0].train = 6
+    state.seats[0].upgrades[0] = None
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-3"})
+    refused_as_labelled(
+        state, {"kind": "upgrade", "position": 0}, "tile_flipped", "Tile on space 1 was flipped"
+    )
+
+    state = table(eras=("E1A", "E2A", "E3A"))
+    era = {"kind": "era_contract", "option": 2}
+    refused_as_labelled(state, era, "no_such_option", "E1A has no contract 3; it has 2")
+    state.seats[0].board = "P-01"
+    state.seats[0].core, state.seats[0].compensation = [None] * 8, [None]
+    exclusive = {"kind": "exclusive_contract", "option": 1}
+    refused_as_labelled(state, exclusive, "no_such_option", "no exclusive contract 2; it has 1")
+    give(state, 0, camphor=0)
+    exclusive = {"kind": "exclusive_contract", "option": 0}
+    refused_as_labelled(state, exclusive, "cannot_afford", "the exclusive contract 1: it costs")
 
 
 def test_a_conversion_cannot_be_done_more_often_than_paid_for():
@@ -167,7 +220,7 @@ def test_a_flipped_upgrade_tile_cannot_be_flipped_again():
     state.seats[0].train = 5
     state.seats[0].upgrades[0] = None
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-3"})
-    refused(state, 0, {"kind": "upgrade", "position": 0}, "tile_flipped", "gone")
+    refused(state, 0, {"kind": "upgrade", "position": 0}, "tile_flipped", "flipped already")
 
 
 def test_coal_trade_needs_coal_room_on_the_track_and_the_board_s_own_trade():
