@@ -2,8 +2,9 @@
 
 `resolve` runs effects until the stack is empty or its top effect needs the player's
 choice; the choice is then answered by a move (`answers.py`) and `resolve` goes on.
-Effects that offer no real choice (a Development with nothing affordable, a conversion
-one cannot pay) pass without asking.
+Effects that offer no real choice pass without asking (a Development with an empty hand,
+a conversion one cannot pay); a Development is asked of any hand that holds a card, even
+with nothing affordable, since whether one is asked is public (RULES-NOTES).
 """
 
 from __future__ import annotations
