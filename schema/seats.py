@@ -78,7 +78,9 @@ class SeatMutations:
         description="Claim an open seat with its invite code and your name; the seat's token "
         "is shown once. Single use: of many claims at once exactly one gets the seat. "
         "Refused: seat_taken, seat_not_open, game_not_waiting, invite_expired (results); a "
-        "wrong code is an error (wrong_invite_code)."
+        "wrong code is an error (wrong_invite_code). With an idempotencyKey a retry of the "
+        "same claim (seat, code and name) gets its token again; another claim under the key "
+        "is refused (idempotency_key_reused)."
     )
     async def claim_seat(
         self,

@@ -25,7 +25,9 @@ from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
     "token, once. The code is single use: of many claims at once exactly one gets the "
     "seat. The last claim starts the game. 403 wrong_invite_code, 409 seat_taken "
     "(claimed already), seat_not_open or game_not_waiting (cancelled), 410 "
-    "invite_expired. With an Idempotency-Key a retried claim gets its token again.",
+    "invite_expired. With an Idempotency-Key a retry of the same claim (seat, code and "
+    "name) gets its token again; another claim under the key is 422 "
+    "idempotency_key_reused.",
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
     problems=(403, 409, 410),

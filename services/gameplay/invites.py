@@ -42,10 +42,12 @@ def code_hash(code: str) -> str:
     return hashlib.sha256(f"invite\x00{plain}".encode()).hexdigest()
 
 
-def derived_claim_token(salt: str, idempotency_key: str, seat: int) -> str:
+def derived_claim_token(salt: str, idempotency_key: str, seat: int, request_print: str) -> str:
     """The token of a seat claimed with an Idempotency-Key (a retried claim answers it
-    again); without the key the salt alone does not give it."""
-    digest = _derived(salt, f"claim\x00{idempotency_key}\x00{seat}")
+    again); without the key the salt alone does not give it. `request_print` is the
+    claim's fingerprint (its seat, code and name): keys are not secrets, and the key alone
+    gives another claim another token."""
+    digest = _derived(salt, f"claim\x00{idempotency_key}\x00{seat}\x00{request_print}")
     return TOKEN_PREFIX + digest.hex()
 
 

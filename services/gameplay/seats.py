@@ -24,7 +24,7 @@ from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeat
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
 from .clocks import now, now_ms
-from .idempotency import Keeping, once
+from .idempotency import Keeping, fingerprint, once
 from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
 from .payloads import BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
@@ -38,6 +38,10 @@ CANCELLED = "cancelled by its creator"
 
 FILLED = (GameStatus.WAITING, GameStatus.ACTIVE)
 """The game's status after a fill: still waiting, or started by it."""
+
+CLAIMER = Credentials(bearer=None, client_ip="")
+"""Who claims a seat: nobody the service knows (a claim needs no credentials), so a
+claim's Idempotency-Key is the game's: another claim under it is another request."""
 
 
 # --- documents -----------------------------------------------------------------------
@@ -108,24 +112,58 @@ class SeatDesk:
         self, game_id: str, seat: int, request: ClaimSeatRequest, idempotency_key: str | None
     ) -> tuple[SeatTaken, bool]:
         """The seat's token for whoever sends its invite code first. Returns the answer and
-        whether it is a replay (the same Idempotency-Key claimed it before)."""
-        record = await self.load(game_id)
-        _check_seat(record, seat)
-        token = (
-            derived_claim_token(record.token_salt, idempotency_key, seat)
-            if idempotency_key
-            else new_token()
+        whether it is a replay (the same Idempotency-Key claimed it before).
+
+        Keys are not secrets: a replay is honoured only for the same claim (the seat, the
+        code and the name), like any other key's; another request under the key is
+        refused. The service keeps the answer without its token: the token is derived
+        from the key and the claim, so a replay is given it again only with the code."""
+        if idempotency_key is None:
+            return await self._claim(game_id, seat, request, new_token(), None), False
+        asked = {"claim": seat, "code": code_hash(request.code), "name": request.name}
+        request_print = fingerprint(asked)
+
+        async def claim(keeping: Keeping | None) -> SeatTaken:
+            record = await self.load(game_id)
+            token = derived_claim_token(record.token_salt, idempotency_key, seat, request_print)
+            return await self._claim(game_id, seat, request, token, keeping, record)
+
+        taken, replayed = await once(
+            self.referee.store, game_id, CLAIMER, idempotency_key, asked, claim, SeatTaken
         )
+        if not replayed:
+            return taken, False
+        # The kept answer has no token: the claim it answered gives it again.
+        record = await self.load(game_id)
+        token = derived_claim_token(record.token_salt, idempotency_key, seat, request_print)
+        mine = record.seats[seat].token_hash or ""
+        if not hmac.compare_digest(mine, hash_secret(token)):
+            raise _seat_taken(seat)
+        return taken.model_copy(update={"token": token}), True
+
+    async def _claim(
+        self,
+        game_id: str,
+        seat: int,
+        request: ClaimSeatRequest,
+        token: str,
+        keeping: Keeping | None,
+        record: GameRecord | None = None,
+    ) -> SeatTaken:
+        if record is None:
+            record = await self.load(game_id)
+        _check_seat(record, seat)
         taken_by = SeatRecord(request.name, None, hash_secret(token))
-        outcome = await self._fill(record, seat, taken_by, code_hash(request.code))
-        if outcome.verdict is FillVerdict.TAKEN and idempotency_key is not None:
-            again = await self.load(game_id)
-            mine = again.seats[seat].token_hash or ""
-            if hmac.compare_digest(mine, taken_by.token_hash or ""):
-                return _taken(again, seat, again.seats[seat], token, again.status), True
+        keep = None
+        if keeping is not None:
+            # Kept without the token: the service keeps no secret of a seat but its hash.
+            kept = {status: _taken(record, seat, taken_by, None, status) for status in FILLED}
+            waiting, started = (keeping.kept(kept[status]) for status in FILLED)
+            keep = FillAnswers(keeping.digest, if_waiting=waiting, if_started=started)
+        outcome = await self._fill(record, seat, taken_by, code_hash(request.code), keep)
         _check_outcome(outcome, game_id, seat)
         await self._after_fill(record, seat, taken_by, outcome)
-        return _taken(record, seat, taken_by, token, GameStatus(outcome.status)), False
+        return _taken(record, seat, taken_by, token, GameStatus(outcome.status))
 
     async def fill_with_bot(
         self,
@@ -320,7 +358,7 @@ def _check_outcome(outcome: FillOutcome, game_id: str, seat: int) -> None:
     if verdict is FillVerdict.NOT_OPEN:
         raise conflict("seat_not_open", f"Seat {seat} was not created open: it has no invite.")
     if verdict is FillVerdict.TAKEN:
-        raise conflict("seat_taken", f"Seat {seat} was claimed already; its invite is used up.")
+        raise _seat_taken(seat)
     if verdict is FillVerdict.CLOSED:
         raise _not_waiting(GameStatus(outcome.status))
     if verdict is FillVerdict.WRONG_CODE:
@@ -331,6 +369,10 @@ def _check_outcome(outcome: FillOutcome, game_id: str, seat: int) -> None:
         f"Seat {seat}'s invite code has expired; ask the game's creator for the seat.",
         refusal=True,
     )
+
+
+def _seat_taken(seat: int) -> Problem:
+    return conflict("seat_taken", f"Seat {seat} was claimed already; its invite is used up.")
 
 
 def _not_waiting(status: GameStatus) -> Problem:

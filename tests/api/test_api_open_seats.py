@@ -195,6 +195,49 @@ def test_a_retried_claim_with_its_idempotency_key_gets_the_same_token(api):
     assert stranger.status_code == 409
 
 
+def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(api):
+    """Keys are not secrets: the guest's key with a wrong code (or another name) once gave
+    the seat's token, even after the game started. Now it is another request under the
+    key, refused, and only the same claim is answered again."""
+    created = api.create(seats=[{"name": "Host"}, OPEN, OPEN])
+    game_id, code = created["id"], code_of(created, 1)
+    key = {"Idempotency-Key": "guest-claim-key-1"}
+    # Sent first, a wrong code under the guest's key is refused and keeps nothing.
+    early = claim(api, game_id, 1, "AAAAA-BBBBB", "Mallory", **key)
+    assert early.status_code == 403 and early.json()["code"] == "wrong_invite_code"
+    first = claim(api, game_id, 1, code, "Guest", **key)
+    assert first.status_code == 200, first.text
+    token = first.json()["token"]
+    assert "Idempotent-Replayed" not in first.headers
+
+    def refused_under_the_key() -> None:
+        for other_code, name in (
+            ("AAAAA-BBBBB", "Mallory"),
+            ("AAAAA-BBBBB", "Guest"),
+            (code, "Mallory"),
+        ):
+            other = claim(api, game_id, 1, other_code, name, **key)
+            assert other.status_code == 422, other.text
+            assert other.json()["code"] == "idempotency_key_reused"
+            assert token not in other.text and "Idempotent-Replayed" not in other.headers
+        other_seat = claim(api, game_id, 2, "AAAAA-BBBBB", "Guest", **key)
+        assert other_seat.status_code == 422 and token not in other_seat.text
+
+    refused_under_the_key()
+    # The same claim, typed as the README allows (case and dashes do not matter), is a replay.
+    again = claim(api, game_id, 1, code.lower().replace("-", ""), "Guest", **key)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+
+    assert claim(api, game_id, 2, code_of(created, 2), "Bruno").json()["status"] == "active"
+    refused_under_the_key()
+    later = claim(api, game_id, 1, code, "Guest", **key)
+    assert later.status_code == 200 and later.headers["Idempotent-Replayed"] == "true"
+    assert later.json() == first.json()
+    assert api.game(game_id, token)["you"] == 1
+    assert [s["name"] for s in api.game(game_id)["seats"]] == ["Host", "Guest", "Bruno"]
+
+
 def fill_once(api, game_id: str, seat: int, token: str, key: str, bot: str = "random"):
     return api.client.post(
         f"/v1/games/{game_id}/seats/{seat}/bot",

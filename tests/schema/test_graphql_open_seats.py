@@ -187,6 +187,26 @@ def test_fills_and_cancels_retried_with_their_idempotency_key_get_the_first_answ
     assert bare["code"] == "game_not_waiting"
 
 
+def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(gql):
+    """The REST bug through GraphQL: the guest's idempotencyKey with a wrong code gave the
+    seat's token. Now only the same claim is answered again."""
+    created = create(gql, [{"name": "Host"}, {"open": True}, {"open": True}])
+    game_id, code = created["id"], created["seats"][1]["inviteCode"]
+    asked = {"id": game_id, "seat": 1, "code": code, "name": "Guest", "key": "gql-claim-key-1"}
+    first = gql.data(CLAIM, asked)["claimSeat"]
+    assert first["__typename"] == "SeatTaken" and first["replayed"] is False
+    last = {"id": game_id, "seat": 2, "code": created["seats"][2]["inviteCode"], "name": "Bo"}
+    for started in (False, True):
+        for other in ({"code": "AAAAA-BBBBB", "name": "Mallory"}, {"code": "AAAAA-BBBBB"}):
+            answer = gql.data(CLAIM, {**asked, **other})["claimSeat"]
+            assert answer["__typename"] == "Rejected", answer  # no token
+            assert answer["code"] == "idempotency_key_reused"
+        again = gql.data(CLAIM, asked)["claimSeat"]
+        assert again == {**first, "replayed": True}
+        if not started:
+            assert gql.data(CLAIM, last)["claimSeat"]["status"] == "ACTIVE"
+
+
 def test_listings_filter_by_waiting_and_show_seats_a_bot_plays(gql, api):
     tag = f"gql-seats-{time.time_ns()}"
     platform = api.platform_key
