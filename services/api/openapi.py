@@ -149,15 +149,27 @@ def _resolved(schema: dict[str, Any], schemas: Mapping[str, Any]) -> dict[str, A
     return schema
 
 
+NO_VIEW = {
+    "type": "object",
+    "maxProperties": 0,
+    "description": "No view: the answer under Prefer: return=minimal.",
+}
+
+
 def _type_views(schemas: dict[str, Any], views: list[dict[str, Any]]) -> None:
-    """`view` fields hold one of the games' views (the game is named beside it)."""
+    """`view` fields hold one of the games' views (the game is named beside it), or
+    nothing in a move's answer under `Prefer: return=minimal`."""
     any_view = {"anyOf": views} if views else {"type": "object"}
     schemas["GameDocument"]["properties"]["view"] = {**any_view, "description": "Your view."}
     schemas["GameDocument"]["properties"]["seat_views"] = {
         "anyOf": [{"type": "array", "items": any_view}, {"type": "null"}],
         "description": "Every seat's view: finished games read with an API key.",
     }
-    schemas["MoveAccepted"]["properties"]["view"] = {**any_view, "description": "Your view."}
+    # A move's or a resignation's answer under `Prefer: return=minimal` has no view: {}.
+    schemas["MoveAccepted"]["properties"]["view"] = {
+        "anyOf": [*any_view.get("anyOf", [any_view]), NO_VIEW],
+        "description": "Your view; empty ({}) under Prefer: return=minimal.",
+    }
     schemas["VersionView"]["properties"]["view"] = {
         **any_view,
         "description": "A spectator's view at that version.",

@@ -5,6 +5,7 @@ preference applied."""
 from __future__ import annotations
 
 import pytest
+from jsonschema import Draft202012Validator
 from starlette.requests import Request
 
 from services.api.inputs import prefers_minimal
@@ -30,6 +31,38 @@ def test_a_minimal_answer_has_no_view_but_the_same_move(api):
     body = answer.json()
     assert body["view"] == {} and body["version"] == 1 and body["events"]
     assert api.game(created["id"], token)["version"] == 1
+
+
+def documented_answer(api, path: str) -> Draft202012Validator:
+    """A validator of the 200 answer /openapi.json documents for `path`'s POST."""
+    document = api.client.get("/openapi.json").json()
+    answer = document["paths"][path]["post"]["responses"]["200"]
+    schema = answer["content"]["application/json"]["schema"]
+    return Draft202012Validator({**schema, "components": document["components"]})
+
+
+def test_minimal_and_whole_answers_are_what_the_document_says(api):
+    """The document typed every answer's view as one of the games' views, so the `{}` of
+    a minimal answer (which its own Prefer header documents) failed validation."""
+    created = api.create()
+    game_id = created["id"]
+    first, second = tokens(created)
+    moved = documented_answer(api, "/v1/games/{game_id}/moves")
+    resigned = documented_answer(api, "/v1/games/{game_id}/resign")
+    whole = move(api, game_id, first)
+    minimal = move(api, game_id, second, Prefer="return=minimal")
+    assert whole.status_code == minimal.status_code == 200, minimal.text
+    assert whole.json()["view"] and minimal.json()["view"] == {}
+    moved.validate(whole.json())
+    moved.validate(minimal.json())
+    assert not moved.is_valid({**minimal.json(), "view": {"not": "a view"}})
+    resignation = api.client.post(
+        f"/v1/games/{game_id}/resign",
+        json={},
+        headers={**api.auth(first), "Prefer": "return=minimal"},
+    )
+    assert resignation.status_code == 200 and resignation.json()["view"] == {}
+    resigned.validate(resignation.json())
 
 
 def test_without_the_preference_the_answer_has_the_view(api):
