@@ -14,6 +14,7 @@ from typing import Any
 import strawberry
 import structlog
 from graphql import GraphQLError, VariableDefinitionNode
+from strawberry.schema.exceptions import CannotGetOperationTypeError
 from strawberry.types import ExecutionContext
 
 from services.engine import GameError
@@ -25,9 +26,21 @@ log = structlog.get_logger(__name__)
 def as_problem(error: BaseException | None) -> Problem | None:
     if isinstance(error, Problem):
         return error
+    if isinstance(error, CannotGetOperationTypeError):  # over WebSocket; HTTP answers 400
+        return unknown_operation(error.operation_name)
     if isinstance(error, GameError):
         return from_game_error(error)
     return as_store_problem(error)
+
+
+def unknown_operation(name: str | None) -> Problem:
+    """The request names an operation the document does not have, or (None) names none
+    while the document has several."""
+    if name is None:
+        detail = "Name the operation to run in `operationName` (the document has several)."
+    else:
+        detail = f"The document has no operation named {name[:64]!r}."
+    return Problem(400, "unknown_operation", detail)
 
 
 class SkyportSchema(strawberry.Schema):

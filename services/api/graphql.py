@@ -30,6 +30,7 @@ from strawberry.types.unset import UNSET
 
 from schema import Limits, build_schema
 from schema.context import GraphQLContext
+from schema.errors import unknown_operation
 from services.engine import Game
 from services.gameplay.problems import Problem
 from services.gameplay.settings import Settings
@@ -171,7 +172,7 @@ class SkyportGraphQL(GraphQL[GraphQLContext, None]):
         except MissingQueryError:
             raise Problem(400, "missing_query", "Send a GraphQL document as `query`.") from None
         except CannotGetOperationTypeError as error:
-            raise _unknown_operation(error.operation_name) from None
+            raise unknown_operation(error.operation_name) from None
         except InvalidOperationTypeError as error:
             raise _operation_not_allowed(error.operation_type, method) from None
 
@@ -189,14 +190,6 @@ def graphql_routes(games: Mapping[str, Game], settings: Settings) -> list[BaseRo
         Route("/graphql", app, methods=["GET", "POST"], name="graphql"),
         WebSocketRoute("/graphql", app, name="graphql_ws"),
     ]
-
-
-def _unknown_operation(name: str | None) -> Problem:
-    if name is None:
-        detail = "Name the operation to run in `operationName` (the document has several)."
-    else:
-        detail = f"The document has no operation named {name[:64]!r}."
-    return Problem(400, "unknown_operation", detail)
 
 
 def _operation_not_allowed(kind: OperationType, method: str) -> Problem:

@@ -138,6 +138,25 @@ def test_a_document_too_large_over_a_websocket_is_refused(client):
         assert code_of(refused) == "query_too_large"
 
 
+def test_an_unknown_operation_name_over_a_websocket_is_unknown_operation(client):
+    """It was masked as an unexpected error (internal_error, 500) and logged with its
+    traceback: it is the client's, with HTTP's code, and the connection goes on."""
+    with captured_logs() as logs, socket(client) as ws:
+        ws.send_json(
+            {
+                "id": "1",
+                "type": "subscribe",
+                "payload": {"query": "query A { catalog { id } }", "operationName": "B"},
+            }
+        )
+        refused = ws.receive_json()
+        assert code_of(refused) == "unknown_operation"
+        assert refused["payload"][0]["message"] == "The document has no operation named 'B'."
+        assert refused["payload"][0]["extensions"]["status"] == 400
+        assert run(ws, "2", "{ catalog { id } }")["type"] == "next"  # still open
+    assert logs.errors() == []
+
+
 # --- on a real server: close frames and logs --------------------------------------------
 
 
