@@ -21,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from graphql import DocumentNode, GraphQLError, ValidationRule, parse
+from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, ValidationRule, parse
 from strawberry.exceptions import MissingQueryError
 from strawberry.extensions.runner import SchemaExtensionsRunner
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
@@ -79,6 +79,8 @@ class DocumentCache:
                 except Exception as error:  # noqa: BLE001 - as Strawberry: an error answered
                     return _failed(context, [GraphQLError(str(error), original_error=error)])
                 context.graphql_document = checked.document
+        if _several_and_none_named(context, checked.document):
+            raise CannotGetOperationTypeError(None)  # unknown_operation, "name one"
         try:
             operation_type = context.operation_type
         except RuntimeError as error:
@@ -103,6 +105,19 @@ class CachedDocumentsSchema(SkyportSchema):
         self, context: ExecutionContext, extensions_runner: SchemaExtensionsRunner
     ) -> PreExecutionError | None:
         return await self.documents.prepare(context, extensions_runner)
+
+
+def _several_and_none_named(context: ExecutionContext, document: DocumentNode) -> bool:
+    """Whether the request names no operation (`operationName`) while the document has
+    several, all named: which to run cannot be known, and the GraphQL spec makes it an
+    error. (Strawberry's `context.operation_name` falls back to the first operation's
+    name, which would run it; the name the request sent is only kept privately.) A
+    document with an anonymous operation among others is left to validation, which
+    refuses it with a more precise message (LoneAnonymousOperationRule)."""
+    if context._provided_operation_name is not None:
+        return False
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    return len(operations) > 1 and all(operation.name for operation in operations)
 
 
 def _failed(context: ExecutionContext, errors: list[GraphQLError]) -> PreExecutionError | None:

@@ -68,6 +68,31 @@ def test_transport_errors_are_problem_documents_with_a_code(
     problem(answer, status, code)
 
 
+SEVERAL = [
+    "query A { catalog { id } } query B { catalog { title } }",
+    'query A { catalog { id } } mutation B { resign(gameId: "x") { __typename } }',
+]
+
+
+@pytest.mark.parametrize("document", SEVERAL)
+def test_a_document_with_several_operations_needs_an_operation_name(client, document):
+    """Strawberry fell back to the first operation, and ran it: the GraphQL spec makes a
+    document with several operations and no operationName an error."""
+    for answer in (
+        client.post("/graphql", json={"query": document}),
+        client.get("/graphql?" + urllib.parse.urlencode({"query": document})),
+    ):
+        body = problem(answer, 400, "unknown_operation")
+        assert body["detail"] == (
+            "Name the operation to run in `operationName` (the document has several)."
+        )
+    named = client.post("/graphql", json={"query": document, "operationName": "A"})
+    assert named.status_code == 200 and named.json()["data"]["catalog"][0]["id"], named.text
+    # One operation needs no name, named or not.
+    for alone in ("query A { catalog { id } }", "{ catalog { id } }"):
+        assert client.post("/graphql", json={"query": alone}).json()["data"]["catalog"]
+
+
 def test_a_mutation_sent_with_get_is_405(client):
     query = urllib.parse.urlencode({"query": 'mutation { resign(gameId: "x") { __typename } }'})
     answer = client.get(f"/graphql?{query}")

@@ -157,6 +157,23 @@ def test_an_unknown_operation_name_over_a_websocket_is_unknown_operation(client)
     assert logs.errors() == []
 
 
+def test_a_document_with_several_operations_and_no_name_is_refused_over_a_websocket(client):
+    """As over HTTP: the first operation is not run by default (it was)."""
+    several = "query A { catalog { id } } query B { catalog { title } }"
+    with socket(client) as ws:
+        ws.send_json({"id": "1", "type": "subscribe", "payload": {"query": several}})
+        refused = ws.receive_json()
+        assert code_of(refused) == "unknown_operation", refused
+        assert refused["payload"][0]["message"] == (
+            "Name the operation to run in `operationName` (the document has several)."
+        )
+        ws.send_json(
+            {"id": "2", "type": "subscribe", "payload": {"query": several, "operationName": "B"}}
+        )
+        named = ws.receive_json()
+        assert named["type"] == "next" and named["payload"]["data"]["catalog"][0]["title"]
+
+
 # --- on a real server: close frames and logs --------------------------------------------
 
 
