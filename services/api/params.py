@@ -166,7 +166,8 @@ IDEMPOTENCY_KEY = Header(
 IF_MATCH = Header(
     name="If-Match",
     description="The game's ETag as GET returned it: the move is refused with 412 unless "
-    "the game is still at that version (an alternative to expected_version).",
+    "the game is still at that version (an alternative to expected_version). * matches "
+    "the game at any version.",
     schema={"type": "string", "pattern": IF_MATCH_PATTERN},
     problems=(400, 412),
 )

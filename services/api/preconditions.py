@@ -12,9 +12,9 @@ from starlette.requests import Request
 from services.gameplay.payloads import GameDocument
 from services.gameplay.problems import Problem, bad_request
 
-IF_MATCH_PATTERN = r'^(?:W/)?"v([0-9]{1,18})(?:-[0-9a-f]{1,16})?"$'
-"""One ETag as `entity_tag` makes it: what `If-Match` must hold (blanks around it aside),
-as parsed here and as the OpenAPI document shows it."""
+IF_MATCH_PATTERN = r'^(?:\*|(?:W/)?"v([0-9]{1,18})(?:-[0-9a-f]{1,16})?")$'
+"""One ETag as `entity_tag` makes it, or `*`: what `If-Match` must hold (blanks around it
+aside), as parsed here and as the OpenAPI document shows it."""
 ENTITY_TAG = re.compile(IF_MATCH_PATTERN)
 VARY = "Authorization"
 
@@ -44,7 +44,9 @@ def not_modified(request: Request, tag: str) -> bool:
 
 
 def if_match_version(request: Request) -> int | None:
-    """The version an `If-Match` header requires, or None without one."""
+    """The version an `If-Match` header requires, or None without one. `*` (RFC 9110)
+    matches any current representation: the game exists, which a move or resignation
+    checks anyway (404 otherwise), so it requires no version."""
     header = request.headers.get("if-match")
     if header is None:
         return None
@@ -52,9 +54,10 @@ def if_match_version(request: Request) -> int | None:
     if found is None:
         raise bad_request(
             "invalid_if_match",
-            'If-Match must be one ETag of this game, as GET returned it: W/"v<version>-…".',
+            'If-Match must be one ETag of this game, as GET returned it (W/"v<version>-…"), or *.',
         )
-    return int(found.group(1))
+    version = found.group(1)
+    return None if version is None else int(version)
 
 
 def required_version(request: Request, expected_version: int | None) -> int | None:

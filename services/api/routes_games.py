@@ -35,6 +35,7 @@ from .params import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, PREFER, GameListQu
 from .preconditions import (
     VARY,
     entity_tag,
+    if_match_version,
     not_modified,
     precondition_failed,
     required_version,
@@ -167,11 +168,12 @@ def move_answer(accepted: MoveAccepted, replayed: bool, minimal: bool) -> Respon
 
 @contextmanager
 def failing_precondition(request: Request) -> Iterator[None]:
-    """Under `If-Match`, the game being at another version is 412, not 409."""
+    """Under an `If-Match` naming a version, the game being at another is 412, not 409
+    (`If-Match: *` names none: a conflict with `expected_version` stays 409)."""
     try:
         yield
     except Problem as problem:
-        if problem.code == "version_conflict" and "if-match" in request.headers:
+        if problem.code == "version_conflict" and if_match_version(request) is not None:
             raise precondition_failed(problem) from None
         raise
 

@@ -4,6 +4,8 @@ names another version."""
 
 from __future__ import annotations
 
+import re
+
 from services.api.preconditions import entity_tag
 from services.gameplay.payloads import GameDocument
 from services.store import GameStatus
@@ -89,6 +91,35 @@ def test_a_move_or_resignation_with_a_stale_if_match_is_412_and_changes_nothing(
     assert resign.status_code == 412 and resign.json()["code"] == "precondition_failed"
     game = api.game(created["id"])
     assert game["version"] == 1 and game["status"] == "active"
+
+
+def test_if_match_star_matches_the_game_at_any_version(api):
+    """RFC 9110: `If-Match: *` matches any current representation. It was refused as
+    invalid_if_match."""
+    created = api.create(seats=3)
+    game_id = created["id"]
+    first, second, third = tokens(created)
+    star = {"If-Match": "*"}
+    moved = post(api, game_id, "moves", first, {"move": api.legal(game_id, first)[0]}, **star)
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["version"] == 1
+    # The body's expected_version still counts, and a stale one is the usual 409.
+    move = api.legal(game_id, second)[0]
+    stale = post(api, game_id, "moves", second, {"move": move, "expected_version": 0}, **star)
+    assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
+    assert stale.json()["current_version"] == 1
+    agreed = post(api, game_id, "moves", second, {"move": move, "expected_version": 1}, **star)
+    assert agreed.status_code == 200 and agreed.json()["version"] == 2
+    resigned = post(api, game_id, "resign", third, {}, **{"If-Match": " * "})
+    assert resigned.status_code == 200, resigned.text
+    # No game, no current representation: what it would be without the header, a 404.
+    missing = post(api, "a" * 24, "moves", first, {"move": move}, **star)
+    assert missing.status_code == 404 and missing.json()["code"] == "game_not_found"
+    document = api.client.get("/openapi.json").json()
+    moves = document["paths"]["/v1/games/{game_id}/moves"]["post"]["parameters"]
+    documented = next(p for p in moves if p["name"] == "If-Match")
+    assert re.match(documented["schema"]["pattern"], "*")
+    assert re.match(documented["schema"]["pattern"], 'W/"v1-0a1b2c3d"')
 
 
 def test_a_malformed_or_contradicted_if_match_is_400(api):
