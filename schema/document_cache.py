@@ -6,8 +6,12 @@ same in two extensions, but the validation cache was keyed by the parsed documen
 whose hash walks its whole syntax tree on every request; the text's hash is computed
 once per string. The token limit applies when a document is parsed, and the query
 limits rule (`schema.cost`) when it is validated, so a remembered document has passed
-both, and its errors (the limits' included) are remembered with it. Documents that fail
-to parse are not remembered (the error is raised each time).
+both. Only documents that pass are remembered, and only up to `MAX_TEXT` characters of
+them in all as well as `size` documents: a parsed document holds about a hundred times
+its text in syntax-tree objects, so unique refused or outsized documents must not pile up
+(a client's few documents are a few hundred characters each). The limits rule runs
+alone before the others: graphql-core's overlapping-fields check is quadratic in the
+fields of a selection, so a thousand aliases must be refused before it runs.
 
 The schema prepares each operation (HTTP and WebSocket alike) through the cache itself,
 as Strawberry's `_prepare_operation_async` does with its parser, rather than in an
@@ -31,6 +35,9 @@ from strawberry.types.execution import PreExecutionError
 
 from .errors import SkyportSchema
 
+MAX_TEXT = 1_000_000
+"""Characters of remembered documents, in all."""
+
 
 @dataclass
 class _Checked:
@@ -42,23 +49,50 @@ class _Checked:
 class DocumentCache:
     """The documents seen lately (up to `size`, least recently used dropped first)."""
 
-    def __init__(self, size: int, max_tokens: int, rule: type[ValidationRule]) -> None:
+    def __init__(
+        self, size: int, max_tokens: int, rule: type[ValidationRule], max_text: int = MAX_TEXT
+    ) -> None:
         self.size = size
         self.max_tokens = max_tokens
         self.rule = rule
+        self.max_text = max_text
         self._documents: OrderedDict[str, _Checked] = OrderedDict()
+        self._text = 0
 
     def parsed(self, query: str) -> _Checked:
         checked = self._documents.get(query)
         if checked is not None:
             self._documents.move_to_end(query)
             return checked
-        checked = _Checked(parse(query, max_tokens=self.max_tokens))
-        if self.size > 0:
-            self._documents[query] = checked
-            while len(self._documents) > self.size:
-                self._documents.popitem(last=False)
-        return checked
+        return _Checked(parse(query, max_tokens=self.max_tokens))
+
+    def remember(self, query: str, checked: _Checked) -> None:
+        """Keep a document that passed validation, dropping the least recently used."""
+        if self.size <= 0 or len(query) > self.max_text or query in self._documents:
+            return
+        self._documents[query] = checked
+        self._text += len(query)
+        while len(self._documents) > self.size or self._text > self.max_text:
+            dropped, _ = self._documents.popitem(last=False)
+            self._text -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def validated(
+        self, context: ExecutionContext, checked: _Checked, ours: bool
+    ) -> list[GraphQLError]:
+        """The document's errors: the limits first, alone, then every other rule. A
+        document `ours` (parsed from the request's text) that passes is remembered."""
+        if checked.errors is None:
+            schema = context.schema._schema
+            checked.errors = validate_document(schema, checked.document, (self.rule,))
+            if not checked.errors:
+                rules = tuple(context.validation_rules)
+                checked.errors = validate_document(schema, checked.document, rules)
+            if ours and not checked.errors and context.query:
+                self.remember(context.query, checked)
+        return checked.errors
 
     async def prepare(
         self, context: ExecutionContext, hooks: SchemaExtensionsRunner
@@ -68,9 +102,11 @@ class DocumentCache:
         that is unknown or not allowed here, is raised."""
         if not context.query and context.graphql_document is None:
             raise MissingQueryError
+        given = context.graphql_document
+        ours = given is None
         async with hooks.parsing():
-            if context.graphql_document is not None:
-                checked = _Checked(context.graphql_document)  # not ours to remember
+            if given is not None:
+                checked = _Checked(given)  # not ours to remember
             else:
                 try:
                     checked = self.parsed(context.query or "")
@@ -88,10 +124,7 @@ class DocumentCache:
         if operation_type not in context.allowed_operations:
             raise InvalidOperationTypeError(operation_type)
         async with hooks.validation():
-            if checked.errors is None:
-                rules = (*context.validation_rules, self.rule)
-                checked.errors = validate_document(context.schema._schema, checked.document, rules)
-            return _failed(context, checked.errors)
+            return _failed(context, self.validated(context, checked, ours))
 
 
 class CachedDocumentsSchema(SkyportSchema):

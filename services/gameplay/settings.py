@@ -256,7 +256,10 @@ class Settings(BaseSettings):
         description="Costliest GraphQL query allowed (fields, multiplied by list sizes).",
     )
     graphql_cache_size: int = Field(
-        default=1024, gt=0, description="Entries in the GraphQL parser and validation caches."
+        default=1024,
+        gt=0,
+        description="GraphQL documents kept parsed and validated (only documents that pass, "
+        "and at most a million characters of them in all).",
     )
     graphql_max_length: int = Field(
         default=32_768,
