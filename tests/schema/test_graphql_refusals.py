@@ -88,3 +88,23 @@ def test_a_json_literal_with_an_integer_beyond_64_bits_is_refused_as_the_clients
         answer = gql(literal.replace("NUMBER", str(fits)), token=token)
         assert answer["data"]["makeMove"] == {"__typename": "Rejected", "code": "malformed_move"}
     assert api.game(game_id)["version"] == 0
+
+
+def test_an_expected_version_no_game_can_have_is_a_bad_request_through_both_doors(api, gql) -> None:
+    created = api.create()
+    token = created["seats"][0]["token"]
+    move = {"kind": "discard", "card": "c01"}
+    rest = api.client.post(
+        f"/v1/games/{created['id']}/moves",
+        json={"move": move, "expected_version": -1},
+        headers=api.auth(token),
+    )
+    assert rest.status_code == 422 and rest.json()["code"] == "invalid_request"
+    versioned = """mutation($id: ID!, $move: JSON!, $v: Int) {
+      makeMove(gameId: $id, move: $move, expectedVersion: $v) {
+        __typename ... on Rejected { code } }
+      resign(gameId: $id, expectedVersion: $v) { __typename ... on Rejected { code } } }"""
+    answer = gql.data(versioned, {"id": created["id"], "move": move, "v": -1}, token)
+    assert answer["makeMove"] == {"__typename": "Rejected", "code": "invalid_request"}
+    assert answer["resign"] == {"__typename": "Rejected", "code": "invalid_request"}
+    assert api.client.get(f"/v1/games/{created['id']}").json()["version"] == 0
