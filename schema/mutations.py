@@ -94,7 +94,12 @@ def build_mutation(types: GameTypes) -> type:
                 return _rejected_or_raise(problem)
             return applied.of(accepted, context.service.games[accepted.game], replayed)
 
-        @strawberry.mutation(description="Give up; the game ends at once, you rank last.")
+        @strawberry.mutation(
+            description="Give up. Under onLeave end_game (the default with 1 or 2 seats) "
+            "the game ends at once: the others are scored and you rank last. Under "
+            "bot_takes_over (the default with 3 or more) nothing is committed: the answer "
+            "says abandoned, and a bot of level leaveBot plays your seat to the end."
+        )
         async def resign(
             self,
             info: Info,

@@ -136,9 +136,10 @@ async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Resp
 @operation(
     "POST",
     "/v1/games/{game_id}/resign",
-    summary="Give up. With on_leave end_game the game ends at once and you rank "
-    "last; with bot_takes_over your seat is abandoned (nothing is committed, "
-    "`abandoned` is true) and a bot plays it to the end.",
+    summary="Give up. With on_leave end_game (the default with 1 or 2 seats) the game "
+    "ends at once: the others are scored and you rank last. With bot_takes_over (the "
+    "default with 3 or more) nothing is committed: `abandoned` is true, your seat is "
+    "abandoned and a bot of level leave_bot plays it to the end.",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY, IF_MATCH, PREFER),
     answers=(json_answer(200, MoveAccepted, "Resigned"),),
