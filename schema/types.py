@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
+from services.ai.bot import STAND_IN_DEFAULT
 from services.gameplay import payloads
 from services.store import GameStatus as StoreStatus
 
@@ -468,7 +469,8 @@ class CreateGameInput:
     )
     leave_bot: str | None = strawberry.field(
         default=strawberry.UNSET,
-        description="Bot level for abandoned seats and autopilot (default greedy if offered).",
+        description="Bot level for abandoned seats and autopilot (see the catalog's "
+        f"botLevels); default {STAND_IN_DEFAULT}.",
     )
     invite_ttl_seconds: int | None = strawberry.field(
         default=strawberry.UNSET,

@@ -56,6 +56,24 @@ def levels_for(game: Game) -> list[str]:
     return generic + [level for level in game.own_bots() if level not in generic]
 
 
+STAND_IN_LEVELS = ("expert", "greedy", "random")
+"""The levels that may stand in for a seat whose player left, stepped away or ran out of
+time, best first: a stand-in must answer within a turn, so the strongest cheap level a
+game offers, never MCTS. Every game offers random."""
+
+STAND_IN_DEFAULT = ", else ".join(
+    [f"{level} where the game offers it" for level in STAND_IN_LEVELS[:-1]] + [STAND_IN_LEVELS[-1]]
+)
+"""`stand_in_level` in words, for the API's descriptions of the default."""
+
+
+def stand_in_level(game: Game) -> str:
+    """The bot that plays a seat that left, stepped away or ran out of time, unless the
+    game was created with another: Dominion's expert, greedy elsewhere, else random."""
+    levels = levels_for(game)
+    return next((level for level in STAND_IN_LEVELS if level in levels), levels[0])
+
+
 def every_level() -> list[str]:
     """Every level some registered game offers."""
     levels = list(BOT_LEVELS)

@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from services.ai.bot import levels_for
+from services.ai.bot import levels_for, stand_in_level
 from services.engine import Game
 from services.store import AWAY_FIELD, GameRecord, GameStore, KeptAnswer
 
@@ -73,15 +73,11 @@ class LeavePolicy:
         return self.on_leave == BOT_TAKES_OVER
 
 
-STAND_IN_PREFERENCE = ("expert", "greedy")
-"""A stand-in bot must answer within a turn: the strongest cheap level a game offers
-(Dominion's expert; greedy elsewhere), never MCTS."""
-
-
 def default_leave_bot(game: Game) -> str:
-    """The bot that plays a seat that left, stepped away or ran out of time."""
-    levels = levels_for(game)
-    return next((level for level in STAND_IN_PREFERENCE if level in levels), levels[0])
+    """The bot that plays a seat that left, stepped away or ran out of time, when the
+    game was created without `leave_bot` (`STAND_IN_LEVELS`, which the API's
+    descriptions of the default are made from)."""
+    return stand_in_level(game)
 
 
 def leave_policy_of_request(request: CreateGameRequest, game: Game) -> dict[str, Any]:

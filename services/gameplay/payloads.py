@@ -22,6 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from services.ai.bot import STAND_IN_DEFAULT
 from services.store import MAX_SEATS, GameStatus
 
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
@@ -202,7 +203,7 @@ class CreateGameRequest(Strict):
     leave_bot: str | None = Field(
         default=None,
         description="Bot level that plays abandoned seats and seats on autopilot (see the "
-        "catalog's bot_levels); default greedy where the game offers it, else random.",
+        f"catalog's bot_levels); default {STAND_IN_DEFAULT}.",
     )
     invite_ttl_seconds: StrictInt | None = Field(
         default=None,

@@ -34,3 +34,38 @@ def test_a_level_the_game_does_not_offer_is_refused_with_422(api):
     problem = response.json()
     assert problem["code"] == "unknown_bot_level"
     assert "no bot level 'big-money'" in problem["detail"]
+
+
+def described_default(description: str, levels: list[str]) -> str:
+    """The level a description of leave_bot's default names first among `levels`."""
+    default = description[description.index("default") :]
+    named = {default.find(level): level for level in levels if level in default}
+    return named[min(named)]
+
+
+def test_a_seat_stepping_away_gets_the_leave_bot_the_api_describes(api, gql):
+    """OpenAPI and GraphQL both describe leave_bot's default; a seat of a game created
+    without one that switches autopilot on is played by that level: expert in Dominion,
+    greedy in Sky Islands, random where a game offers nothing else."""
+    request = api.client.get("/openapi.json").json()["components"]["schemas"]["CreateGameRequest"]
+    fields = gql.data('{ __type(name: "CreateGameInput") { inputFields { name description } } }')
+    descriptions = [
+        request["properties"]["leave_bot"]["description"],
+        next(f["description"] for f in fields["__type"]["inputFields"] if f["name"] == "leaveBot"),
+    ]
+    catalog = {game["id"]: game for game in api.client.get("/v1/catalog").json()["games"]}
+    played_by = {}
+    for game in ("dominion", "sky-islands", "hidden-numbers"):
+        created = api.create(game=game, seats=2)
+        seat = created["seats"][0]
+        switched = api.client.post(
+            f"/v1/games/{created['id']}/seats/0/autopilot",
+            json={"on": True},
+            headers=api.auth(seat["token"]),
+        )
+        assert switched.status_code == 200, switched.text
+        played_by[game] = switched.json()["bot"]
+        levels = catalog[game]["bot_levels"]
+        for description in descriptions:
+            assert described_default(description, levels) == played_by[game], description
+    assert played_by == {"dominion": "expert", "sky-islands": "greedy", "hidden-numbers": "random"}
