@@ -465,7 +465,7 @@ class CreateGameInput:
         default=strawberry.UNSET,
         description="When a seat resigns or runs out of time: bot_takes_over (default with "
         "3+ seats: the seat is abandoned and a bot plays it to the end) or end_game "
-        "(default with 2 seats).",
+        "(default with 1 or 2 seats).",
     )
     leave_bot: str | None = strawberry.field(
         default=strawberry.UNSET,

@@ -197,8 +197,8 @@ class CreateGameRequest(Strict):
         default=None,
         description="When a seat resigns or its clock runs out (with on_timeout forfeit): "
         "bot_takes_over (the default with 3 or more seats: the seat is marked abandoned and "
-        "a bot of level leave_bot plays it to the end) or end_game (the default with 2 "
-        "seats: the game ends and the others are scored).",
+        "a bot of level leave_bot plays it to the end) or end_game (the default with 1 or "
+        "2 seats: the game ends and the others are scored).",
     )
     leave_bot: str | None = Field(
         default=None,
