@@ -153,8 +153,14 @@ class Game(ABC, Generic[StateT, ConfigT]):
     # --- the contract, built on the hooks -------------------------------------------
 
     def setup(
-        self, config: Mapping[str, Any] | BaseModel | None, players: int, seed: int
+        self,
+        config: Mapping[str, Any] | BaseModel | None,
+        players: int,
+        seed: int,
+        *,
+        strict: bool = True,
     ) -> StateT:
+        """The first state; `strict` as for `parse_config`."""
         if not self.min_players <= players <= self.max_players:
             raise InvalidConfig(
                 "player_count",
@@ -162,14 +168,27 @@ class Game(ABC, Generic[StateT, ConfigT]):
                 f"not {players}.",
                 {"min": self.min_players, "max": self.max_players, "asked": players},
             )
-        return self.new_state(self.parse_config(config, players), players, seed)
+        return self.new_state(self.parse_config(config, players, strict=strict), players, seed)
 
-    def parse_config(self, config: Mapping[str, Any] | BaseModel | None, players: int) -> ConfigT:
+    def parse_config(
+        self,
+        config: Mapping[str, Any] | BaseModel | None,
+        players: int,
+        *,
+        strict: bool = True,
+    ) -> ConfigT:
+        """The options as the game's `config_model`. Strictly by default: every option
+        must already have the JSON type `options_schema` publishes (JSON's lists, strings,
+        numbers and booleans as parsed), so `true` is no turn limit and `"1"` no seat;
+        lenient parsing would read them as 1. `strict=False` is only for options stored
+        before they were checked this way (records replayed), to read them as they were."""
         if isinstance(config, self.config_model):
             return config  # type: ignore[return-value]
         raw = config.model_dump() if isinstance(config, BaseModel) else dict(config or {})
         try:
-            parsed = self.config_model.model_validate(raw, context={"players": players})
+            parsed = self.config_model.model_validate(
+                raw, strict=strict, context={"players": players}
+            )
         except ValidationError as error:
             raise InvalidConfig("invalid_options", describe_validation_error(error)) from None
         return parsed  # type: ignore[return-value]

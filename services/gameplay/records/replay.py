@@ -106,7 +106,9 @@ def states(record: Record, game: Game) -> Iterator[tuple[int, GameState]]:
     if game.id != record.game:
         raise ReplayMismatch("wrong_game", f"The record is of {record.game}, not {game.id}.", 0)
     try:
-        state = game.setup(record.options, record.players, record.seed)
+        # Leniently: a record keeps the options as they were sent, and games created
+        # before options were checked strictly may hold e.g. `true` for 1; it was played so.
+        state = game.setup(record.options, record.players, record.seed, strict=False)
     except GameError as error:
         raise ReplayMismatch(error.code, f"The game cannot be set up: {error.message}", 0) from None
     yield 0, state

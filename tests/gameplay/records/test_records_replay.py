@@ -200,3 +200,17 @@ def test_state_at_steps_through_every_version():
             assert state_sha256(game, state) == expected
     with pytest.raises(ReplayMismatch, match="no_such_version"):
         state_at(record, record.version + 1)
+
+
+def test_options_stored_before_they_were_checked_strictly_still_replay():
+    """Games created before options were checked against their JSON types keep what was
+    sent: `"turn_limit": true` was played as 1 turn, and its record replays as it was."""
+    game = get_game("dominion")
+    record = play_recorded(game, seats(2), seed=4, options={"turn_limit": 1})
+
+    def as_sent_then(raw):
+        raw["options"] = {"turn_limit": True}
+
+    replayed = replay(tampered(record, as_sent_then))
+    assert replayed.result == record.result
+    assert state_sha256(game, replayed.state) == record.final_state_sha256
