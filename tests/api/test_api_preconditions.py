@@ -53,6 +53,41 @@ def test_an_unchanged_game_answers_304_without_a_body_until_a_move(api):
     assert listed.status_code == 304
 
 
+def test_another_reader_of_the_same_version_gets_its_own_view_not_a_304(api):
+    """A client that switches tokens and sends the tag it holds must get the other
+    reader's body: a seat, another seat and a spectator see different things."""
+    created = api.create()
+    game_id, (first, second) = created["id"], tokens(created)
+    mine = get(api, game_id, first)
+    tag = mine.headers["etag"]
+    assert mine.json()["you"] == 0 and mine.json()["view"]["hand"]
+    theirs = get(api, game_id, second, **{"If-None-Match": tag})
+    assert theirs.status_code == 200 and theirs.json()["you"] == 1
+    watching = get(api, game_id, **{"If-None-Match": tag})
+    assert watching.status_code == 200 and watching.json()["view"]["hand"] is None
+    tags = {tag, theirs.headers["etag"], watching.headers["etag"]}
+    assert len(tags) == 3 and all(t.startswith('W/"v0-') for t in tags)
+    for token, held in (
+        (first, tag),
+        (second, theirs.headers["etag"]),
+        (None, watching.headers["etag"]),
+    ):
+        again = get(api, game_id, token, **{"If-None-Match": held})
+        assert again.status_code == 304 and again.headers["etag"] == held
+
+
+def test_a_platform_reading_an_ended_game_in_full_is_not_sent_the_spectators_304(api):
+    created = api.create()
+    api.play_out(created)
+    api.wait_until(created["id"], lambda d: d["status"] == "finished")
+    watching = get(api, created["id"])
+    assert watching.json()["seat_views"] is None
+    full = get(api, created["id"], api.platform_key, **{"If-None-Match": watching.headers["etag"]})
+    assert full.status_code == 200 and len(full.json()["seat_views"]) == 2
+    again = get(api, created["id"], api.platform_key, **{"If-None-Match": full.headers["etag"]})
+    assert again.status_code == 304
+
+
 def test_the_etag_changes_with_what_changes_without_a_new_version(api):
     """Scoring a game and a seat stepping away keep the version: the tag still moves."""
     document = GameDocument.model_validate(api.game(api.create(seats=3)["id"]))
