@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from services.engine import Game, GameState, Prompt, seats_to_act
 from services.store import Clock, ClockRules, GameRecord, GameStatus, GameStore
 
+from .leavers import is_abandoned
 from .payloads import ClockInfo, CreateGameRequest
 
 if TYPE_CHECKING:
@@ -41,14 +42,21 @@ def first_clock(request: CreateGameRequest, game: Game, state: GameState) -> str
     return Clock.start(rules, humans, running, now_ms()).to_json()
 
 
-def next_clock(record: GameRecord, mover: int, prompts: Sequence[Prompt]) -> str | None:
-    """The clocks once `mover` has moved and `prompts` are the next decisions."""
+def next_clock(
+    record: GameRecord, mover: int, prompts: Sequence[Prompt], *, moved: bool
+) -> str | None:
+    """The clocks once `mover` has acted (`moved`, or resigned) and `prompts` are the next
+    decisions. Only a move earns the increment. A seat that left for good (abandoned:
+    it resigned or ran out of time under bot_takes_over) has no clock any more: the bot
+    that plays it on neither runs it nor earns it increments, so it stays where it
+    stopped (0 after a time-out)."""
     clock = clock_of(record)
     if clock is None or record.clock_rules is None:
         return None
     rules = ClockRules.from_dict(record.clock_rules)
-    running = seats_to_act(prompts)
-    return clock.after_commit(rules, mover, running, now_ms()).to_json()
+    running = [seat for seat in seats_to_act(prompts) if not is_abandoned(record, seat)]
+    earns = moved and not is_abandoned(record, mover)
+    return clock.after_commit(rules, mover, running, now_ms(), increment=earns).to_json()
 
 
 def clock_info(record: GameRecord) -> ClockInfo | None:

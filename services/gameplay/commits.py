@@ -115,7 +115,7 @@ def commit_of(
         state=game.dump_state(new_state),
         status=status,
         entry=entry,
-        clock=next_clock(record, seat, prompts),
+        clock=next_clock(record, seat, prompts, moved=move is not None),
         expected_revision=record.revision if at_revision else None,
     )
     return commit, prompts

@@ -67,13 +67,22 @@ class Clock:
         known = [bank for bank in banks if bank is not None]
         return self.since_ms + min(known) if known else None
 
-    def after_commit(self, rules: ClockRules, mover: int, running: list[int], now_ms: int) -> Clock:
+    def after_commit(
+        self,
+        rules: ClockRules,
+        mover: int,
+        running: list[int],
+        now_ms: int,
+        *,
+        increment: bool = True,
+    ) -> Clock:
         """The clocks after `mover` committed at `now_ms`: every running clock is charged
-        the time since the last commit, the mover gains the increment, and the seats
-        prompted now (`running`) start running."""
+        the time since the last commit, the mover gains the increment if `increment` (a
+        move, not a resignation: a seat that forfeited on time keeps its 0), and the
+        seats prompted now (`running`) start running."""
         banks = [self.left_ms(seat, now_ms) for seat in range(len(self.remaining_ms))]
         bank = banks[mover]
-        if bank is not None:
+        if bank is not None and increment:
             banks[mover] = bank + round(rules.increment_seconds * 1000)
         return replace(
             self,

@@ -178,6 +178,21 @@ def test_a_clock_running_out_under_end_game_forfeits(api):
     assert document["result"]["winners"] == [1]
 
 
+@pytest.mark.parametrize("players", [2, 3], ids=["end_game", "bot_takes_over"])
+def test_a_seat_that_ran_out_of_time_shows_none_left_to_the_end(api, players):
+    """A forfeit earns no increment, and the bot that plays an abandoned seat on runs no
+    clock for it: the seat shows 0 left, not its increment (or the bot's increments)."""
+    bots = [{"name": f"Bot {n}", "bot": "random"} for n in range(1, players)]
+    clock = {"initial_seconds": 0.3, "increment_seconds": 0.5}
+    created = api.create(seats=[{"name": "Ada"}, *bots], clock=clock)
+    document = finished(api, created["id"])
+    assert document["status"] == "finished"
+    left = document["seats"][0]["resigned"] if players == 2 else document["seats"][0]["abandoned"]
+    assert left, document["seats"][0]
+    assert document["clock"]["remaining"] == [0, *[None] * len(bots)]
+    assert document["clock"]["running"] == []
+
+
 def test_graphql_leaves_and_switches_autopilot(api, gql):
     created = gql.data(
         """mutation { createGame(input: {game: "hidden-numbers", seed: 3,
