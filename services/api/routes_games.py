@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -94,28 +93,10 @@ async def list_games(request: Request, query: GameListQuery) -> Response:
 )
 async def get_game(request: Request, path: GamePath) -> Response:
     document = await service(request).get_game(path.game_id, credentials(request))
-    headers = {"ETag": readers_entity_tag(document), "Vary": VARY}
+    headers = {"ETag": entity_tag(document), "Vary": VARY}
     if not_modified(request, headers["ETag"]):
         return Response(status_code=304, headers=headers)
     return json_response(document, headers=headers)
-
-
-def readers_entity_tag(document: GameDocument) -> str:
-    """The game's ETag as this reader sees it: `entity_tag` (the version, and what
-    changes without one) with whose representation it is folded into the mark - a
-    seat's (`you`), a spectator's, or a platform's full read of an ended game (every
-    seat's view). Seats and spectators read different bodies of one version: with one
-    tag for all, a client that switched tokens and sent the tag it held got a 304 and
-    kept the other reader's view. The reader, never the token: still `W/"v{n}-…"`, and
-    the same tag, so a 304, for the same reader of an unchanged game."""
-    if document.seat_views is not None:
-        reader = "every seat"
-    elif document.you is None:
-        reader = "spectator"
-    else:
-        reader = f"seat {document.you}"
-    mark = hashlib.blake2s(f"{entity_tag(document)}|{reader}".encode(), digest_size=4)
-    return f'W/"v{document.version}-{mark.hexdigest()}"'
 
 
 @operation(
