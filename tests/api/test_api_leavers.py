@@ -1,6 +1,6 @@
 """Leavers over REST and GraphQL: with on_leave bot_takes_over (the default with 3 or more
 seats) a seat that resigns or runs out of time is abandoned and a bot plays it to the
-end; with end_game (the default with 2 seats) the game ends. A seat may also step away
+end; with end_game (the default with 1 or 2 seats) the game ends. A seat may also step away
 (autopilot) and come back."""
 
 from __future__ import annotations
