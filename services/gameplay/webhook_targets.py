@@ -5,7 +5,9 @@ unchecked URL lets anyone make the service call its own neighbours (Redis, the c
 metadata endpoint, other pods). A URL is refused when it is not http(s), names a
 cluster-internal host (a single label such as `redis`, `localhost`, `*.svc`,
 `*.cluster.local`, `*.internal`), or its host is or resolves to an address that is not
-globally routable (loopback, private, link-local, unspecified, multicast, reserved...).
+globally routable (loopback, private, link-local, site-local, unspecified, multicast,
+reserved...), or to an IPv6 address embedding such an IPv4 address (6to4, Teredo,
+ISATAP).
 
 The check runs at creation (`check_webhook_url`, DNS in a thread with a time limit) and
 again at delivery (`pinned_addresses`), where the caller connects to the very address
@@ -105,19 +107,51 @@ def address_refusal(address: Address) -> str | None:
     """Why an address may not receive webhooks, or None for a public one."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        for carrier, ipv4 in embedded_ipv4(address):
+            kind = refused_kind(ipv4)
+            if kind:
+                return f"{address} is {carrier} {ipv4}, {kind}"
+    kind = refused_kind(address)
+    return f"{address} is {kind}" if kind else None
+
+
+def refused_kind(address: Address) -> str | None:
+    """What kind of address that may not receive webhooks this is ("a loopback
+    address"...), or None for a public one."""
     for kind, test in (
         ("an unspecified", address.is_unspecified),
         ("a loopback", address.is_loopback),
         ("a link-local", address.is_link_local),
+        ("a site-local", isinstance(address, ipaddress.IPv6Address) and address.is_site_local),
         ("a multicast", address.is_multicast),
         ("a private", address.is_private),
         ("a reserved", address.is_reserved),
     ):
         if test:
-            return f"{address} is {kind} address"
+            return f"{kind} address"
     if not address.is_global:
-        return f"{address} is not a public address"
+        return "not a public address"
     return None
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """The IPv4 addresses an IPv6 address carries, each with what carries it. A relay or
+    tunnel delivers such an address to its IPv4 address, so each must be public too:
+    6to4 (2002::/16), Teredo (2001::/32: its server and its client) and ISATAP interface
+    ids (…:5efe:a.b.c.d). Python's `is_global` judges the IPv6 prefix alone (it calls
+    2002:7f00:1::, 6to4 of 127.0.0.1, global). The IPv4-mapped form is judged as its IPv4
+    address; the IPv4-compatible and NAT64 (64:ff9b::/96) forms lie in reserved ::/8."""
+    found: list[tuple[str, ipaddress.IPv4Address]] = []
+    if address.sixtofour is not None:
+        found.append(("a 6to4 address of", address.sixtofour))
+    if address.teredo is not None:
+        server, client = address.teredo
+        found += [("a Teredo address with server", server), ("a Teredo address of", client)]
+    interface_id = int(address) & 0xFFFF_FFFF_FFFF_FFFF
+    if interface_id >> 32 & 0xFCFF_FFFF == 0x0000_5EFE:  # either u/g bit set or not
+        found.append(("an ISATAP address of", ipaddress.IPv4Address(interface_id & 0xFFFF_FFFF)))
+    return found
 
 
 def checked_target(url: str, allow_private: bool) -> tuple[Target, Address | None]:

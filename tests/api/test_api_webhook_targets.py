@@ -26,6 +26,7 @@ DNS = {
     "rebind.example.com": [PUBLIC, "10.0.0.7"],
     "metadata.example.com": ["169.254.169.254"],
     "mapped.example.com": ["::ffff:127.0.0.1"],
+    "sixtofour.example.com": ["2002:7f00:1::"],
 }
 
 REFUSED = [
@@ -56,6 +57,13 @@ REFUSED = [
     "https://mapped.example.com/",
     "https://unknown.example.com/hook",
     "http://hooks.example.com:99999/",
+    # IPv6 addresses that carry a non-public IPv4 address, and site-local IPv6
+    "http://[2002:7f00:1::]:18799/",
+    "http://[2002:a9fe:a9fe::]/latest/meta-data/",
+    "http://[2002:a00:1::]/",
+    "http://[fec0::1]/",
+    "http://[2606:4700::5efe:7f00:1]/",
+    "https://sixtofour.example.com/",
 ]
 
 
@@ -91,6 +99,41 @@ def test_the_refusal_says_why(api):
     assert "single-label" in detail
     detail = api.client.post("/v1/games", json=body("https://rebind.example.com/")).json()["detail"]
     assert "resolves to 10.0.0.7 is a private address" in detail
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[2002:7f00:1::]/", "6to4 address of 127.0.0.1, a loopback address"),
+        ("http://[2002:a9fe:a9fe::]/", "6to4 address of 169.254.169.254, a link-local address"),
+        ("http://[fec0::1]/", "fec0::1 is a site-local address"),
+        (
+            "http://[2001:0:5db8:d70e:0:ffff:80ff:fffe]/",
+            "Teredo address of 127.0.0.1, a loopback address",
+        ),
+        (
+            "http://[2001:0:7f00:1:0:ffff:a246:2b1f]/",
+            "Teredo address with server 127.0.0.1, a loopback address",
+        ),
+        (
+            "http://[2606:4700::200:5efe:a00:1]/",
+            "ISATAP address of 10.0.0.1, a private address",
+        ),
+        ("https://sixtofour.example.com/", "resolves to 2002:7f00:1:: is a 6to4 address"),
+    ],
+)
+def test_an_ipv6_address_is_refused_for_the_ipv4_address_it_carries(api, url, why):
+    response = api.client.post("/v1/games", json=body(url))
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == "webhook_url_not_allowed"
+    assert why in response.json()["detail"]
+
+
+def test_6to4_is_judged_by_the_ipv4_address_it_carries(api):
+    refused = api.client.post("/v1/games", json=body("http://[2002:7f00:1::]/hook"))
+    assert refused.status_code == 422, refused.text
+    public = api.client.post("/v1/games", json=body("http://[2002:5db8:d70e::1]/hook"))
+    assert public.status_code == 201, public.text
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "gopher://x/"])
@@ -222,7 +265,15 @@ def test_delivery_refuses_a_host_that_now_resolves_to_a_private_address(receiver
     assert receiver.hosts == []
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:{port}/hook", "http://localhost:{port}/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:{port}/hook",
+        "http://localhost:{port}/",
+        "http://[2002:7f00:1::]:{port}/hook",
+        "http://[fec0::1]:{port}/hook",
+    ],
+)
 def test_delivery_refuses_private_urls_without_the_setting(receiver, url):
     with pytest.raises(DeliveryRefused):
         deliver(hook(url.format(port=receiver.port)), "secret", timeout=2)
