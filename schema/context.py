@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 
 from services.gameplay.auth import Credentials, credentials_from
 from services.gameplay.service import GameService
+from services.gameplay.tournament_runner import TournamentRunner
 
 
 @dataclass
@@ -22,6 +23,11 @@ class GraphQLContext:
     def service(self) -> GameService:
         service: GameService = self.request.app.state.service
         return service
+
+    @property
+    def tournaments(self) -> TournamentRunner:
+        runner: TournamentRunner = self.request.app.state.tournaments
+        return runner
 
     @property
     def client_ip(self) -> str:

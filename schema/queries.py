@@ -117,11 +117,13 @@ def build_query(types: GameTypes) -> type:
 
         @strawberry.field(
             description="The record of a finished game (for its seats and platform API keys): "
-            "everything `skyport replay` needs, hidden information included."
+            "everything `skyport replay` needs, hidden information included. A tournament "
+            "table's record waits (deal_in_play) until every table dealt its seed has finished."
         )
         async def record(self, info: Info, game_id: strawberry.ID) -> JSON:
             context = info.context
             record = await context.service.record(str(game_id), context.credentials())
+            await context.tournaments.check_record(record)
             return JSON(record.model_dump(mode="json"))
 
         @strawberry.field(description="A finished game as a spectator saw it at `version`.")

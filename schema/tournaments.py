@@ -45,7 +45,9 @@ class TournamentTable:
     status: str = strawberry.field(description="playing, finished or void (aborted).")
     ranks: list[int] | None
     scores: list[int] | None
-    seed: str | None = strawberry.field(description="The table's seed, once it is done.")
+    seed: str | None = strawberry.field(
+        description="The table's seed, once it and every table dealt the same seed are done."
+    )
 
 
 @strawberry.type

@@ -17,6 +17,7 @@ from services.gameplay.records import Record
 from .inputs import credentials, json_response, service
 from .operations import BEARER, json_answer, operation
 from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
+from .routes_tournaments import tournaments
 
 
 @operation(
@@ -26,7 +27,8 @@ from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
     "committed move with its seat, version, time and unredacted events, and the "
     "result; replay it with `skyport replay FILE`. For the game's seat tokens and "
     "platform API keys; 409 not_finished before the end. Kept SKYPORT_RECORD_TTL "
-    "seconds after the end, longer than the game.",
+    "seconds after the end, longer than the game. A tournament table's record waits "
+    "(409 deal_in_play) until every table dealt the same seed has finished.",
     security=BEARER,
     answers=(json_answer(200, Record, "The record"),),
     problems=(401, 409),
@@ -34,6 +36,7 @@ from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
 )
 async def game_record(request: Request, path: GamePath) -> Response:
     record = await service(request).record(path.game_id, credentials(request))
+    await tournaments(request).check_record(record)
     return json_response(record)
 
 

@@ -95,7 +95,9 @@ class TableDocument(BaseModel):
     )
     scores: list[int] | None = None
     seed: int | None = Field(
-        default=None, description="The table's seed, shown once the table is done."
+        default=None,
+        description="The table's seed, shown once the table and every other table dealt the "
+        "same seed (a duplicate round's tables) are done.",
     )
 
 

@@ -43,7 +43,15 @@ from .auth import Credentials, derived_token, hash_secret, new_salt, new_token
 from .clocks import now, now_ms
 from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
-from .problems import Problem, forbidden, idempotency_key_reused, unauthorized, unprocessable
+from .problems import (
+    Problem,
+    conflict,
+    forbidden,
+    idempotency_key_reused,
+    unauthorized,
+    unprocessable,
+)
+from .records import Record
 from .service import GameService, created_game_id, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
@@ -65,10 +73,12 @@ from .tournaments import (
     create_tournament,
     is_finished,
     record_result,
+    seeds_in_play,
     set_game_id,
     standings,
     standings_csv,
     start_next_round,
+    table_of_game,
     tiebreak_name,
     total_rounds,
 )
@@ -267,6 +277,28 @@ class TournamentRunner:
             bot=participant.bot,
             rounds=rounds,
         )
+
+    async def check_record(self, record: Record) -> None:
+        """Refuse (409 deal_in_play) the record of a tournament table's finished game
+        while another table of the tournament still plays with its seed: the record
+        holds the seed and the unredacted events, and a duplicate round deals the same
+        seed at every table, so it would show those players' hidden information."""
+        for tag in record.tags:
+            tournament_id = tag[len(TOURNAMENT_TAG) :]
+            if not tag.startswith(TOURNAMENT_TAG) or not TOURNAMENT_ID.match(tournament_id):
+                continue
+            found = await self.store.load(tournament_id)
+            if found is None:
+                continue
+            tournament = StoredTournament.model_validate_json(found.document).tournament
+            table = table_of_game(tournament, record.id)
+            if table is not None and table.seed in seeds_in_play(tournament, besides=record.id):
+                raise conflict(
+                    "deal_in_play",
+                    f"Another table of tournament {tournament_id} is still playing this "
+                    "game's deal; its record is given once every table dealt it has finished.",
+                    tournament_id=tournament_id,
+                )
 
     async def _seat_token(
         self, stored: StoredTournament, round_number: int, table: int, seat: int

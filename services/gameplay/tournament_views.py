@@ -1,6 +1,8 @@
 """The tournament as the API shows it: standings, and rounds of tables with their games'
-ranks and scores (a table's seed only once it is done: a seed reveals hidden
-information)."""
+ranks and scores, and a table's seed once no game dealt with it is still being played:
+a seed reveals hidden information, and a duplicate tournament deals one seed at every
+table of a round, so a table that is done keeps its seed hidden while another table
+plays the same deal."""
 
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ from .tournament_payloads import (
     TableDocument,
     TournamentDocument,
 )
-from .tournaments import is_finished, standings, tiebreak_name, total_rounds
+from .tournaments import is_finished, seeds_in_play, standings, tiebreak_name, total_rounds
 
 
 def tournament_document(stored: StoredTournament) -> TournamentDocument:
     tournament = stored.tournament
     spec = tournament.spec
+    in_play = seeds_in_play(tournament)
     rounds = []
     for round_ in tournament.rounds:
         tables = []
@@ -34,7 +37,7 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
                     status="void" if table.void else "finished" if table.done else "playing",
                     ranks=ranks,
                     scores=scores,
-                    seed=table.seed if table.done else None,
+                    seed=table.seed if table.done and table.seed not in in_play else None,
                 )
             )
         rounds.append(

@@ -19,6 +19,7 @@ from services.gameplay.webhooks import SIGNATURE_HEADER, verify
 pytestmark = pytest.mark.timeout(120)
 
 KEY = {"Authorization": "Bearer platform-key-for-tests-0001"}
+PLATFORM = KEY["Authorization"].split()[1]
 
 
 def bots(count: int, level: str = "random") -> list[dict[str, Any]]:
@@ -190,6 +191,65 @@ def test_a_duplicate_tournament_deals_the_same_seed_at_every_table_of_a_round(ap
             for seat, p in enumerate(table["participants"]):
                 seats[p].append(seat)
     assert all(sorted(held) == [0, 1] for held in seats.values()), "seats rotate"
+
+
+SEEDS = """
+query($id: ID!) { tournament(id: $id) { rounds { tables { gameId status seed } } } }"""
+
+
+def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays_it(api, gql):
+    """Table 1 (two bots) finishes while table 2 (two people) still plays the same deal:
+    table 1's seed, and its game's record (seed and unredacted events), would give
+    table 2's hidden hands away, so neither is shown until table 2 is done too."""
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[*bots(2), {"name": "Ada"}, {"name": "Grace"}],
+        seats_per_table=2,
+        format={"kind": "duplicate", "rounds": 2},
+    )
+    tid = created["id"]
+    deadline = time.monotonic() + 60
+    while True:
+        tables = api.client.get(f"/v1/tournaments/{tid}").json()["rounds"][0]["tables"]
+        if tables[0]["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, tables
+        time.sleep(0.05)
+    bots_table, people_table = tables
+    assert bots_table["participants"] == [0, 1] and people_table["status"] == "playing"
+    assert bots_table["seed"] is None, "the deal is still being played at table 2"
+    graphql = gql.data(SEEDS, {"id": tid})["tournament"]["rounds"][0]["tables"]
+    assert [t["seed"] for t in graphql] == [None, None]
+    record = api.client.get(f"/v1/games/{bots_table['game_id']}/record", headers=KEY)
+    assert record.status_code == 409, record.text
+    assert record.json()["code"] == "deal_in_play"
+    answer = gql(
+        "query($id: ID!) { record(gameId: $id) }", {"id": bots_table["game_id"]}, token=PLATFORM
+    )
+    assert answer["data"] is None or answer["data"]["record"] is None
+    assert answer["errors"][0]["extensions"]["code"] == "deal_in_play"
+    # table 2's people finish their game: the deal is over, and its seed is shown
+    seats = []
+    for index in (2, 3):
+        token = created["participants"][index]["token"]
+        mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(token)).json()
+        seats.append({"seat": mine["rounds"][0]["seat"], "token": mine["rounds"][0]["seat_token"]})
+    api.play_out({"id": people_table["game_id"], "seats": seats})
+    deadline = time.monotonic() + 60
+    while True:
+        first = api.client.get(f"/v1/tournaments/{tid}").json()["rounds"][0]
+        if first["done"]:
+            break
+        assert time.monotonic() < deadline, first
+        time.sleep(0.05)
+    seeds = {table["seed"] for table in first["tables"]}
+    assert len(seeds) == 1 and None not in seeds
+    record = api.client.get(f"/v1/games/{bots_table['game_id']}/record", headers=KEY)
+    assert record.status_code == 200, record.text
+    assert record.json()["seed"] in seeds
+    graphql = gql.data(SEEDS, {"id": tid})["tournament"]["rounds"][0]["tables"]
+    assert {t["seed"] for t in graphql} == {str(seed) for seed in seeds}
 
 
 def test_people_read_their_seat_token_of_each_round_with_their_participant_token(api):

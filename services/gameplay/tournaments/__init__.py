@@ -19,8 +19,10 @@ from .tournament import (
     create_tournament,
     is_finished,
     record_result,
+    seeds_in_play,
     set_game_id,
     start_next_round,
+    table_of_game,
     total_rounds,
 )
 
@@ -39,10 +41,12 @@ __all__ = [
     "exact_returns",
     "is_finished",
     "record_result",
+    "seeds_in_play",
     "set_game_id",
     "standings",
     "standings_csv",
     "start_next_round",
+    "table_of_game",
     "tiebreak_name",
     "total_rounds",
 ]

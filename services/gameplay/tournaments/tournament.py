@@ -112,6 +112,27 @@ def start_next_round(tournament: Tournament) -> tuple[Tournament, Round]:
     return updated, new_round
 
 
+def seeds_in_play(tournament: Tournament, besides: str | None = None) -> set[int]:
+    """The seeds of the tables still being played (all but the table of game `besides`).
+    A seed reveals its game's hidden information, and duplicate deals one seed at every
+    table of a round: a seed may be shown only when it is in none of these."""
+    return {
+        table.seed
+        for round_ in tournament.rounds
+        for table in round_.tables
+        if not table.done and (besides is None or table.game_id != besides)
+    }
+
+
+def table_of_game(tournament: Tournament, game_id: str) -> Table | None:
+    """The table whose game is `game_id`, if any."""
+    for round_ in tournament.rounds:
+        for table in round_.tables:
+            if table.game_id == game_id:
+                return table
+    return None
+
+
 def set_game_id(tournament: Tournament, round_number: int, table: int, game_id: str) -> Tournament:
     """Note which service game plays a table."""
     return _with_table(tournament, round_number, table, {"game_id": game_id})
