@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    StrictInt,
+    model_serializer,
+    model_validator,
+)
 
 from .payloads import MAX_SEED, SeatName, Strict, WebhookUrl
 from .tournaments import Tournament
@@ -144,7 +151,12 @@ class MyTournament(BaseModel):
 
 
 class StoredTournament(BaseModel):
-    """What Redis keeps (one JSON document, changed by compare-and-set)."""
+    """What Redis keeps (one JSON document, changed by compare-and-set).
+
+    A round robin's schedule (`Tournament.schedule`) is kept beside the tournament, as
+    `schedule`, not in it: during a rolling update a replica of the release before,
+    whose `Tournament` refuses unknown fields, still reads what this one writes (it
+    ignores `schedule` and makes the schedule itself, as it always did)."""
 
     id: str
     tournament: Tournament
@@ -164,3 +176,23 @@ class StoredTournament(BaseModel):
     """The creation request's fingerprint: a retry with its Idempotency-Key must match."""
     token_salt: str | None = None
     """Salt of the participant tokens derived from an Idempotency-Key (hex)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _schedule_into_tournament(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "schedule" in data:
+            data = dict(data)
+            schedule = data.pop("schedule")
+            tournament = data.get("tournament")
+            if schedule is not None and isinstance(tournament, dict):
+                data["tournament"] = {**tournament, "schedule": schedule}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _schedule_beside_tournament(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        tournament = data.get("tournament") if isinstance(data, dict) else None
+        if isinstance(tournament, dict) and "schedule" in tournament:
+            data["tournament"] = {k: v for k, v in tournament.items() if k != "schedule"}
+            data["schedule"] = tournament["schedule"]
+        return data

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from services.gameplay.settings import Settings
+from services.gameplay.tournaments import round_robin
 from services.gameplay.webhooks import SIGNATURE_HEADER, verify
 
 pytestmark = pytest.mark.timeout(120)
@@ -338,6 +339,48 @@ def test_a_tournament_that_cannot_be_made_is_refused_before_anything_starts(
     response = api.client.post("/v1/tournaments", json=full, headers=KEY)
     assert response.status_code == status, response.text
     assert response.json()["code"] == code
+
+
+def test_a_round_robin_whose_schedule_plays_too_many_games_is_refused(api):
+    """150 at tables of 3 pass the first count (at least 3,725 games), but the greedy
+    schedule plays 4,700: refused before any game is made."""
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": f"P{n}"} for n in range(150)],
+        "seats_per_table": 3,
+        "format": {"kind": "round_robin"},
+    }
+    response = api.client.post("/v1/tournaments", json=body, headers=KEY)
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["code"] == "tournament_too_large" and problem["limit"] == 4096
+    assert "schedule plays 4700 games" in problem["detail"]
+    listed = api.client.get("/v1/games", params={"limit": 100}, headers=KEY).json()
+    assert listed["games"] == []
+
+
+def test_reading_and_playing_a_round_robin_never_makes_its_schedule_again(api, gql, monkeypatch):
+    """The schedule is made at creation and kept: GET /v1/tournaments/{id} (which
+    anyone may send, on any replica, after any restart) and the rounds that follow
+    read it, however long making it again would take."""
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=bots(5),
+        seats_per_table=3,
+        format={"kind": "round_robin"},
+        seed=5,
+    )
+
+    def make_again(*args):
+        raise AssertionError("the schedule was made again")
+
+    monkeypatch.setattr(round_robin, "_covering", make_again)
+    round_robin._pairings.cache_clear()
+    document = finished(api, created["id"])
+    assert document["rounds_total"] == created["rounds_total"] == len(document["rounds"])
+    tournament = gql.data(READ, {"id": created["id"]})["tournament"]
+    assert tournament["status"] == "finished"
 
 
 def test_only_a_platform_api_key_creates_tournaments(api):

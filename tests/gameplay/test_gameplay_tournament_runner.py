@@ -5,6 +5,8 @@ games; a result recorded again changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
 
 import pytest
 
@@ -13,7 +15,7 @@ from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
 from services.gameplay.settings import Settings
 from services.gameplay.tournament_payloads import CreateTournamentRequest, StoredTournament
-from services.gameplay.tournaments import record_result
+from services.gameplay.tournaments import record_result, round_robin
 from services.store import GameRecord, GameStatus
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
@@ -185,3 +187,58 @@ async def test_the_embedded_sweeper_finishes_a_tournament_whose_last_report_was_
             await asyncio.sleep(0.05)
         document = await gameplay.tournaments.document(tournament_id)
         assert document.status == "finished", "nothing stepped the stalled tournament"
+
+
+async def test_a_round_robin_stored_before_schedules_were_kept_is_read_and_played_on(
+    gameplay, monkeypatch
+):
+    """A tournament as the release before stored it (no schedule) is read, and its next
+    round is the one its schedule always had: made again off the event loop, and kept
+    from the next step on. What this release stores keeps the schedule beside the
+    tournament, so that release (whose tournament refuses unknown fields) reads it too."""
+    runner = gameplay.tournaments
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": f"P{n}"} for n in range(5)],
+            "seats_per_table": 3,
+            "format": {"kind": "round_robin"},
+            "seed": 9,
+        }
+    )
+    created, _ = await runner.create(PLATFORM, request)
+    found = await runner.store.load(created.id)
+    assert found is not None
+    document = json.loads(found.document)
+    assert "schedule" not in document["tournament"] and document["schedule"]
+    schedule = StoredTournament.model_validate_json(found.document).tournament.schedule
+    assert schedule is not None and len(schedule) == created.rounds_total
+    del document["schedule"]  # as the release before stored it
+    assert await runner.store.swap(created.id, found.version, json.dumps(document))
+
+    made_on: list[threading.Thread] = []
+    make = round_robin._covering
+
+    def covering(n: int, k: int):
+        made_on.append(threading.current_thread())
+        return make(n, k)
+
+    monkeypatch.setattr(round_robin, "_covering", covering)
+    round_robin._pairings.cache_clear()
+    read = await runner.document(created.id)
+    assert (read.status, read.rounds_total) == ("running", len(schedule))
+    # round 1's results are in (stored as the release before would: no schedule)
+    before, version = await stored(gameplay, created.id)
+    results = before.tournament
+    for table in results.rounds[0].tables:
+        ranks = {seat: ({"points": seat}, (seat,)) for seat in range(3)}
+        results = record_result(results, 1, table.number, Result.rank(ranks))
+    legacy = json.loads(before.model_copy(update={"tournament": results}).model_dump_json())
+    del legacy["schedule"]
+    assert await runner.store.swap(created.id, version, json.dumps(legacy))
+    await runner.progress(created.id)
+    after, _ = await stored(gameplay, created.id)
+    assert after.tournament.schedule == schedule, "kept again"
+    assert [t.seats for t in after.tournament.rounds[1].tables] == schedule[1].tables
+    loop_thread = threading.current_thread()  # the event loop's
+    assert made_on and loop_thread not in made_on, "made off the event loop"

@@ -9,6 +9,7 @@ from .models import (
     Participant,
     Round,
     RoundRobin,
+    ScheduledRound,
     Swiss,
     Table,
     Tournament,
@@ -18,12 +19,15 @@ from .standings import StandingRow, exact_returns, standings, tiebreak_name
 from .tournament import (
     create_tournament,
     is_finished,
+    needs_schedule,
     record_result,
+    scheduled_games,
     seeds_in_play,
     set_game_id,
     start_next_round,
     table_of_game,
     total_rounds,
+    with_schedule,
 )
 
 __all__ = [
@@ -32,6 +36,7 @@ __all__ = [
     "Participant",
     "Round",
     "RoundRobin",
+    "ScheduledRound",
     "StandingRow",
     "Swiss",
     "Table",
@@ -40,7 +45,9 @@ __all__ = [
     "create_tournament",
     "exact_returns",
     "is_finished",
+    "needs_schedule",
     "record_result",
+    "scheduled_games",
     "seeds_in_play",
     "set_game_id",
     "standings",
@@ -49,4 +56,5 @@ __all__ = [
     "table_of_game",
     "tiebreak_name",
     "total_rounds",
+    "with_schedule",
 ]

@@ -102,8 +102,24 @@ class Round(BaseModel):
         return all(table.done for table in self.tables)
 
 
+class ScheduledRound(BaseModel):
+    """A round fixed in advance (a round robin's): who sits at each table, in seat
+    order, and who sits out."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tables: list[list[int]]
+    byes: list[int] = Field(default_factory=list)
+
+
 class Tournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     spec: TournamentSpec
     rounds: list[Round] = Field(default_factory=list)
+    schedule: list[ScheduledRound] | None = Field(
+        default=None,
+        description="A round robin's every round, made at creation (results cannot change "
+        "it). None for the other formats, and for a round robin stored before schedules "
+        "were: `with_schedule` makes it.",
+    )

@@ -16,6 +16,7 @@ from .models import (
     InvalidTournament,
     Round,
     RoundRobin,
+    ScheduledRound,
     Swiss,
     Table,
     Tournament,
@@ -64,7 +65,35 @@ def create_tournament(spec: TournamentSpec, game: Game | None = None) -> Tournam
         game.setup(spec.options, k, spec.seed)
     except GameError as error:
         raise InvalidTournament(error.code, error.message) from None
-    return Tournament(spec=spec)
+    return with_schedule(Tournament(spec=spec))
+
+
+def needs_schedule(tournament: Tournament) -> bool:
+    """Whether the tournament is a round robin without its schedule (one stored before
+    schedules were kept): `with_schedule` makes it, which takes a while at big tables."""
+    return tournament.schedule is None and isinstance(tournament.spec.format, RoundRobin)
+
+
+def with_schedule(tournament: Tournament) -> Tournament:
+    """The tournament with the schedule of its rounds, if it is a round robin (made now
+    if it has none); any other tournament as it is."""
+    if not needs_schedule(tournament):
+        return tournament
+    return tournament.model_copy(update={"schedule": _schedule(tournament)})
+
+
+def scheduled_games(tournament: Tournament) -> int | None:
+    """How many games a round robin's schedule plays (None for the other formats)."""
+    if not isinstance(tournament.spec.format, RoundRobin):
+        return None
+    return sum(len(r.tables) for r in _schedule(tournament))
+
+
+def _schedule(tournament: Tournament) -> list[ScheduledRound]:
+    if tournament.schedule is not None:
+        return tournament.schedule
+    spec = tournament.spec
+    return round_robin.pairings(len(spec.participants), spec.seats_per_table)
 
 
 def total_rounds(tournament: Tournament) -> int:
@@ -74,7 +103,7 @@ def total_rounds(tournament: Tournament) -> int:
         return fmt.rounds
     if isinstance(fmt, Duplicate):
         return fmt.rounds or spec.seats_per_table
-    return round_robin.rounds_in(len(spec.participants), spec.seats_per_table, spec.seed)
+    return len(_schedule(tournament))
 
 
 def is_finished(tournament: Tournament) -> bool:
@@ -105,9 +134,7 @@ def start_next_round(tournament: Tournament) -> tuple[Tournament, Round]:
         )
     else:
         assert isinstance(fmt, RoundRobin)
-        new_round = round_robin.round_at(
-            len(spec.participants), spec.seats_per_table, spec.seed, index
-        )
+        new_round = round_robin.round_of(_schedule(tournament)[index], index, spec.seed)
     updated = tournament.model_copy(update={"rounds": [*tournament.rounds, new_round]})
     return updated, new_round
 
