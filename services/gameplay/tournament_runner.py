@@ -24,19 +24,23 @@ Creating one with an Idempotency-Key derives its id and participant tokens from 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import hmac
 import random
 import re
 import secrets
-from collections.abc import Mapping
-from typing import Any, Literal, cast
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, TypeVar, cast
 
 import structlog
 from pydantic import ValidationError
 
 from services.engine import Result
 from services.store import GameRecord, GameStatus
-from services.store.tournaments import RunningTournaments, TournamentStore
+from services.store.tournaments import RunningTournaments, StoredDocument, TournamentStore
 
 from . import metrics
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token
@@ -98,6 +102,27 @@ SWAP_BACKOFF = 0.01
 SWEEP_BATCH = 20
 """Most stalled tournaments one sweep steps (the oldest first; the next sweep goes on)."""
 
+_step_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tournament-step")
+_read_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tournament-read")
+"""Tournament work that takes CPU time in proportion to a tournament's size (reading its
+stored document, a round robin's schedule, Swiss pairings, the API's document and the
+standings) runs on pools of its own, never on the event loop nor in the loop's default
+executor, which bot turns use: many reads of big tournaments at once wait for the read
+pool, and neither bots nor the tournaments' own steps wait behind them."""
+
+DOCUMENTS_KEPT = 8
+"""Documents (and standings CSVs) a process keeps, each for one version of a tournament."""
+
+T = TypeVar("T")
+
+
+async def off_loop(pool: ThreadPoolExecutor, function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)` on one of the tournaments' pools (with this context, as
+    `asyncio.to_thread` would)."""
+    call = functools.partial(contextvars.copy_context().run, function, *args)
+    return await asyncio.get_running_loop().run_in_executor(pool, call)
+
+
 Outcome = Literal["running", "over", "gave_up"]
 """How a `progress` left a tournament: still running, over (finished, gone, or refused
 for good), or not done (others kept winning the compare-and-set)."""
@@ -124,6 +149,9 @@ class TournamentRunner:
         self.sender = sender
         self.key_webhooks = key_webhooks
         self.running = RunningTournaments(store.redis, store.prefix)
+        self._reads: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
+        """What `document` and `csv` made, by tournament, version and document: asked
+        again (or while being made) it is answered from here, made once."""
 
     # --- creating ------------------------------------------------------------------
 
@@ -168,7 +196,7 @@ class TournamentRunner:
         try:
             # Made here once and stored: a round robin's schedule, which takes a few
             # tenths of a second at most (`_check_size` bounds it), off the loop.
-            tournament, _ = await asyncio.to_thread(_first_round, spec, game)
+            tournament, _ = await off_loop(_step_pool, _first_round, spec, game)
         except InvalidTournament as error:
             raise unprocessable(error.code, error.message) from None
         _check_scheduled_size(tournament)
@@ -214,7 +242,7 @@ class TournamentRunner:
     ) -> tuple[TournamentCreated, bool]:
         """The answer of the first creation with this key (and what it left undone, done:
         the first request may have died before its round 1's games were created)."""
-        stored = await self._scheduled(StoredTournament.model_validate_json(document))
+        stored = await self._scheduled(await _parsed(document))
         if stored.create_fingerprint != request_print or stored.token_salt is None:
             raise idempotency_key_reused()
         await self.progress(stored.id)
@@ -228,12 +256,34 @@ class TournamentRunner:
     # --- reading -------------------------------------------------------------------
 
     async def document(self, tournament_id: str) -> TournamentDocument:
-        stored, _ = await self._load(tournament_id)
-        return await asyncio.to_thread(tournament_document, await self._scheduled(stored))
+        document: TournamentDocument = await self._read(tournament_id, _document_of)
+        return document
 
     async def csv(self, tournament_id: str) -> str:
-        stored, _ = await self._load(tournament_id)
-        return await asyncio.to_thread(standings_csv, stored.tournament)
+        text: str = await self._read(tournament_id, _csv_of)
+        return text
+
+    async def _read(self, tournament_id: str, make: Callable[[str], T]) -> T:
+        """`make(stored document)`, made on the read pool once per version of the
+        tournament in this process, however many ask at once (anyone may, and a
+        finished tournament of 4,096 games takes about a CPU-second)."""
+        found = await self._found(tournament_id)
+        key = (make, tournament_id, found.version, hash(found.document))
+        future = self._reads.get(key)
+        if future is None or future.get_loop() is not asyncio.get_running_loop():
+            future = asyncio.ensure_future(off_loop(_read_pool, make, found.document))
+            future.add_done_callback(lambda done: self._forget_failed(key, done))
+            self._reads[key] = future
+            while len(self._reads) > DOCUMENTS_KEPT:
+                self._reads.popitem(last=False)
+        else:
+            self._reads.move_to_end(key)
+        made: T = await asyncio.shield(future)
+        return made
+
+    def _forget_failed(self, key: tuple[Any, ...], done: asyncio.Future[Any]) -> None:
+        if done.cancelled() or done.exception() is not None:
+            self._reads.pop(key, None)
 
     async def mine(self, tournament_id: str, who: Credentials) -> MyTournament:
         """The caller's rounds and seat tokens, for their participant token."""
@@ -295,7 +345,7 @@ class TournamentRunner:
             found = await self.store.load(tournament_id)
             if found is None:
                 continue
-            tournament = StoredTournament.model_validate_json(found.document).tournament
+            tournament = (await _parsed(found.document, _read_pool)).tournament
             table = table_of_game(tournament, record.id)
             if table is not None and table.seed in seeds_in_play(tournament, besides=record.id):
                 raise conflict(
@@ -332,7 +382,7 @@ class TournamentRunner:
             found = await self.store.load(tournament_id)
             if found is None:
                 return
-            stored = await self._scheduled(StoredTournament.model_validate_json(found.document))
+            stored = await self._scheduled(await _parsed(found.document))
             place = _table_of(stored.tournament, record.id)
             if place is None:
                 return  # a game merely tagged so, not one of its tables
@@ -393,7 +443,7 @@ class TournamentRunner:
             found = await self.store.load(tournament_id)
             if found is None:
                 return "over"
-            stored = await self._scheduled(StoredTournament.model_validate_json(found.document))
+            stored = await self._scheduled(await _parsed(found.document))
             tournament = stored.tournament
             if tournament.rounds and stored.announced < len(tournament.rounds):
                 round_ = tournament.rounds[-1]
@@ -431,7 +481,7 @@ class TournamentRunner:
                 await self._swap(stored, found.version, finished_at=at, finish_announced=True)
                 continue
             try:
-                advanced, _ = await asyncio.to_thread(start_next_round, tournament)
+                advanced, _ = await off_loop(_step_pool, start_next_round, tournament)
             except InvalidTournament as error:
                 log.error("tournament_round_refused", tournament_id=tournament_id, error=str(error))
                 return "over"
@@ -513,16 +563,20 @@ class TournamentRunner:
         that `is_finished` and `total_rounds` never make it on the event loop."""
         if not needs_schedule(stored.tournament):
             return stored
-        tournament = await asyncio.to_thread(with_schedule, stored.tournament)
+        tournament = await off_loop(_step_pool, with_schedule, stored.tournament)
         return stored.model_copy(update={"tournament": tournament})
 
     async def _load(self, tournament_id: str) -> tuple[StoredTournament, int]:
+        found = await self._found(tournament_id)
+        return await _parsed(found.document, _read_pool), found.version
+
+    async def _found(self, tournament_id: str) -> StoredDocument:
         if not TOURNAMENT_ID.match(tournament_id):
             raise tournament_not_found(tournament_id)
         found = await self.store.load(tournament_id)
         if found is None:
             raise tournament_not_found(tournament_id)
-        return StoredTournament.model_validate_json(found.document), found.version
+        return found
 
     # --- webhooks ------------------------------------------------------------------
 
@@ -630,6 +684,22 @@ def _recorded(tournament: Tournament) -> dict[str, Any]:
     if is_finished(tournament):
         fields["finished_at"] = now()
     return fields
+
+
+async def _parsed(document: str, pool: ThreadPoolExecutor = _step_pool) -> StoredTournament:
+    """The stored tournament, read off the loop (a big one's document is megabytes): on
+    the step pool for the tournament's steps, on the read pool for the API's reads."""
+    return await off_loop(pool, StoredTournament.model_validate_json, document)
+
+
+def _document_of(document: str) -> TournamentDocument:
+    stored = StoredTournament.model_validate_json(document)
+    tournament = with_schedule(stored.tournament)  # one stored before schedules were kept
+    return tournament_document(stored.model_copy(update={"tournament": tournament}))
+
+
+def _csv_of(document: str) -> str:
+    return standings_csv(StoredTournament.model_validate_json(document).tournament)
 
 
 def _first_round(spec: TournamentSpec, game: Any) -> tuple[Tournament, Round]:

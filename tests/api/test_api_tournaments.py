@@ -6,6 +6,7 @@ tokens with their participant token, the webhooks a platform is sent, and GraphQ
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections import defaultdict
 from itertools import combinations
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from services.gameplay import tournament_runner
 from services.gameplay.settings import Settings
 from services.gameplay.tournaments import round_robin
 from services.gameplay.webhooks import SIGNATURE_HEADER, verify
@@ -381,6 +383,60 @@ def test_reading_and_playing_a_round_robin_never_makes_its_schedule_again(api, g
     assert document["rounds_total"] == created["rounds_total"] == len(document["rounds"])
     tournament = gql.data(READ, {"id": created["id"]})["tournament"]
     assert tournament["status"] == "finished"
+
+
+def test_many_reads_of_a_tournament_at_once_make_it_once_and_bots_play_on(api, monkeypatch):
+    """Anyone may read a tournament, and a big one's document takes a while to make.
+    Twelve readers at once while it is being made: it is made once, for all of them,
+    and meanwhile a bot still answers a move (reads used to fill the thread pool that
+    bot turns use, one thread each: a bot's move took 168 s)."""
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[{"name": "Ada"}, {"name": "Grace"}],
+        format={"kind": "round_robin"},
+    )
+    release = threading.Event()
+    made = []
+    make = tournament_runner.tournament_document
+
+    def slow_document(stored):
+        made.append(stored.id)
+        release.wait(30)
+        return make(stored)
+
+    monkeypatch.setattr(tournament_runner, "tournament_document", slow_document)
+    answers: list[int] = []
+
+    def read() -> None:
+        answers.append(api.client.get(f"/v1/tournaments/{created['id']}").status_code)
+
+    readers = [threading.Thread(target=read) for _ in range(12)]
+    try:
+        for reader in readers:
+            reader.start()
+        deadline = time.monotonic() + 10
+        while not made:
+            assert time.monotonic() < deadline, "nobody made the document"
+            time.sleep(0.01)
+        # a game against a bot: my third move waits for the bot to have played twice
+        game = api.create(seats=[{"name": "Me"}, {"name": "Bot", "bot": "random"}])
+        token = game["seats"][0]["token"]
+        for _ in range(3):
+            mine = api.wait_until(
+                game["id"], lambda d: d["status"] != "active" or 0 in d["turn"], timeout=10
+            )
+            assert mine["status"] == "active"
+            moved = api.move(game["id"], token, api.legal(game["id"], token)[0])
+            assert moved.status_code == 200, moved.text
+        assert api.game(game["id"])["version"] >= 3
+        assert not made[1:] and not release.is_set(), "all the while, the readers waited"
+    finally:
+        release.set()
+        for reader in readers:
+            reader.join(30)
+    assert answers == [200] * 12
+    assert len(made) == 1, "made once for all the readers"
 
 
 def test_only_a_platform_api_key_creates_tournaments(api):
