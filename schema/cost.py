@@ -1,4 +1,5 @@
-"""Query cost and depth limits, computed in one pass in time linear in the document.
+"""Query cost and depth limits, computed in one pass in time linear in the document
+(introspection: in steps bounded by the cost limit).
 
 Cost: every field costs 1, and a list multiplies what is under it by its size — the
 `first` (or `limit`) argument of the field that returns it or of the connection around
@@ -10,10 +11,22 @@ resolver refuses such a page with its own clear error).
 
 Depth: how many fields with a selection set enclose the deepest field; fragments add no
 depth, introspection fields (`__schema`, `__type`) are not counted (as Strawberry's
-QueryDepthLimiter, which this replaces, did not count them).
+QueryDepthLimiter, which this replaces, did not count them): what they select may nest
+`INTROSPECTION_MAX_DEPTH` levels of its own (the standard introspection query nests 14).
 
 Aliases: how many aliased fields the operation has once its fragments are spread
-(replacing Strawberry's MaxAliasesLimiter).
+(replacing Strawberry's MaxAliasesLimiter), introspection's included.
+
+Introspection (`__schema`, `__type`) is costed on the schema itself: its lists (types,
+fields, arguments, ...) have the sizes they have, so the selection is walked over the
+real types as it will be executed, each field costing 1 and each list item 1 plus what
+it selects. That walk is as long as the answer would be, so it is cut short once it has
+taken `INTROSPECTION_STEPS` times the cost limit of steps (a field, a list item or a
+fragment each take one) over the whole document, which is then too costly: the cost
+counts every field and item, so a selection within the cost limit takes about as many
+steps (the standard introspection query costs about 8,900 in about 9,800 steps).
+Introspection used to cost 1 whatever it selected: `{ __schema { s0: types { ...A } ...
+} }`, aliased fields fanning out through fragments, answered 113 MB in 35 s.
 
 Each fragment is measured once per (fragment, parent type, inherited size) and the
 answer reused wherever it is spread again, so a fragment that spreads the previous one
@@ -23,7 +36,9 @@ document nests deeper than the limits allow, so the walk's own recursion stays b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphql import (
     FieldNode,
@@ -35,13 +50,21 @@ from graphql import (
     GraphQLList,
     GraphQLNamedType,
     GraphQLNonNull,
+    GraphQLObjectType,
     GraphQLOutputType,
     GraphQLSchema,
     InlineFragmentNode,
     IntValueNode,
     OperationDefinitionNode,
+    SchemaMetaFieldDef,
     SelectionSetNode,
+    TypeMetaFieldDef,
+    Undefined,
     ValidationRule,
+    get_named_type,
+    is_leaf_type,
+    is_list_type,
+    value_from_ast,
 )
 
 DEFAULT_LIST_SIZE = 10
@@ -67,9 +90,24 @@ _CEILING = 10**18
 """Costs saturate here: any cost this large is refused anyway, and the numbers of a
 doubling attack stay small."""
 
+INTROSPECTION_MAX_DEPTH = 20
+"""Levels of fields with selections under `__schema` or `__type`, at most (graphql-core's
+and graphql-js's standard introspection queries, which GraphiQL sends, nest 14)."""
+
+INTROSPECTION_STEPS = 2
+"""Steps the introspection walks of one document may take, in all, per unit of the cost
+limit (see above)."""
+
+_META_FIELDS = {"__schema": SchemaMetaFieldDef, "__type": TypeMetaFieldDef}
+
 
 def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[ValidationRule]:
     class QueryLimits(ValidationRule):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            # One rule instance per validation: the document's operations share the steps.
+            self.steps = _Steps(INTROSPECTION_STEPS * max_cost)
+
         def enter_operation_definition(self, node: OperationDefinitionNode, *_args: object) -> None:
             schema = self.context.schema
             root = schema.get_root_type(node.operation)
@@ -80,7 +118,7 @@ def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[Validat
                 for definition in self.context.document.definitions
                 if isinstance(definition, FragmentDefinitionNode)
             }
-            measure = _Measure(schema, fragments, max_depth)
+            measure = _Measure(schema, fragments, max_depth, self.steps)
             size = measure.selection(node.selection_set, root, None, 0, 0)
             if measure.too_deep is not None:
                 self.report_error(measure.too_deep)
@@ -92,6 +130,13 @@ def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[Validat
                 self.report_error(_aliases_error(node, size.aliases, max_aliases))
 
     return QueryLimits
+
+
+@dataclass
+class _Steps:
+    """How many more steps introspection walks may take."""
+
+    left: int
 
 
 @dataclass(frozen=True)
@@ -113,9 +158,11 @@ class _Measure:
     schema: GraphQLSchema
     fragments: dict[str, FragmentDefinitionNode]
     max_depth: int
+    steps: _Steps
     too_deep: GraphQLError | None = None
     _known: dict[tuple[str, str, int | None], _Size] = field(default_factory=dict)
     _visiting: set[str] = field(default_factory=set)
+    _introspecting: bool = False
 
     def selection(
         self,
@@ -196,7 +243,10 @@ class _Measure:
         fields = getattr(parent, "fields", None)
         definition = fields.get(node.name.value) if fields else None
         if definition is None:
-            return _Size(1, 0, alias)  # __typename, introspection, or an unknown field
+            meta = _META_FIELDS.get(node.name.value)
+            if meta is not None and parent is self.schema.query_type:
+                return self._introspection(node, meta, alias, nesting)
+            return _Size(1, 0, alias)  # __typename, or an unknown field
         multiplier, field_type, size = _multiplier(definition.type, _size(node, definition) or size)
         if node.selection_set is None:
             return _Size(multiplier, 0, alias)
@@ -206,6 +256,193 @@ class _Measure:
         below = self.selection(node.selection_set, field_type, size, depth + 1, nesting)
         cost = min(multiplier * (1 + below.cost), _CEILING)
         return _Size(cost, 1 + below.depth, alias + below.aliases)
+
+    def _introspection(
+        self, node: FieldNode, meta: GraphQLField, alias: int, nesting: int
+    ) -> _Size:
+        """`__schema` or `__type`: its aliases counted as anywhere else, its depth on its
+        own, and its cost from the schema's real lists (`_Introspection`)."""
+        if node.selection_set is None or self._introspecting:
+            return _Size(1, 0, alias)  # no selection; or spread into itself (invalid)
+        # Walked as any selection, for its aliases and depth: started so many levels above
+        # `max_depth` that the walk stops INTROSPECTION_MAX_DEPTH levels below this field.
+        self._introspecting = True
+        start = self.max_depth - INTROSPECTION_MAX_DEPTH + 1
+        shape = self.selection(node.selection_set, get_named_type(meta.type), None, start, nesting)
+        self._introspecting = False
+        if self.too_deep is not None:
+            return _NOTHING
+        if shape.depth + 1 > INTROSPECTION_MAX_DEPTH:
+            self.too_deep = GraphQLError(
+                "This introspection query nests fields more than "
+                f"{INTROSPECTION_MAX_DEPTH} levels deep; ask for less at once.",
+                node,
+                extensions={"code": "query_too_deep", "limit": INTROSPECTION_MAX_DEPTH},
+            )
+            return _NOTHING
+        walk = _Introspection(self.schema, self.fragments, self.steps)
+        cost = walk.root(node, meta, nesting)
+        return _Size(cost, 0, alias + shape.aliases)
+
+
+@dataclass(frozen=True)
+class _Info:
+    """What graphql-core's introspection resolvers read of their resolve info."""
+
+    schema: GraphQLSchema
+
+
+@dataclass
+class _Introspection:
+    """The cost of an introspection selection, walked over the schema's own types,
+    fields, arguments, ... (resolved by graphql-core's introspection resolvers, as they
+    will be when the query runs): a field costs 1, a list costs 1 per item plus what is
+    selected under each (1 if empty). Every step takes one of `steps`; once none are
+    left the cost is `_CEILING`, refused.
+
+    The selection was already walked for its depth (and is not too deep), and fragments
+    nest at most MAX_FRAGMENT_NESTING levels, so the recursion is bounded. A selection
+    under a type condition that does not match (an invalid document, which graphql-core
+    reports) costs 1 per field, not walked."""
+
+    schema: GraphQLSchema
+    fragments: dict[str, FragmentDefinitionNode]
+    steps: _Steps
+    _visiting: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._info = _Info(self.schema)
+
+    def root(self, node: FieldNode, meta: GraphQLField, nesting: int) -> int:
+        selection_set = node.selection_set
+        arguments = _introspection_arguments(node, meta)
+        if meta is TypeMetaFieldDef and arguments.get("name") is None:
+            # A type named by a variable: as costly as all of them together.
+            values: Iterable[Any] = self.schema.type_map.values()
+            return self._items(selection_set, get_named_type(meta.type), values, nesting)
+        value = meta.resolve(None, self._info, **arguments) if meta.resolve else None
+        if value is None or selection_set is None:
+            return 1
+        below = self.selection(selection_set, get_named_type(meta.type), value, nesting)
+        return min(1 + below, _CEILING)
+
+    def selection(
+        self,
+        selection_set: SelectionSetNode,
+        parent: GraphQLNamedType | None,
+        value: Any,
+        nesting: int,
+    ) -> int:
+        cost = 0
+        for selection in selection_set.selections:
+            self.steps.left -= 1
+            if self.steps.left < 0:
+                return _CEILING
+            if isinstance(selection, FieldNode):
+                part = self._field(selection, parent, value, nesting)
+            elif isinstance(selection, InlineFragmentNode):
+                condition = selection.type_condition
+                target = self._matching(condition.name.value if condition else None, parent)
+                part = self._below(selection.selection_set, target, value, nesting)
+            elif isinstance(selection, FragmentSpreadNode):
+                part = self._spread(selection, parent, value, nesting)
+            else:
+                continue
+            cost = min(cost + part, _CEILING)
+        return cost
+
+    def _spread(
+        self, node: FragmentSpreadNode, parent: GraphQLNamedType | None, value: Any, nesting: int
+    ) -> int:
+        name = node.name.value
+        fragment = self.fragments.get(name)
+        if fragment is None or name in self._visiting:
+            return 0  # unknown or cyclic fragments are reported by standard rules
+        target = self._matching(fragment.type_condition.name.value, parent)
+        self._visiting.add(name)
+        cost = self._below(fragment.selection_set, target, value, nesting)
+        self._visiting.discard(name)
+        return cost
+
+    def _below(
+        self,
+        selection_set: SelectionSetNode,
+        parent: GraphQLNamedType | None,
+        value: Any,
+        nesting: int,
+    ) -> int:
+        if nesting >= MAX_FRAGMENT_NESTING:
+            return 0  # refused as too deep by the walk before this one
+        return self.selection(selection_set, parent, value, nesting + 1)
+
+    @staticmethod
+    def _matching(condition: str | None, parent: GraphQLNamedType | None) -> Any:
+        """The type a fragment's fields are read on: its parent's, if it may apply."""
+        if parent is None or condition is None or condition == parent.name:
+            return parent
+        return None
+
+    def _field(
+        self, node: FieldNode, parent: GraphQLNamedType | None, value: Any, nesting: int
+    ) -> int:
+        fields = parent.fields if isinstance(parent, GraphQLObjectType) else None
+        definition = fields.get(node.name.value) if fields else None
+        if definition is None or definition.resolve is None:
+            return 1  # __typename, or a field not of this type (reported elsewhere)
+        if is_leaf_type(get_named_type(definition.type)) and not _is_list(definition.type):
+            return 1
+        arguments = _introspection_arguments(node, definition)
+        found = definition.resolve(value, self._info, **arguments)
+        if found is None:
+            return 1
+        field_type = get_named_type(definition.type)
+        if not _is_list(definition.type):
+            if node.selection_set is None:
+                return 1
+            return min(1 + self.selection(node.selection_set, field_type, found, nesting), _CEILING)
+        return self._items(node.selection_set, field_type, found, nesting)
+
+    def _items(
+        self,
+        selection_set: SelectionSetNode | None,
+        item_type: GraphQLNamedType,
+        items: Iterable[Any],
+        nesting: int,
+    ) -> int:
+        cost = 0
+        for item in items:
+            self.steps.left -= 1
+            if self.steps.left < 0:
+                return _CEILING
+            below = (
+                0
+                if selection_set is None
+                else self.selection(selection_set, item_type, item, nesting)
+            )
+            cost = min(cost + 1 + below, _CEILING)
+        return max(cost, 1)
+
+
+def _is_list(field_type: GraphQLOutputType) -> bool:
+    inner = field_type.of_type if isinstance(field_type, GraphQLNonNull) else field_type
+    return is_list_type(inner)
+
+
+def _introspection_arguments(node: FieldNode, definition: GraphQLField) -> dict[str, Any]:
+    """An introspection field's arguments as its resolver takes them. One not known while
+    validating (a variable) is taken at its costliest: a Boolean (`includeDeprecated`)
+    as true, `__type`'s `name` as None (every type)."""
+    given = {argument.name.value: argument.value for argument in node.arguments or ()}
+    arguments: dict[str, Any] = {}
+    for name, argument in definition.args.items():
+        if name in given:
+            value = value_from_ast(given[name], argument.type)  # a variable: Undefined
+        else:
+            value = argument.default_value
+        if value is Undefined or value is None:
+            value = True if get_named_type(argument.type).name == "Boolean" else None
+        arguments[name] = value
+    return arguments
 
 
 def _multiplier(

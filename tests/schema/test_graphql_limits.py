@@ -9,7 +9,7 @@ import time
 
 import httpx
 import pytest
-from graphql import build_schema, parse, validate
+from graphql import build_schema, get_introspection_query, parse, validate
 
 from schema.cost import MAX_FRAGMENT_NESTING, limits_rule
 from services.api.app import create_app
@@ -134,6 +134,100 @@ def cost_of(schema, query: str) -> int:
 )
 def test_a_connection_costs_a_field_per_edge_of_its_page(skyport, query, edges):
     assert cost_of(skyport, query % LISTED) == 1 + edges * 4
+
+
+# --- introspection: costed on the schema's real lists ------------------------------------
+
+
+def fanning_out(k: int, leaf: str = "name kind fields { name }") -> str:
+    """The audit's document: k aliased lists at each of three levels, through fragments
+    (k=16: 1 KB, which answered 113 MB in 35 s when introspection cost 1)."""
+    a = " ".join(f"f{i}: fields {{ ...B }}" for i in range(k))
+    b = " ".join(f"t{i}: type {{ ...C }}" for i in range(k))
+    root = " ".join(f"s{i}: types {{ ...A }}" for i in range(k))
+    return (
+        f"{{ __schema {{ {root} }} }}\n"
+        f"fragment A on __Type {{ {a} }}\nfragment B on __Field {{ {b} }}\n"
+        f"fragment C on __Type {{ {leaf} }}"
+    )
+
+
+def limit_errors(schema, query: str, max_cost: int = 20_000) -> list[dict]:
+    rule = limits_rule(max_cost, 12, max_aliases=30)
+    return [error.formatted for error in validate(schema, parse(query), [rule])]
+
+
+def test_introspection_costs_what_its_lists_hold(skyport):
+    types = len(skyport.type_map)
+    # __schema, then per type: the item and its name.
+    [error] = limit_errors(skyport, "{ __schema { types { name } } }", max_cost=2 * types)
+    assert error["extensions"] == {
+        "code": "query_too_costly",
+        "cost": 1 + 2 * types,
+        "limit": 2 * types,
+    }
+    fields = len(skyport.query_type.fields)
+    query = '{ __type(name: "Query") { fields { name } } }'
+    [error] = limit_errors(skyport, query, max_cost=2 * fields)
+    assert error["extensions"]["cost"] == 1 + 2 * fields
+
+
+def test_a_type_named_by_a_variable_costs_as_much_as_every_type(skyport):
+    query = "query($t: String!) { __type(name: $t) { name } }"
+    types = len(skyport.type_map)
+    [error] = limit_errors(skyport, query, max_cost=types)
+    assert error["extensions"]["cost"] == 2 * types
+
+
+def test_aliases_inside_introspection_count(skyport):
+    fields = " ".join(f"a{i}: queryType {{ name }}" for i in range(31))
+    [error] = limit_errors(skyport, "{ __schema { " + fields + " } }")
+    assert error["extensions"] == {"code": "too_many_aliases", "limit": 30}
+
+
+def test_introspection_nesting_past_its_own_depth_limit_is_refused(skyport):
+    deep = "{ __schema { types { " + "ofType { " * 20 + "name" + " }" * 20 + " } } }"
+    [error] = limit_errors(skyport, deep)
+    assert error["extensions"] == {"code": "query_too_deep", "limit": 20}
+
+
+STANDARD_INTROSPECTION = [
+    get_introspection_query(),  # graphql-core's default
+    get_introspection_query(  # with everything GraphiQL may ask for
+        descriptions=True,
+        specified_by_url=True,
+        directive_is_repeatable=True,
+        schema_description=True,
+        input_value_deprecation=True,
+    ),
+]
+
+
+def test_fanning_out_introspection_is_refused_and_the_standard_query_still_runs(gql, skyport):
+    codes = {error["extensions"]["code"] for error in limit_errors(skyport, fanning_out(16))}
+    assert codes == {"query_too_costly", "too_many_aliases"}
+    answer = gql(fanning_out(4))
+    assert answer["data"] is None
+    codes = {error["extensions"]["code"] for error in answer["errors"]}
+    assert codes == {"query_too_costly", "too_many_aliases"}
+    # Without aliases past the limit, the real sizes alone refuse it (about 30,000).
+    leaf = "name kind description fields { name description args { name } type { name } }"
+    [error] = gql(fanning_out(2, leaf))["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
+    for query in STANDARD_INTROSPECTION:
+        data = gql.data(query)
+        assert len(data["__schema"]["types"]) == len(skyport.type_map)
+        assert data["__schema"]["queryType"]["name"] == "Query"
+
+
+def test_every_copy_of_an_introspection_query_counts(gql):
+    standard = STANDARD_INTROSPECTION[0]
+    selection = standard[standard.index("__schema") : standard.index("fragment FullType")]
+    selection = selection.strip().removesuffix("}")  # the operation's closing brace
+    fragments = standard[standard.index("fragment FullType") :]
+    copies = " ".join(f"c{n}: {selection}" for n in range(3))
+    [error] = gql("query {" + copies + "}\n" + fragments)["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
 
 
 # --- over HTTP ----------------------------------------------------------------------------
