@@ -9,6 +9,12 @@ accepts (`MAX_LIST_SIZE`, in its Strawberry metadata or graphql-core extensions)
 variable counts as that largest value, and a literal over it counts as it too (the
 resolver refuses such a page with its own clear error).
 
+A field whose values are large (a JSON scalar holding a game's whole catalog, say) may
+declare what one value costs (`FIELD_COST`, in its Strawberry metadata or graphql-core
+extensions) instead of 1, and a list that is not paged but has a known size (one item
+per game served) that size (`LIST_SIZE`). `json_cost` turns a value's size in bytes into
+a cost: about `ANSWER_BYTES_PER_COST` bytes of answer per unit, as for plain fields.
+
 Depth: how many fields with a selection set enclose the deepest field; fragments add no
 depth, introspection fields (`__schema`, `__type`) are not counted (as Strawberry's
 QueryDepthLimiter, which this replaces, did not count them): what they select may nest
@@ -79,8 +85,21 @@ MAX_LIST_SIZE = "max_list_size"
 """Key of a size argument's metadata (Strawberry) or extensions (graphql-core) that holds
 the largest value the argument accepts."""
 
+FIELD_COST = "field_cost"
+"""Key of a field's metadata (Strawberry) or extensions (graphql-core) that holds what one
+of its values costs, when that is more than a field's 1."""
+
+LIST_SIZE = "list_size"
+"""Key of a list field's metadata or extensions that holds how many items it returns,
+when that is known and not set by an argument (instead of DEFAULT_LIST_SIZE)."""
+
+ANSWER_BYTES_PER_COST = 20
+"""Bytes of JSON answer per unit of cost: a field with its name and value takes about
+this much (the standard introspection answer is 160 KB for a cost of about 8,900)."""
+
 _STRAWBERRY_DEFINITION = "strawberry-definition"
-"""Where Strawberry keeps an argument's own definition (and its metadata) in graphql-core."""
+"""Where Strawberry keeps an argument's or a field's own definition (and its metadata)
+in graphql-core."""
 
 MAX_FRAGMENT_NESTING = 32
 """Fragments spread inside fragments, at most this many levels (no real client comes
@@ -247,14 +266,16 @@ class _Measure:
             if meta is not None and parent is self.schema.query_type:
                 return self._introspection(node, meta, alias, nesting)
             return _Size(1, 0, alias)  # __typename, or an unknown field
-        multiplier, field_type, size = _multiplier(definition.type, _size(node, definition) or size)
+        given = _size(node, definition) or _declared(definition, LIST_SIZE) or size
+        multiplier, field_type, size = _multiplier(definition.type, given)
+        own = _declared(definition, FIELD_COST) or 1
         if node.selection_set is None:
-            return _Size(multiplier, 0, alias)
+            return _Size(min(multiplier * own, _CEILING), 0, alias)
         if depth >= self.max_depth:
             # Too deep already, wherever this is spread: the walk stops here.
             return _Size(multiplier, self.max_depth + 1, alias)
         below = self.selection(node.selection_set, field_type, size, depth + 1, nesting)
-        cost = min(multiplier * (1 + below.cost), _CEILING)
+        cost = min(multiplier * (own + below.cost), _CEILING)
         return _Size(cost, 1 + below.depth, alias + below.aliases)
 
     def _introspection(
@@ -479,10 +500,20 @@ def _size(node: FieldNode, definition: GraphQLField) -> int | None:
 
 
 def _largest(argument: GraphQLArgument) -> int | None:
-    extensions = argument.extensions or {}
+    return _declared(argument, MAX_LIST_SIZE)
+
+
+def _declared(element: GraphQLArgument | GraphQLField, key: str) -> int | None:
+    """A positive number an argument or a field declares under `key`, if any."""
+    extensions = element.extensions or {}
     metadata = getattr(extensions.get(_STRAWBERRY_DEFINITION), "metadata", None) or {}
-    largest = metadata.get(MAX_LIST_SIZE, extensions.get(MAX_LIST_SIZE))
-    return largest if isinstance(largest, int) and largest >= 1 else None
+    value = metadata.get(key, extensions.get(key))
+    return value if isinstance(value, int) and value >= 1 else None
+
+
+def json_cost(size: int) -> int:
+    """The cost of a value that takes `size` bytes of JSON."""
+    return max(1, -(-size // ANSWER_BYTES_PER_COST))
 
 
 def _depth_error(node: OperationDefinitionNode, depth: int, limit: int) -> GraphQLError:

@@ -14,6 +14,7 @@ from services.store import GameStatus as StoreStatus
 
 from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
+from .cost import FIELD_COST, json_cost
 from .game_types import GameTypes
 from .selections import selects
 from .tournaments import resolve_my_tournament, resolve_tournament
@@ -35,6 +36,10 @@ EVENTS = Paging("events", re.compile(r"0|[1-9][0-9]{0,11}"), MAX_EVENTS_PAGE)
 """A log entry's cursor holds its version (below the service's 10**12)."""
 
 Info = strawberry.Info[GraphQLContext, None]
+
+RECORD_COST = json_cost(50_000)
+"""A record is one JSON value of every move with its events: about 50 KB for a typical
+game, hundreds of KB for a long one (2,000 moves: 680 KB), so a query holds a few."""
 
 
 def build_query(types: GameTypes) -> type:
@@ -118,7 +123,8 @@ def build_query(types: GameTypes) -> type:
         @strawberry.field(
             description="The record of a finished game (for its seats and platform API keys): "
             "everything `skyport replay` needs, hidden information included. A tournament "
-            "table's record waits (deal_in_play) until every table dealt its seed has finished."
+            "table's record waits (deal_in_play) until every table dealt its seed has finished.",
+            metadata={FIELD_COST: RECORD_COST},
         )
         async def record(self, info: Info, game_id: strawberry.ID) -> JSON:
             context = info.context

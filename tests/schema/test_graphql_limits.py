@@ -4,6 +4,7 @@ fragment once), refused before parsing when too long, and never blocking the ser
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 
@@ -134,6 +135,32 @@ def cost_of(schema, query: str) -> int:
 )
 def test_a_connection_costs_a_field_per_edge_of_its_page(skyport, query, edges):
     assert cost_of(skyport, query % LISTED) == 1 + edges * 4
+
+
+# --- large values cost what they weigh ----------------------------------------------------
+
+
+def test_thirty_aliased_catalog_components_are_refused_before_they_run(gql):
+    # 2.6 MB of answer for a cost of 600 when a JSON value cost 1 however large.
+    query = "{ " + " ".join(f"a{i}: catalog {{ components }}" for i in range(30)) + " }"
+    answer = gql(query)
+    assert answer["data"] is None
+    [error] = answer["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
+    assert gql.data("{ catalog { id components optionsSchema } }")["catalog"]  # one is fine
+
+
+def test_the_catalog_costs_about_what_its_answer_weighs(gql, skyport):
+    query = "{ catalog { components optionsSchema } }"
+    weight = len(json.dumps(gql.data(query), separators=(",", ":")))
+    cost = cost_of(skyport, query)
+    assert weight / 25 <= cost <= weight / 15  # about 20 bytes a unit, as plain fields
+
+
+def test_records_cost_enough_that_a_query_holds_only_a_few(gql):
+    query = "{ " + " ".join(f'r{i}: record(gameId: "g{i}")' for i in range(10)) + " }"
+    [error] = gql(query)["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
 
 
 # --- introspection: costed on the schema's real lists ------------------------------------
@@ -281,7 +308,7 @@ async def test_health_answers_within_100_ms_while_fragment_doubling_queries_arri
 
 
 @pytest.mark.anyio
-async def test_a_25_level_doubling_query_is_refused_fast_with_a_code(server):
+async def test_a_25_level_doubling_query_is_refused_fast_with_a_code(server, games):
     async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
         started = time.perf_counter()
         answer = await http.post("/graphql", json={"query": doubling(25)})
@@ -289,7 +316,8 @@ async def test_a_25_level_doubling_query_is_refused_fast_with_a_code(server):
     assert answer.status_code == 200
     [error] = answer.json()["errors"]
     assert error["extensions"]["code"] == "query_too_costly"
-    assert error["extensions"]["cost"] == 10 * (1 + 2**25)
+    # The catalog lists one item per game served.
+    assert error["extensions"]["cost"] == len(games) * (1 + 2**25)
     assert elapsed < 2.0
 
 
