@@ -334,7 +334,17 @@ class CatalogGame:
 
     @classmethod
     def of(cls, game: payloads.CatalogGame) -> "CatalogGame":
-        return cls(**game.model_dump())
+        # The served catalog's own values, shared (read only), not a deep copy of them
+        # per request: a game's components are tens of KB of JSON.
+        return cls(
+            id=game.id,
+            title=game.title,
+            min_players=game.min_players,
+            max_players=game.max_players,
+            options_schema=JSON(game.options_schema),
+            components=JSON(game.components),
+            bot_levels=game.bot_levels,
+        )
 
 
 @strawberry.type

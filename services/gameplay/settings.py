@@ -278,6 +278,13 @@ class Settings(BaseSettings):
         description="Operations one GraphQL WebSocket may run at once (subscriptions, and "
         "queries or mutations not yet answered).",
     )
+    graphql_ws_max_unsent_bytes: int = Field(
+        default=1 << 20,
+        gt=0,
+        description="Bytes of answers one GraphQL WebSocket may have waiting to be sent to a "
+        "client that does not read them (beyond what the socket itself buffers); one more "
+        "answer then closes the connection with 4413.",
+    )
     graphql_ws_max_connections_per_ip: int = Field(
         default=50,
         ge=0,

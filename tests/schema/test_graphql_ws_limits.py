@@ -6,8 +6,11 @@ a close frame, and no traceback in the log)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
+import socket as socket_module
 
 import pytest
 from log_capture import captured_logs
@@ -241,4 +244,95 @@ async def test_a_client_closing_mid_operation_logs_no_error(server):
         )
         await ws.close()
     await asyncio.sleep(1.0)  # past a keep-alive, when the feeds write to the gone socket
+    assert server.logs.errors() == []
+
+
+# --- a client that does not read its answers ----------------------------------------------
+
+FOUR_CATALOGS = "{ " + " ".join(f"c{i}: catalog {{ components }}" for i in range(4)) + " }"
+"""Within the cost limit, and about 330 KB of answer."""
+
+
+class RawSocket:
+    """A graphql-transport-ws client on a bare socket with a tiny receive buffer, which
+    reads only when told to."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket_module.socket()
+        self.sock.setsockopt(socket_module.SOL_SOCKET, socket_module.SO_RCVBUF, 4096)
+        self.sock.settimeout(15)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                "GET /graphql HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(4096)
+        self.buffer = self.buffer.split(b"\r\n\r\n", 1)[1]
+        self.send({"type": "connection_init", "payload": {}})
+        assert self.frame() == (1, b'{"type":"connection_ack"}')
+
+    def send(self, message: dict) -> None:
+        data = json.dumps(message).encode()
+        mask = os.urandom(4)
+        size = len(data)
+        head = bytes([0x81]) + (
+            bytes([0x80 | size]) if size < 126 else bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        )
+        self.sock.sendall(head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+    def _take(self, count: int) -> bytes:
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise EOFError
+            self.buffer += chunk
+        taken, self.buffer = self.buffer[:count], self.buffer[count:]
+        return taken
+
+    def frame(self) -> tuple[int, bytes]:
+        """(opcode, payload) of the next frame from the server (never masked)."""
+        first, second = self._take(2)
+        size = second & 0x7F
+        if size == 126:
+            size = int.from_bytes(self._take(2), "big")
+        elif size == 127:
+            size = int.from_bytes(self._take(8), "big")
+        return first & 0x0F, self._take(size)
+
+
+@pytest.mark.anyio
+async def test_a_client_that_leaves_answers_unread_is_closed_with_4413(server):
+    # One that reads gets all its answers, ...
+    reader = await opened(server)
+    for n in range(20):
+        payload = {"query": FOUR_CATALOGS}
+        await reader.send(json.dumps({"id": str(n), "type": "subscribe", "payload": payload}))
+    kinds = [json.loads(await asyncio.wait_for(reader.recv(), 30))["type"] for _ in range(40)]
+    assert kinds.count("next") == 20
+    await reader.close()
+    # ... one that does not is closed once over 1 MiB waits, and what waited is dropped.
+    slow = RawSocket(server.port)
+    for n in range(20):
+        slow.send({"id": str(n), "type": "subscribe", "payload": {"query": FOUR_CATALOGS}})
+    for _ in range(300):  # the server decides while the client still reads nothing
+        if any("graphql_ws_unread_answers" in m for m in server.logs.messages()):
+            break
+        await asyncio.sleep(0.1)
+    answers = 0
+    while True:
+        opcode, payload = await asyncio.to_thread(slow.frame)
+        if opcode == 8:
+            break
+        answers += json.loads(payload)["type"] == "next"
+    assert int.from_bytes(payload[:2], "big") == 4413
+    assert b"unread" in payload
+    assert answers < 20
+    slow.sock.close()
+    await asyncio.sleep(0.1)
     assert server.logs.errors() == []
