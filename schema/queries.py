@@ -41,6 +41,11 @@ RECORD_COST = json_cost(50_000)
 """A record is one JSON value of every move with its events: about 50 KB for a typical
 game, hundreds of KB for a long one (2,000 moves: 680 KB), so a query holds a few."""
 
+GAME_AT_VERSION_COST = 1_000
+"""A game at a past version is the record replayed, in a worker thread (up to a
+twentieth of the game from the nearest state kept, the whole game the first time):
+milliseconds to tens of them, so a query holds at most 19."""
+
 
 def build_query(types: GameTypes) -> type:
     game_type = types.game
@@ -132,7 +137,10 @@ def build_query(types: GameTypes) -> type:
             await context.tournaments.check_record(record)
             return JSON(record.model_dump(mode="json"))
 
-        @strawberry.field(description="A finished game as a spectator saw it at `version`.")
+        @strawberry.field(
+            description="A finished game as a spectator saw it at `version`.",
+            metadata={FIELD_COST: GAME_AT_VERSION_COST},
+        )
         async def game_at_version(
             self, info: Info, game_id: strawberry.ID, version: int
         ) -> at_version:

@@ -84,11 +84,12 @@ from .problems import (
     version_conflict,
 )
 from .recent_records import RecentRecords
-from .records import Record, ReplayMismatch, state_at
+from .records import Record, ReplayMismatch
 from .referee import Referee
 from .results import result_of
 from .seats import SeatDesk
 from .served import ServedGames
+from .version_views import VersionViews
 from .visibility import Viewer, entry_for, prompts_for, seat_infos
 from .webhook_targets import check_webhook_url
 
@@ -171,6 +172,7 @@ class GameService:
     """Seconds open seats' invite codes are valid unless a creation asks otherwise."""
     states: ParsedStates = field(default_factory=ParsedStates)
     recent: RecentRecords = field(default_factory=RecentRecords)
+    version_views: VersionViews = field(default_factory=VersionViews)
     creation_quota: CreationQuota | None = None
     """Games an IP may create per hour without an API key; None: no limit."""
 
@@ -689,19 +691,26 @@ class GameService:
         return archived.record
 
     async def version_view(self, game_id: str, version: int) -> VersionView:
-        """A spectator's view of a finished game at `version` (0: before any move)."""
-        archived = await self._archived(game_id)
-        record = archived.record
-        if not 0 <= version <= record.version:
-            raise Problem(
-                404,
-                "version_not_found",
-                f"The game has versions 0 to {record.version}, not {version}.",
-                last_version=record.version,
-            )
-        game = self.served.named(record.game)
+        """A spectator's view of a finished game at `version` (0: before any move),
+        replayed off the event loop from the nearest state kept (`VersionViews`)."""
+
+        async def load() -> Record:
+            return (await self._archived(game_id)).record
+
+        def check(record: Record) -> None:
+            if not 0 <= version <= record.version:
+                raise Problem(
+                    404,
+                    "version_not_found",
+                    f"The game has versions 0 to {record.version}, not {version}.",
+                    last_version=record.version,
+                )
+
+        def game_of(record: Record) -> Game:
+            return self.served.named(record.game)
+
         try:
-            state = state_at(record, version, game)
+            record, view = await self.version_views.view(game_id, version, load, game_of, check)
         except ReplayMismatch as error:  # the engine changed under an old record
             log.error("record_does_not_replay", game_id=game_id, error=str(error))
             raise Problem(
@@ -712,7 +721,7 @@ class GameService:
             game=record.game,
             version=version,
             last_version=record.version,
-            view=game.view(state, None).model_dump(mode="json"),
+            view=view,
         )
 
     async def list_records(

@@ -3,6 +3,7 @@ records a platform lists by tag. Records replay through the engine (`skyport rep
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 
@@ -210,3 +211,104 @@ def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
         "query($id: ID!) { record(gameId: $id) }", {"id": live["id"]}, token=api.platform_key
     )
     assert answer["errors"][0]["extensions"]["code"] == "not_finished"
+
+
+# --- replays: off the event loop, from the nearest state kept, and costed ----------------
+
+
+@pytest.fixture
+def applied(monkeypatch):
+    """How many recorded moves replays apply (a list, to reset)."""
+    replay_module = importlib.import_module("services.gameplay.records.replay")
+    calls: list[int] = []
+    original = replay_module._apply
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "_apply", counting)
+    return calls
+
+
+def test_a_game_at_a_version_replays_from_the_nearest_state_kept(
+    api, hidden_numbers, applied, monkeypatch
+):
+    from services.gameplay import version_views
+
+    monkeypatch.setattr(version_views, "CHECKPOINT_EVERY", 2)
+    created = finished_game(api)
+    game_id = created["id"]
+    record = load_record(record_of(api, game_id, api.platform_key).content)
+    last = record.version
+    assert last >= 4
+
+    expected = {
+        version: hidden_numbers.view(state_at(record, version, hidden_numbers), None)
+        for version in (last - 1, last)
+    }
+
+    def view(version: int) -> None:
+        response = api.client.get(f"/v1/games/{game_id}/states/{version}")
+        assert response.status_code == 200, response.text
+        assert response.json()["view"] == expected[version].model_dump(mode="json")  # the same
+
+    applied.clear()
+    view(last)
+    assert len(applied) == last  # the first time, from the seed
+    applied.clear()
+    view(last - 1)
+    assert len(applied) <= 1  # from the state kept at an even version
+    applied.clear()
+    view(last - 1)
+    view(last)
+    assert applied == []  # answered already
+
+
+def test_dozens_of_aliased_games_at_versions_are_refused_before_they_run(gql, applied):
+    fields = " ".join(
+        f'v{n}: gameAtVersion(gameId: "g", version: {n}) {{ version }}' for n in range(20)
+    )
+    answer = gql("{ " + fields + " }")
+    assert answer["data"] is None
+    [error] = answer["errors"]
+    assert error["extensions"]["code"] == "query_too_costly"
+    assert applied == []
+
+
+@pytest.fixture
+def server(settings, games, serve):
+    from services.api.app import create_app
+
+    with serve(create_app(settings, games)) as running:
+        yield running
+
+
+@pytest.mark.anyio
+async def test_the_server_answers_others_while_a_replay_runs(api, server, monkeypatch):
+    import asyncio
+    import threading
+
+    import httpx
+
+    replay_module = importlib.import_module("services.gameplay.records.replay")
+    created = finished_game(api)  # through the test app: same Redis, same prefix
+    started, release = threading.Event(), threading.Event()
+    original = replay_module._apply
+
+    def held(*args, **kwargs):
+        started.set()
+        release.wait(10)  # bounded: a replay on the event loop holds it for 10 s at most
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "_apply", held)
+    async with httpx.AsyncClient(base_url=server.url, timeout=20) as http:
+        replaying = asyncio.create_task(http.get(f"/v1/games/{created['id']}/states/3"))
+        try:
+            assert await asyncio.to_thread(started.wait, 10)
+            health = await http.get("/healthz", timeout=5)  # times out if the loop is held
+            assert health.status_code == 200
+        finally:
+            release.set()
+        answer = await replaying
+    assert answer.status_code == 200 and answer.json()["version"] == 3

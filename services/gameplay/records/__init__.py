@@ -1,9 +1,17 @@
 """Game records: the document (`Record`), making one (`RecordWriter`, `play_recorded`,
-`record_from_store`) and replaying one through the engine (`replay`, `state_at`)."""
+`record_from_store`) and replaying one through the engine (`replay`, `state_at`, `states_after`)."""
 
 from .document import RECORD_FORMAT, Record, RecordedAction, RecordedSeat, state_sha256
 from .from_store import record_from_store
-from .replay import Replayed, ReplayMismatch, load_record, replay, state_at, states
+from .replay import (
+    Replayed,
+    ReplayMismatch,
+    load_record,
+    replay,
+    state_at,
+    states,
+    states_after,
+)
 from .writer import RecordWriter, full_events, play_recorded, utc_now
 
 __all__ = [
@@ -22,5 +30,6 @@ __all__ = [
     "state_at",
     "state_sha256",
     "states",
+    "states_after",
     "utc_now",
 ]

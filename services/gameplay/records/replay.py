@@ -112,7 +112,16 @@ def states(record: Record, game: Game) -> Iterator[tuple[int, GameState]]:
     except GameError as error:
         raise ReplayMismatch(error.code, f"The game cannot be set up: {error.message}", 0) from None
     yield 0, state
-    for expected, action in enumerate(record.moves, start=1):
+    yield from states_after(record, game, 0, state)
+
+
+def states_after(
+    record: Record, game: Game, version: int, state: GameState
+) -> Iterator[tuple[int, GameState]]:
+    """(version, state) after `version` to the record's last, each checked against it,
+    from the state at `version` (as `states` yielded it: the versions up to it are not
+    checked again)."""
+    for expected, action in enumerate(record.moves[version:], start=version + 1):
         if action.version != expected:
             raise ReplayMismatch(
                 "version_gap",
