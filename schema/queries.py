@@ -2,9 +2,11 @@
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
+import asyncio
 import re
 from typing import Annotated
 
+import orjson
 import strawberry
 from strawberry.scalars import JSON
 
@@ -133,9 +135,9 @@ def build_query(types: GameTypes) -> type:
         )
         async def record(self, info: Info, game_id: strawberry.ID) -> JSON:
             context = info.context
-            record = await context.service.record(str(game_id), context.credentials())
-            await context.tournaments.check_record(record)
-            return JSON(record.model_dump(mode="json"))
+            archived = await context.service.record(str(game_id), context.credentials())
+            await context.tournaments.check_record(archived.id, archived.tags)
+            return JSON(await asyncio.to_thread(orjson.loads, archived.record_json))
 
         @strawberry.field(
             description="A finished game as a spectator saw it at `version`.",

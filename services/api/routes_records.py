@@ -35,9 +35,9 @@ from .routes_tournaments import tournaments
     operation_id="gameRecord",
 )
 async def game_record(request: Request, path: GamePath) -> Response:
-    record = await service(request).record(path.game_id, credentials(request))
-    await tournaments(request).check_record(record)
-    return json_response(record)
+    archived = await service(request).record(path.game_id, credentials(request))
+    await tournaments(request).check_record(archived.id, archived.tags)
+    return Response(archived.record_json, media_type="application/json")
 
 
 @operation(

@@ -6,12 +6,20 @@ longer than the game itself. Next to the record the archive keeps what it takes 
 decide who may read it once the game has expired: the creator's scope and the seats'
 token hashes. Records are listed, newest first, by tag for the platform key that
 created the game.
+
+A record is kept as the JSON it is served as: a 2,000-move record takes about 16 ms to
+parse and as long again to write out, so reads hand out the kept text untouched, and
+whatever must build, parse or write a whole record does so in a worker thread, off the
+event loop. Text kept by code whose `Record` had another shape is written anew (in a
+thread) before it is served.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
@@ -27,13 +35,52 @@ from .records import Record, record_from_store
 
 LOG_PAGE = 1000
 
+SHAPE = hashlib.sha256(
+    orjson.dumps(Record.model_json_schema(), option=orjson.OPT_SORT_KEYS)
+).hexdigest()[:16]
+"""The shape of the `Record` kept text was written for."""
+
 
 @dataclass(frozen=True)
 class ArchivedRecord:
-    record: Record
+    """A finished game's record: its JSON as served, its listing entry, and who may read it."""
+
+    record_json: str
+    summary: RecordSummary
     creator: str
     token_hashes: list[str | None]
-    finished_at: str
+
+    @property
+    def id(self) -> str:
+        return self.summary.id
+
+    @property
+    def tags(self) -> list[str]:
+        return self.summary.tags
+
+    @property
+    def finished_at(self) -> str:
+        return self.summary.finished_at
+
+    def parsed(self) -> Record:
+        """The record as a model (CPU-heavy for long games: call it in a worker thread)."""
+        return Record.model_validate_json(self.record_json)
+
+
+def archived(
+    record: Record, creator: str, token_hashes: list[str | None], finished_at: str
+) -> ArchivedRecord:
+    """A record as the archive keeps it (writes the whole record: not on the event loop)."""
+    summary = RecordSummary(
+        id=record.id,
+        game=record.game,
+        version=record.version,
+        seats=[seat.name for seat in record.seats],
+        winners=record.result.winners if record.result else [],
+        tags=record.tags,
+        finished_at=finished_at,
+    )
+    return ArchivedRecord(record.model_dump_json(), summary, creator, token_hashes)
 
 
 class RecordArchive:
@@ -52,34 +99,25 @@ class RecordArchive:
     async def keep(self, archived: ArchivedRecord) -> None:
         """Writes the record; keeping it again (the referee and a reader may both do so)
         keeps the first archiving's `finished_at`, so the listing holds it once."""
-        record = archived.record
-        key = self._key(record.id)
+        key = self._key(archived.id)
         async with self.redis.pipeline(transaction=True) as claim:
             claim.hsetnx(key, "finished_at", archived.finished_at)
             claim.hget(key, "finished_at")
             _, first = await claim.execute()
-        archived = replace(archived, finished_at=cast(str, first))
-        summary = RecordSummary(
-            id=record.id,
-            game=record.game,
-            version=record.version,
-            seats=[seat.name for seat in record.seats],
-            winners=record.result.winners if record.result else [],
-            tags=record.tags,
-            finished_at=archived.finished_at,
-        )
-        member = f"{_ms(archived.finished_at):015d}:{record.id}"
+        summary = archived.summary.model_copy(update={"finished_at": cast(str, first)})
+        member = f"{_ms(summary.finished_at):015d}:{archived.id}"
         indexes = [self._index(archived.creator, None)]
-        indexes += [self._index(archived.creator, tag) for tag in record.tags]
+        indexes += [self._index(archived.creator, tag) for tag in archived.tags]
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(
                 key,
                 mapping={
-                    "record": record.model_dump_json(),
+                    "record": archived.record_json,
+                    "shape": SHAPE,
                     "summary": summary.model_dump_json(),
                     "creator": archived.creator,
                     "tokens": orjson.dumps(archived.token_hashes).decode(),
-                    "finished_at": archived.finished_at,
+                    "finished_at": summary.finished_at,
                 },
             )
             pipe.pexpire(key, self.ttl_ms)
@@ -90,13 +128,16 @@ class RecordArchive:
 
     async def load(self, game_id: str) -> ArchivedRecord | None:
         fields = cast(dict[str, str], await self.redis.hgetall(self._key(game_id)))
-        if "record" not in fields:
+        if "record" not in fields or "summary" not in fields:
             return None  # never kept, or a keeping cut short: kept again from the store
+        record_json = fields["record"]
+        if fields.get("shape") != SHAPE:
+            record_json = await asyncio.to_thread(_in_current_shape, record_json)
         return ArchivedRecord(
-            record=Record.model_validate_json(fields["record"]),
+            record_json=record_json,
+            summary=RecordSummary.model_validate_json(fields["summary"]),
             creator=fields["creator"],
             token_hashes=orjson.loads(fields["tokens"]),
-            finished_at=fields["finished_at"],
         )
 
     async def listing(
@@ -153,13 +194,24 @@ def left_at(record: GameRecord) -> dict[int, int]:
     }
 
 
-def archived_from_store(record: GameRecord, log: Sequence[LogEntry], game: Game) -> ArchivedRecord:
-    return ArchivedRecord(
-        record=record_from_store(record, log, game, left_at=left_at(record)),
-        creator=record.creator,
-        token_hashes=[seat.token_hash for seat in record.seats],
-        finished_at=now(),
-    )
+async def archived_from_store(
+    record: GameRecord, log: Sequence[LogEntry], game: Game
+) -> ArchivedRecord:
+    """The record of a finished game in the store, built and written in a worker thread."""
+
+    def build() -> ArchivedRecord:
+        return archived(
+            record_from_store(record, log, game, left_at=left_at(record)),
+            record.creator,
+            [seat.token_hash for seat in record.seats],
+            now(),
+        )
+
+    return await asyncio.to_thread(build)
+
+
+def _in_current_shape(record_json: str) -> str:
+    return Record.model_validate_json(record_json).model_dump_json()
 
 
 def _ms(at: str) -> int:

@@ -184,7 +184,7 @@ class Referee:
         try:
             log_entries = await full_log(self.store, record.id, record.version)
             await self.archive.keep(
-                archived_from_store(record, log_entries, self.served.of(record))
+                await archived_from_store(record, log_entries, self.served.of(record))
             )
         except Exception as error:
             log.error("record_not_kept", game_id=record.id, exc_info=error)

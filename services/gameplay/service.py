@@ -7,6 +7,7 @@ is the referee's (`referee.py`).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import re
@@ -677,8 +678,9 @@ class GameService:
 
     # --- records -------------------------------------------------------------------------
 
-    async def record(self, game_id: str, who: Credentials) -> Record:
-        """The record of a finished game, for its seats and platform API keys."""
+    async def record(self, game_id: str, who: Credentials) -> ArchivedRecord:
+        """The record of a finished game, for its seats and platform API keys: its JSON as
+        kept (`record_json`), to serve as it is."""
         archived = await self._archived(game_id)
         if who.bearer is None:
             raise unauthorized(
@@ -688,14 +690,14 @@ class GameService:
             )
         if not who.platform and who.token_hash not in archived.token_hashes:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
-        return archived.record
+        return archived
 
     async def version_view(self, game_id: str, version: int) -> VersionView:
         """A spectator's view of a finished game at `version` (0: before any move),
         replayed off the event loop from the nearest state kept (`VersionViews`)."""
 
         async def load() -> Record:
-            return (await self._archived(game_id)).record
+            return await asyncio.to_thread((await self._archived(game_id)).parsed)
 
         def check(record: Record) -> None:
             if not 0 <= version <= record.version:
@@ -764,7 +766,7 @@ class GameService:
                 status_now=stored.status.value,
             )
         entries = await full_log(self.store, game_id, stored.version)
-        archived = archived_from_store(stored, entries, self._game_of(stored))
+        archived = await archived_from_store(stored, entries, self._game_of(stored))
         if self.archive is not None:
             await self.archive.keep(archived)
         return archived

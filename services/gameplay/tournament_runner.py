@@ -55,7 +55,6 @@ from .problems import (
     unauthorized,
     unprocessable,
 )
-from .records import Record
 from .service import GameService, created_game_id, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
@@ -333,12 +332,12 @@ class TournamentRunner:
             rounds=rounds,
         )
 
-    async def check_record(self, record: Record) -> None:
+    async def check_record(self, game_id: str, tags: list[str]) -> None:
         """Refuse (409 deal_in_play) the record of a tournament table's finished game
         while another table of the tournament still plays with its seed: the record
         holds the seed and the unredacted events, and a duplicate round deals the same
         seed at every table, so it would show those players' hidden information."""
-        for tag in record.tags:
+        for tag in tags:
             tournament_id = tag[len(TOURNAMENT_TAG) :]
             if not tag.startswith(TOURNAMENT_TAG) or not TOURNAMENT_ID.match(tournament_id):
                 continue
@@ -346,8 +345,8 @@ class TournamentRunner:
             if found is None:
                 continue
             tournament = (await _parsed(found.document, _read_pool)).tournament
-            table = table_of_game(tournament, record.id)
-            if table is not None and table.seed in seeds_in_play(tournament, besides=record.id):
+            table = table_of_game(tournament, game_id)
+            if table is not None and table.seed in seeds_in_play(tournament, besides=game_id):
                 raise conflict(
                     "deal_in_play",
                     f"Another table of tournament {tournament_id} is still playing this "

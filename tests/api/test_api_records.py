@@ -4,6 +4,7 @@ records a platform lists by tag. Records replay through the engine (`skyport rep
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 
@@ -211,6 +212,77 @@ def test_graphql_reads_records_states_and_listings(api, gql, hidden_numbers):
         "query($id: ID!) { record(gameId: $id) }", {"id": live["id"]}, token=api.platform_key
     )
     assert answer["errors"][0]["extensions"]["code"] == "not_finished"
+
+
+# --- whole records: parsed and written off the event loop -------------------------------
+
+
+@pytest.fixture
+def record_work_on_the_loop(monkeypatch) -> list[str]:
+    """Whole records parsed or written while an event loop runs in the thread (names)."""
+    import asyncio
+
+    from services.gameplay.records import Record
+
+    seen: list[str] = []
+
+    def on_loop() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    parse, write = Record.model_validate_json, Record.model_dump_json
+
+    def parsing(text, *args, **kwargs):
+        if on_loop():
+            seen.append("parse")
+        return parse(text, *args, **kwargs)
+
+    def writing(self, *args, **kwargs):
+        if on_loop():
+            seen.append("write")
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(Record, "model_validate_json", parsing)
+    monkeypatch.setattr(Record, "model_dump_json", writing)
+    return seen
+
+
+def test_records_are_built_parsed_and_written_off_the_event_loop(
+    api, gql, settings, redis_url, record_work_on_the_loop
+):
+    import redis as sync_redis
+
+    created = finished_game(api)
+    token = tokens_of(created)[0]
+    client = sync_redis.Redis.from_url(redis_url)
+    client.delete(f"{settings.key_prefix}:{{{created['id']}}}:record")  # built on first read
+    client.close()
+    for _ in range(2):
+        assert record_of(api, created["id"], token).status_code == 200
+        answer = gql.data(
+            "query($id: ID!) { record(gameId: $id) }", {"id": created["id"]}, token=token
+        )
+        assert answer["record"]["id"] == created["id"]
+        assert api.client.get(f"/v1/games/{created['id']}/states/2").status_code == 200
+    assert record_work_on_the_loop == []
+
+
+def test_a_record_kept_by_an_older_record_shape_is_served_in_todays(api, settings, redis_url):
+    import redis as sync_redis
+
+    created = finished_game(api)
+    token = tokens_of(created)[0]
+    today = record_of(api, created["id"], token).json()
+    older = {**today, "seats": [{"name": s["name"]} for s in today["seats"]]}  # no bot, left_at
+    client = sync_redis.Redis.from_url(redis_url)
+    key = f"{settings.key_prefix}:{{{created['id']}}}:record"
+    client.hset(key, "record", json.dumps(older))
+    client.hdel(key, "shape")
+    client.close()
+    assert record_of(api, created["id"], token).json() == today
 
 
 # --- replays: off the event loop, from the nearest state kept, and costed ----------------
