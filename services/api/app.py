@@ -38,6 +38,7 @@ from .operations import Operation
 from .problems import EXCEPTION_HANDLERS
 from .ratelimit import ConnectionsPerClient, RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
+from .ws_denials import quiet_denied_handshakes
 
 OPERATIONS: list[Operation] = [
     *routes_tournaments.operations,  # first: POST /v1/games/bulk, not a game's id
@@ -61,6 +62,7 @@ def create_app(
     settings = settings or get_settings()
     served = dict(games) if games is not None else {game.id: game for game in all_games()}
     configure_logging(settings.log_level, settings.log_json)
+    quiet_denied_handshakes()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

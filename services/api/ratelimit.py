@@ -29,6 +29,7 @@ from services.store.counters import COUNT, window_now
 
 from . import metrics
 from .problems import problem_response
+from .ws_denials import deny
 
 log = structlog.get_logger(__name__)
 
@@ -186,12 +187,12 @@ class ConnectionsPerClient:
 async def refuse(problem: Problem, scope: Scope, receive: Receive, send: Send) -> None:
     """A 429 problem; for a WebSocket handshake, as its denial response where the server
     supports that (uvicorn does), else as a close with 1008 (policy violation)."""
-    if scope["type"] == "websocket" and "websocket.http.response" not in scope.get(
-        "extensions", {}
-    ):
+    if scope["type"] != "websocket":
+        await problem_response(problem, scope["path"])(scope, receive, send)
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await deny(problem, scope, receive, send)
+    else:
         await WebSocketClose(code=1008, reason="rate_limited")(scope, receive, send)
-        return
-    await problem_response(problem, scope["path"])(scope, receive, send)
 
 
 def _limited(path: str) -> bool:

@@ -9,11 +9,12 @@ import asyncio
 import base64
 import contextlib
 import json
+import logging
 import os
 import socket as socket_module
 
 import pytest
-from log_capture import captured_logs
+from log_capture import Captured, captured_logs
 from starlette.testclient import WebSocketDenialResponse
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -336,3 +337,29 @@ async def test_a_client_that_leaves_answers_unread_is_closed_with_4413(server):
     slow.sock.close()
     await asyncio.sleep(0.1)
     assert server.logs.errors() == []
+
+
+# --- handshakes refused with an HTTP answer -----------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_handshake_refused_with_429_is_answered_and_logs_no_error(settings, games, serve):
+    from websockets.exceptions import InvalidStatus
+
+    app = create_app(settings.model_copy(update={"graphql_ws_max_connections_per_ip": 1}), games)
+    logger = logging.getLogger("uvicorn.error")
+    handler = Captured()
+    with serve(app) as running:  # uvicorn has configured its loggers: attach to it now
+        logger.addHandler(handler)
+        try:
+            first = await opened(running)
+            for _ in range(3):
+                with pytest.raises(InvalidStatus) as refused:
+                    await opened(running)
+                assert refused.value.response.status_code == 429
+            await first.close()
+            await asyncio.sleep(0.2)
+        finally:
+            logger.removeHandler(handler)
+    assert "too_many_connections" in refused.value.response.body.decode()
+    assert handler.errors() == []
