@@ -1,5 +1,6 @@
 """GraphQL for open seats: claiming one with its invite code, the creator filling one
-with a bot, and the creator cancelling a game that still waits for players."""
+with a bot or giving it a new invite, and the creator cancelling a game that still waits
+for players."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -68,7 +69,32 @@ class GameCancelled:
         )
 
 
+@strawberry.type(description="The creator gave an open seat a new invite code.")
+class InviteIssued:
+    game_id: strawberry.ID
+    game: str
+    seat: int
+    invite_code: str = strawberry.field(
+        description="The new code: single use, until inviteExpiresAt; the seat's earlier "
+        "code no longer works. Shown only here."
+    )
+    invite_expires_at: str
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+    @classmethod
+    def of(cls, issued: seats.InviteIssued, replayed: bool = False) -> "InviteIssued":
+        return cls(
+            game_id=strawberry.ID(issued.id),
+            game=issued.game,
+            seat=issued.seat,
+            invite_code=issued.invite_code or "",
+            invite_expires_at=issued.invite_expires_at,
+            replayed=replayed,
+        )
+
+
 SeatResult = Annotated[SeatTaken | Rejected, strawberry.union("SeatResult")]
+InviteResult = Annotated[InviteIssued | Rejected, strawberry.union("InviteResult")]
 CancelResult = Annotated[GameCancelled | Rejected, strawberry.union("CancelResult")]
 
 
@@ -77,7 +103,8 @@ class SeatMutations:
     @strawberry.mutation(
         description="Claim an open seat with its invite code and your name; the seat's token "
         "is shown once. Single use: of many claims at once exactly one gets the seat. "
-        "Refused: seat_taken, seat_not_open, game_not_waiting, invite_expired (results); a "
+        "Refused: seat_taken, seat_not_open, game_not_waiting, invite_expired (the creator "
+        "can issue a new code: reissueInvite) (results); a "
         "wrong code is an error (wrong_invite_code). With an idempotencyKey a retry of the "
         "same claim (seat, code and name) gets its token again; another claim under the key "
         "is refused (idempotency_key_reused)."
@@ -133,6 +160,36 @@ class SeatMutations:
             refused: SeatResult = _rejected_or_raise(problem)
             return refused
         return SeatTaken.of(taken, replayed)
+
+    @strawberry.mutation(
+        description="The creator gives an open seat a new invite code, valid ttlSeconds "
+        "(default SKYPORT_INVITE_TTL), when the first expired or went to the wrong person; "
+        "the earlier code stops working. Refused: seat_taken, seat_not_open, "
+        "game_not_waiting. With an idempotencyKey a retry gets the same code while it is "
+        "still the seat's invite (invite_replaced once it was claimed or replaced)."
+    )
+    async def reissue_invite(
+        self,
+        info: Info,
+        game_id: strawberry.ID,
+        seat: int,
+        ttl_seconds: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> InviteResult:
+        context = info.context
+        key = check_idempotency_key(idempotency_key)
+        try:
+            request = seats.ReissueInviteRequest.model_validate({"ttl_seconds": ttl_seconds})
+        except ValidationError as error:
+            return invalid_input(error)
+        try:
+            issued, replayed = await context.service.seats.reissue_invite(
+                str(game_id), context.credentials(), seat, request, key
+            )
+        except Problem as problem:
+            refused: InviteResult = _rejected_or_raise(problem)
+            return refused
+        return InviteIssued.of(issued, replayed)
 
     @strawberry.mutation(
         description="The creator calls off a game that still waits for players: it is "

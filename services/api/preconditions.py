@@ -22,11 +22,11 @@ VARY = "Authorization"
 def entity_tag(document: GameDocument) -> str:
     """`W/"v{version}-{mark}"`: the version, and a mark of what changes without a new
     version (the status when the game is scored or starts, seats stepping away, open
-    seats filled) and of whose representation it is: a seat's (`you`), a spectator's, or
-    a platform's full read of an ended game. With one tag for all readers, a client that
-    switched tokens and sent the tag it held got a 304 and kept the other reader's view.
-    The reader, never the token. A running clock's remaining time is not part of it: it
-    follows from the version and the time."""
+    seats filled or given a new invite) and of whose representation it is: a seat's
+    (`you`), a spectator's, or a platform's full read of an ended game. With one tag for
+    all readers, a client that switched tokens and sent the tag it held got a 304 and
+    kept the other reader's view. The reader, never the token. A running clock's
+    remaining time is not part of it: it follows from the version and the time."""
     away = "".join(
         "a" if seat.abandoned else "p" if seat.autopilot else "o" if seat.open else "-"
         for seat in document.seats
@@ -37,7 +37,10 @@ def entity_tag(document: GameDocument) -> str:
         reader = "spectator"
     else:
         reader = f"seat {document.you}"
-    mark = hashlib.blake2s(f"{document.status.value}|{away}|{reader}".encode(), digest_size=4)
+    invites = ",".join(seat.invite_expires_at or "" for seat in document.seats)
+    mark = hashlib.blake2s(
+        f"{document.status.value}|{away}|{invites}|{reader}".encode(), digest_size=4
+    )
     return f'W/"v{document.version}-{mark.hexdigest()}"'
 
 

@@ -1,5 +1,6 @@
 """REST: open seats - claiming one with its invite code, the creator filling one with a
-bot, and the creator cancelling a game that still waits for players."""
+bot or giving it a new invite, and the creator cancelling a game that still waits for
+players."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from services.gameplay.seats import (
     ClaimSeatRequest,
     FillSeatRequest,
     GameCancelled,
+    InviteIssued,
+    ReissueInviteRequest,
     SeatTaken,
 )
 
@@ -25,9 +28,9 @@ from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
     "token, once. The code is single use: of many claims at once exactly one gets the "
     "seat. The last claim starts the game. 403 wrong_invite_code, 409 seat_taken "
     "(claimed already), seat_not_open or game_not_waiting (cancelled), 410 "
-    "invite_expired. With an Idempotency-Key a retry of the same claim (seat, code and "
-    "name) gets its token again; another claim under the key is 422 "
-    "idempotency_key_reused.",
+    "invite_expired (the creator can issue a new code). With an Idempotency-Key a retry "
+    "of the same claim (seat, code and name) gets its token again; another claim under "
+    "the key is 422 idempotency_key_reused.",
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
     problems=(403, 409, 410),
@@ -60,6 +63,29 @@ async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest)
 
 @operation(
     "POST",
+    "/v1/games/{game_id}/seats/{seat:int}/invite",
+    summary="The creator gives an open seat a new invite code, valid ttl_seconds (default "
+    "SKYPORT_INVITE_TTL): when the first one expired or went to the wrong person. The "
+    "earlier code stops working. 409 seat_taken, seat_not_open or game_not_waiting. With "
+    "an Idempotency-Key a retry gets the same code while it is still the seat's invite "
+    "(409 invite_replaced once it was claimed or replaced).",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(200, InviteIssued, "The new code, shown only here"),),
+    problems=(401, 403, 409),
+)
+async def reissue_invite(
+    request: Request, path: GameSeatPath, body: ReissueInviteRequest
+) -> Response:
+    key = idempotency_key(request)
+    issued, replayed = await service(request).seats.reissue_invite(
+        path.game_id, credentials(request), path.seat, body, key
+    )
+    return json_response(issued, headers=replay_headers(replayed))
+
+
+@operation(
+    "POST",
     "/v1/games/{game_id}/cancel",
     summary="The creator calls off a game that still waits for players (status waiting): "
     "it is aborted, and game.cancelled is sent. 409 game_not_waiting once it has started. "
@@ -77,4 +103,4 @@ async def cancel_game(request: Request, path: GamePath) -> Response:
     return json_response(cancelled, headers=replay_headers(replayed))
 
 
-operations = [claim_seat, fill_seat, cancel_game]
+operations = [claim_seat, fill_seat, reissue_invite, cancel_game]

@@ -36,6 +36,18 @@ def derived_code(salt: str, scope: str, idempotency_key: str, seat: int) -> str:
     return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
 
 
+def reissued_code(salt: str, key_digest: str, seat: int) -> str:
+    """The code of an invite the creator reissued with an Idempotency-Key (`key_digest`:
+    the caller's and the key's), so that a retry answers it again."""
+    digest = _derived(salt, f"{key_digest}\x00reissued invite\x00{seat}")
+    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+
+
+def stored_invite(code: str, expires_ms: int) -> str:
+    """An invite as the store keeps it: "<expires unix ms>:<sha256 of the code>"."""
+    return f"{expires_ms}:{code_hash(code)}"
+
+
 def code_hash(code: str) -> str:
     """The hash of a code as typed: case, spaces and dashes do not matter."""
     plain = "".join(char for char in code.upper() if char not in "- ")
@@ -114,5 +126,5 @@ def invites_for(
     else:
         codes = {seat: derived_code(salt, scope, idempotency_key, seat) for seat in open_seats}
         creator = TOKEN_PREFIX + _derived(salt, f"{scope}\x00{idempotency_key}\x00creator").hex()
-    stored = {seat: f"{expires_ms}:{code_hash(code)}" for seat, code in codes.items()}
+    stored = {seat: stored_invite(code, expires_ms) for seat, code in codes.items()}
     return Invites(codes, stored, creator)

@@ -1,5 +1,6 @@
-"""Open seats: claiming one with its invite code, filling one with a bot, cancelling a
-game that still waits for players, and starting it when its last open seat is filled.
+"""Open seats: claiming one with its invite code, filling one with a bot, giving one a
+new invite, cancelling a game that still waits for players, and starting it when its
+last open seat is filled.
 
 A game created with open seats is `waiting`: no prompts, no moves, no clocks, no bots.
 Each open seat is filled by one Lua script (`services.store.seats`) that checks the
@@ -14,7 +15,7 @@ import hmac
 from collections.abc import Awaitable, Callable
 
 import structlog
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from services.ai.bot import levels_for
 from services.engine import seats_to_act
@@ -24,9 +25,17 @@ from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeat
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
 from .clocks import now, now_ms
-from .idempotency import Keeping, fingerprint, once
-from .invites import MAX_CODE_CHARS, code_hash, derived_claim_token
-from .payloads import BoundedSeatName, Strict
+from .idempotency import Keeping, fingerprint, key_digest, once
+from .invites import (
+    MAX_CODE_CHARS,
+    code_hash,
+    derived_claim_token,
+    expiry_text,
+    new_code,
+    reissued_code,
+    stored_invite,
+)
+from .payloads import MAX_INVITE_TTL, MIN_INVITE_TTL, BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
 from .referee import Referee
 from .served import ServedGames
@@ -69,6 +78,27 @@ class FillSeatRequest(Strict):
     )
 
 
+class ReissueInviteRequest(Strict):
+    ttl_seconds: StrictInt | None = Field(
+        default=None,
+        ge=MIN_INVITE_TTL,
+        le=MAX_INVITE_TTL,
+        description="How long the new code is valid, in seconds (60 to 604800); default "
+        "SKYPORT_INVITE_TTL.",
+    )
+
+
+class InviteIssued(BaseModel):
+    id: str
+    game: str
+    seat: int
+    invite_code: str | None = Field(
+        description="The open seat's new invite code: single use, until invite_expires_at. "
+        "The seat's earlier code no longer works. Shown only here."
+    )
+    invite_expires_at: str
+
+
 class SeatTaken(BaseModel):
     id: str
     game: str
@@ -102,11 +132,14 @@ class SeatDesk:
         served: ServedGames,
         referee: Referee,
         open_seats: OpenSeats,
+        invite_ttl: int,
     ) -> None:
         self.load = load
         self.served = served
         self.referee = referee
         self.open_seats = open_seats
+        self.invite_ttl = invite_ttl
+        """Seconds a reissued invite is valid unless the creator asks otherwise."""
 
     async def claim(
         self, game_id: str, seat: int, request: ClaimSeatRequest, idempotency_key: str | None
@@ -212,6 +245,70 @@ class SeatDesk:
         _check_outcome(outcome, game_id, seat)
         await self._after_fill(record, seat, taken_by, outcome)
         return answers[GameStatus(outcome.status)]
+
+    async def reissue_invite(
+        self,
+        game_id: str,
+        who: Credentials,
+        seat: int,
+        request: ReissueInviteRequest,
+        idempotency_key: str | None,
+    ) -> tuple[InviteIssued, bool]:
+        """The creator gives an open seat a new invite code (the first one expired, or went
+        to the wrong person): the earlier code stops working. Returns the answer and
+        whether it is a replay. With an Idempotency-Key the code is derived from the key
+        (the service keeps only its hash), so a replay answers it again while it is still
+        the seat's invite."""
+        asked = {"reissue": seat, **request.model_dump(mode="json")}
+
+        async def reissue(keeping: Keeping | None) -> InviteIssued:
+            return await self._reissue(game_id, who, seat, request, keeping)
+
+        issued, replayed = await once(
+            self.referee.store, game_id, who, idempotency_key, asked, reissue, InviteIssued
+        )
+        if not replayed or idempotency_key is None:
+            return issued, replayed
+        record = await self.load(game_id)
+        code = reissued_code(record.token_salt, key_digest(who, idempotency_key), seat)
+        if record.invites.get(seat, "").partition(":")[2] != code_hash(code):
+            raise conflict(
+                "invite_replaced",
+                f"Seat {seat}'s invite from this request was claimed or replaced since.",
+            )
+        return issued.model_copy(update={"invite_code": code}), True
+
+    async def _reissue(
+        self,
+        game_id: str,
+        who: Credentials,
+        seat: int,
+        request: ReissueInviteRequest,
+        keeping: Keeping | None,
+    ) -> InviteIssued:
+        record = await self.load(game_id)
+        _check_seat(record, seat)
+        _check_creator(record, who)
+        if keeping is None:
+            code = new_code()
+        else:
+            code = reissued_code(record.token_salt, keeping.digest, seat)
+        expires_ms = now_ms() + (request.ttl_seconds or self.invite_ttl) * 1000
+        invite = stored_invite(code, expires_ms)
+        answer = InviteIssued(
+            id=record.id,
+            game=record.game,
+            seat=seat,
+            invite_code=None,  # kept without the code: the service keeps only its hash
+            invite_expires_at=expiry_text(invite) or "",
+        )
+        keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
+        outcome = await self.open_seats.reissue(
+            record.id, seat, invite, updated_at=now(), keep=keep
+        )
+        _check_outcome(outcome, game_id, seat)
+        log.info("invite_reissued", game_id=game_id, seat=seat)
+        return answer.model_copy(update={"invite_code": code})
 
     async def cancel(
         self, game_id: str, who: Credentials, idempotency_key: str | None
@@ -351,7 +448,7 @@ def _check_creator(record: GameRecord, who: Credentials) -> None:
 
 def _check_outcome(outcome: FillOutcome, game_id: str, seat: int) -> None:
     verdict = outcome.verdict
-    if verdict in (FillVerdict.FILLED, FillVerdict.STARTED):
+    if verdict in (FillVerdict.FILLED, FillVerdict.STARTED, FillVerdict.REISSUED):
         return
     if verdict is FillVerdict.MISSING:
         raise not_found(game_id)
@@ -366,7 +463,7 @@ def _check_outcome(outcome: FillOutcome, game_id: str, seat: int) -> None:
     raise Problem(
         410,
         "invite_expired",
-        f"Seat {seat}'s invite code has expired; ask the game's creator for the seat.",
+        f"Seat {seat}'s invite code has expired; ask the game's creator for a new one.",
         refusal=True,
     )
 

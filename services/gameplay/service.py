@@ -184,7 +184,9 @@ class GameService:
     @cached_property
     def seats(self) -> SeatDesk:
         """Open seats: claiming, filling with a bot, cancelling a waiting game."""
-        return SeatDesk(self._load, self.served, self.referee, OpenSeats(self.store))
+        return SeatDesk(
+            self._load, self.served, self.referee, OpenSeats(self.store), self.invite_ttl
+        )
 
     # --- creating ------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Filling a game's open seats: one Lua script, so that of any number of people claiming
 one seat at once exactly one gets it, and the game starts (status `waiting` -> `active`)
-in the same step that fills its last open seat."""
+in the same step that fills its last open seat. Another gives an open seat a new invite
+(the creator's, when the first expired or went astray), only while the seat is open."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import cast
 import orjson
 
 from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
-from .store import GameStore
+from .store import GameStore, KeptAnswer
 
 FILL_SEAT = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
@@ -56,6 +57,26 @@ return {'started', 'active'}
 """
 
 
+REISSUE_INVITE = """
+-- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
+-- ARGV[1] seat, ARGV[2] the new invite ("<expires ms>:<code hash>"), ARGV[3] the invite
+-- fields' prefix, ARGV[4] the filled seats' fields' prefix, ARGV[5] updated_at,
+-- ARGV[6] channel, ARGV[7] the answer to keep ('' none), ARGV[8] the answer's ttl ms
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing', ''} end
+local status = redis.call('HGET', KEYS[1], 'status')
+if redis.call('HEXISTS', KEYS[1], ARGV[3] .. ARGV[1]) == 0 then
+  if redis.call('HEXISTS', KEYS[1], ARGV[4] .. ARGV[1]) == 1 then return {'taken', status} end
+  return {'not_open', status}
+end
+if status ~= 'waiting' then return {'closed', status} end
+redis.call('HSET', KEYS[1], ARGV[3] .. ARGV[1], ARGV[2], 'updated_at', ARGV[5])
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+redis.call('PUBLISH', ARGV[6], redis.call('HGET', KEYS[1], 'version'))
+if ARGV[7] ~= '' then redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[8], 'NX') end
+return {'reissued', status}
+"""
+
+
 class FillVerdict(StrEnum):
     FILLED = "filled"
     """The seat is taken; other seats are still open."""
@@ -70,6 +91,8 @@ class FillVerdict(StrEnum):
     """The game no longer waits for players (cancelled)."""
     WRONG_CODE = "wrong_code"
     EXPIRED = "expired"
+    REISSUED = "reissued"
+    """The open seat has a new invite (the creator's reissue)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,7 @@ class OpenSeats:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self._fill = store.redis.register_script(FILL_SEAT)
+        self._reissue = store.redis.register_script(REISSUE_INVITE)
 
     async def fill(
         self,
@@ -132,6 +156,34 @@ class OpenSeats:
                 GameStart(updated_at, turn_if_started).to_json(),
                 keep.if_waiting if keep else "",
                 keep.if_started if keep else "",
+                self.store.lifetimes.idempotency * 1000,
+            ],
+        )
+        return FillOutcome(FillVerdict(verdict), str(status))
+
+    async def reissue(
+        self,
+        game_id: str,
+        seat: int,
+        invite: str,
+        *,
+        updated_at: str,
+        keep: KeptAnswer | None = None,
+    ) -> FillOutcome:
+        """Replace open `seat`'s invite ("<expires ms>:<code hash>") while the game waits:
+        REISSUED, or why not (MISSING, TAKEN, NOT_OPEN, CLOSED). If it lands, the answer
+        to `keep` is kept with it."""
+        keys = self.store.keys(game_id)
+        verdict, status = await self._reissue(
+            keys=[keys.record, keys.answer(keep.digest if keep else None)],
+            args=[
+                seat,
+                invite,
+                INVITE_FIELD,
+                SEAT_FIELD,
+                updated_at,
+                keys.channel,
+                keep.answer if keep else "",
                 self.store.lifetimes.idempotency * 1000,
             ],
         )
