@@ -120,3 +120,28 @@ def test_graphql_reissues_an_invite(api, gql):
     assert claim(api, game_id, 1, issued["inviteCode"]).status_code == 200
     again = gql.data(mutation, {"id": game_id, "seat": 1}, token=creator)["reissueInvite"]
     assert again == {"__typename": "Rejected", "code": "seat_taken"}
+
+
+def test_embedded_mode_reissues_with_the_same_script(games):
+    from starlette.testclient import TestClient
+
+    from services.api.app import create_app
+    from services.gameplay.settings import Settings
+
+    settings = Settings(redis_url=None, log_level="warning", stream_keepalive=0.5)
+    with TestClient(create_app(settings, games)) as client:
+        created = client.post(
+            "/v1/games", json={"game": "hidden-numbers", "seats": [{"name": "Host"}, OPEN]}
+        ).json()
+        game_id, creator = created["id"], created["creator_token"]
+        issued = client.post(
+            f"/v1/games/{game_id}/seats/1/invite",
+            json={},
+            headers={"Authorization": f"Bearer {creator}"},
+        )
+        assert issued.status_code == 200, issued.text
+        path = f"/v1/games/{game_id}/seats/1/claim"
+        old = client.post(path, json={"code": created["seats"][1]["invite_code"], "name": "A"})
+        assert old.status_code == 403
+        new = client.post(path, json={"code": issued.json()["invite_code"], "name": "A"})
+        assert new.status_code == 200 and new.json()["status"] == "active"
