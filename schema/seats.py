@@ -104,10 +104,10 @@ class SeatMutations:
         description="Claim an open seat with its invite code and your name; the seat's token "
         "is shown once. Single use: of many claims at once exactly one gets the seat. "
         "Refused: seat_taken, seat_not_open, game_not_waiting, invite_expired (the creator "
-        "can issue a new code: reissueInvite) (results); a "
-        "wrong code is an error (wrong_invite_code). With an idempotencyKey a retry of the "
-        "same claim (seat, code and name) gets its token again; another claim under the key "
-        "is refused (idempotency_key_reused)."
+        "can issue a new code: reissueInvite) (results); a wrong code is an error "
+        "(wrong_invite_code). With an idempotencyKey a retry of the same claim (seat, code "
+        "and name) gets its token again; another claim with that code under the key is "
+        "refused (idempotency_key_reused); the key is the code holder's."
     )
     async def claim_seat(
         self,

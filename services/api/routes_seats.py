@@ -29,8 +29,9 @@ from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
     "seat. The last claim starts the game. 403 wrong_invite_code, 409 seat_taken "
     "(claimed already), seat_not_open or game_not_waiting (cancelled), 410 "
     "invite_expired (the creator can issue a new code). With an Idempotency-Key a retry "
-    "of the same claim (seat, code and name) gets its token again; another claim under "
-    "the key is 422 idempotency_key_reused.",
+    "of the same claim (seat, code and name) gets its token again; another claim with "
+    "that code under the key is 422 idempotency_key_reused (the key is the code "
+    "holder's: with another code it is another key).",
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
     problems=(403, 409, 410),

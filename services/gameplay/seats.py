@@ -48,9 +48,12 @@ CANCELLED = "cancelled by its creator"
 FILLED = (GameStatus.WAITING, GameStatus.ACTIVE)
 """The game's status after a fill: still waiting, or started by it."""
 
-CLAIMER = Credentials(bearer=None, client_ip="")
-"""Who claims a seat: nobody the service knows (a claim needs no credentials), so a
-claim's Idempotency-Key is the game's: another claim under it is another request."""
+
+def claimer(code: str) -> Credentials:
+    """Who claims a seat, for its Idempotency-Key: whoever holds the code it sends (a claim
+    needs no credentials). Keys are not secrets: scoped by the game alone, a holder of
+    another seat's code who used a guest's key first made the guest's claim 422."""
+    return Credentials(bearer=f"invite code {code_hash(code)}", client_ip="")
 
 
 # --- documents -----------------------------------------------------------------------
@@ -162,7 +165,13 @@ class SeatDesk:
             return await self._claim(game_id, seat, request, token, keeping, record)
 
         taken, replayed = await once(
-            self.referee.store, game_id, CLAIMER, idempotency_key, asked, claim, SeatTaken
+            self.referee.store,
+            game_id,
+            claimer(request.code),
+            idempotency_key,
+            asked,
+            claim,
+            SeatTaken,
         )
         if not replayed:
             return taken, False

@@ -211,17 +211,16 @@ def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(api)
     assert "Idempotent-Replayed" not in first.headers
 
     def refused_under_the_key() -> None:
-        for other_code, name in (
-            ("AAAAA-BBBBB", "Mallory"),
-            ("AAAAA-BBBBB", "Guest"),
-            (code, "Mallory"),
-        ):
-            other = claim(api, game_id, 1, other_code, name, **key)
-            assert other.status_code == 422, other.text
-            assert other.json()["code"] == "idempotency_key_reused"
+        # Another name with the code: another request under the key.
+        other = claim(api, game_id, 1, code, "Mallory", **key)
+        assert other.status_code == 422, other.text
+        assert other.json()["code"] == "idempotency_key_reused"
+        assert token not in other.text and "Idempotent-Replayed" not in other.headers
+        # Without the code the key is not the guest's: a claim of its own, refused.
+        for seat, name in ((1, "Mallory"), (1, "Guest"), (2, "Guest")):
+            other = claim(api, game_id, seat, "AAAAA-BBBBB", name, **key)
+            assert other.status_code in (403, 409), other.text
             assert token not in other.text and "Idempotent-Replayed" not in other.headers
-        other_seat = claim(api, game_id, 2, "AAAAA-BBBBB", "Guest", **key)
-        assert other_seat.status_code == 422 and token not in other_seat.text
 
     refused_under_the_key()
     # The same claim, typed as the README allows (case and dashes do not matter), is a replay.
@@ -236,6 +235,23 @@ def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(api)
     assert later.json() == first.json()
     assert api.game(game_id, token)["you"] == 1
     assert [s["name"] for s in api.game(game_id)["seats"]] == ["Host", "Guest", "Bruno"]
+
+
+def test_a_guests_claim_key_used_first_by_another_seats_code_holder_still_claims(api):
+    """Keys are not secrets, and claims need no credentials: scoped by the game alone, a
+    holder of another seat's code who sent a guest's key first made the guest's claim
+    422. A claim's key is its code holder's."""
+    created = api.create(seats=[{"name": "Host"}, OPEN, OPEN])
+    game_id = created["id"]
+    key = {"Idempotency-Key": "guest-claim-key-2"}
+    other = claim(api, game_id, 2, code_of(created, 2), "Other", **key)
+    assert other.status_code == 200
+    guest = claim(api, game_id, 1, code_of(created, 1), "Guest", **key)
+    assert guest.status_code == 200, guest.text
+    assert guest.json()["seat"] == 1 and guest.json()["token"] != other.json()["token"]
+    assert "Idempotent-Replayed" not in guest.headers
+    again = claim(api, game_id, 1, code_of(created, 1), "Guest", **key)
+    assert again.json() == guest.json() and again.headers["Idempotent-Replayed"] == "true"
 
 
 def fill_once(api, game_id: str, seat: int, token: str, key: str, bot: str = "random"):

@@ -197,10 +197,14 @@ def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(gql)
     assert first["__typename"] == "SeatTaken" and first["replayed"] is False
     last = {"id": game_id, "seat": 2, "code": created["seats"][2]["inviteCode"], "name": "Bo"}
     for started in (False, True):
+        answer = gql.data(CLAIM, {**asked, "name": "Mallory"})["claimSeat"]
+        assert answer["__typename"] == "Rejected", answer  # no token
+        assert answer["code"] == "idempotency_key_reused"
         for other in ({"code": "AAAAA-BBBBB", "name": "Mallory"}, {"code": "AAAAA-BBBBB"}):
-            answer = gql.data(CLAIM, {**asked, **other})["claimSeat"]
-            assert answer["__typename"] == "Rejected", answer  # no token
-            assert answer["code"] == "idempotency_key_reused"
+            # Without the code the key is not the guest's: a claim of its own, refused.
+            refused = gql(CLAIM, {**asked, **other})
+            assert first["token"] not in str(refused), refused
+            assert refused["data"]["claimSeat"]["code"] == "seat_taken"  # the guest has it
         again = gql.data(CLAIM, asked)["claimSeat"]
         assert again == {**first, "replayed": True}
         if not started:
