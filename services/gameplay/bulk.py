@@ -11,7 +11,7 @@ so a repeat answers the same ids and tokens; the same key with another body is r
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import orjson
 from pydantic import BaseModel, Field, field_validator, model_validator
@@ -22,6 +22,7 @@ from services.store.bulk import BatchCreator
 
 from . import metrics
 from .auth import Credentials, check_idempotency_key, new_salt
+from .invites import Invites
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
 from .problems import (
     Problem,
@@ -72,6 +73,18 @@ class BulkCreated(BaseModel):
     games: list[GameCreated] = Field(description="In the order of the request, with tokens.")
 
 
+@dataclass(frozen=True)
+class _BuiltGame:
+    record: GameRecord
+    tokens: list[str | None]
+    invites: Invites
+    turn: tuple[int, ...]
+    """The seats its first state prompts."""
+
+    def answer(self, service: GameService) -> GameCreated:
+        return self.invites.shown_in(service._created_answer(self.record, self.tokens))
+
+
 class BulkCreation:
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -102,7 +115,7 @@ class BulkCreation:
         built = [
             await self._built(who, index, spec, key) for index, spec in enumerate(request.games)
         ]
-        records = [record for record, _, _ in built]
+        records = [built_game.record for built_game in built]
         batch_record = orjson.dumps(
             {"fingerprint": body_print, "games": [record.id for record in records]}
         ).decode()
@@ -116,16 +129,16 @@ class BulkCreation:
                 "A game of this batch exists already; nothing was created.",
                 refusal=True,
             )
-        for record, _, turn in built:
-            await self.service.pipeline.created(record, turn)
-        games = [self.service._created_answer(record, tokens) for record, tokens, _ in built]
+        for built_game in built:
+            await self.service.pipeline.created(built_game.record, built_game.turn)
+        games = [built_game.answer(self.service) for built_game in built]
         return BulkCreated(games=games), False
 
     async def _built(
         self, who: Credentials, index: int, request: CreateGameRequest, key: str | None
-    ) -> tuple[GameRecord, list[str | None], tuple[int, ...]]:
-        """The record of game `index`, its seat tokens and the seats its first state
-        prompts, checked as POST /v1/games checks one; a refusal names the game's index."""
+    ) -> _BuiltGame:
+        """Game `index` as POST /v1/games sets one up (its open seats' invite codes and
+        the creator token included); a refusal names the game's index."""
         service = self.service
         try:
             game, policy, seed, state = await service.checked_setup(request)
@@ -134,6 +147,7 @@ class BulkCreation:
         game_key = f"bulk:{key}:{index}" if key else None
         salt = new_salt()
         tokens = service._tokens(request, who, game_key, salt)
+        invites = service.invites(who, request, game_key, salt)
         record = service._new_record(
             created_game_id(who.scope, game_key), game, request, state, seed, tokens, who, salt
         )
@@ -141,8 +155,11 @@ class BulkCreation:
             record,
             create_fingerprint=fingerprint(request.model_dump(mode="json")),
             leave_policy=policy,
+            creator_token_hash=invites.creator_token_hash,
+            invites=invites.stored,
         )
-        return service._with_created_answer(record), tokens, prompted_seats(game, state)
+        record = service._with_created_answer(record)
+        return _BuiltGame(record, tokens, invites, prompted_seats(game, state))
 
     async def _replayed(
         self,
@@ -165,8 +182,10 @@ class BulkCreation:
                     f"Game {index} of this batch ({game_id}) has expired.",
                     refusal=True,
                 )
-            tokens = self.service._tokens(spec, who, f"bulk:{key}:{index}", record.token_salt)
-            games.append(self.service._created_answer(record, tokens))
+            game_key = f"bulk:{key}:{index}"
+            tokens = self.service._tokens(spec, who, game_key, record.token_salt)
+            invites = self.service.invites(who, spec, game_key, record.token_salt)
+            games.append(invites.shown_in(self.service._created_answer(record, tokens)))
         metrics.IDEMPOTENT_REPLAYS.inc()
         return BulkCreated(games=games)
 

@@ -42,7 +42,7 @@ from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .creation_quota import CreationQuota
 from .idempotency import fingerprint
-from .invites import invites_for
+from .invites import Invites, invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
 from .listing import Listing
 from .parsed_states import ParsedStates
@@ -217,14 +217,7 @@ class GameService:
         await self._count_creation(who, game_id, idempotency_key)
         salt = new_salt()
         tokens = self._tokens(request, who, idempotency_key, salt)
-        ttl_ms = (request.invite_ttl_seconds or self.invite_ttl) * 1000
-        invites = invites_for(
-            request.seats,
-            scope=who.scope,
-            idempotency_key=idempotency_key,
-            salt=salt,
-            expires_ms=now_ms() + ttl_ms,
-        )
+        invites = self.invites(who, request, idempotency_key, salt)
         record = self._new_record(game_id, game, request, state, seed, tokens, who, salt)
         record = replace(
             record,
@@ -327,6 +320,20 @@ class GameService:
             webhook_events=list(dict.fromkeys(request.webhook_events)),
             clock_rules=request.clock.model_dump() if request.clock else None,
             clock=first_clock(request, game, state),
+        )
+
+    def invites(
+        self, who: Credentials, request: CreateGameRequest, idempotency_key: str | None, salt: str
+    ) -> Invites:
+        """The invite codes of the new game's open seats, and its creator token (derived
+        from the key with one, so that a retry answers them again)."""
+        ttl_ms = (request.invite_ttl_seconds or self.invite_ttl) * 1000
+        return invites_for(
+            request.seats,
+            scope=who.scope,
+            idempotency_key=idempotency_key,
+            salt=salt,
+            expires_ms=now_ms() + ttl_ms,
         )
 
     def _with_created_answer(self, record: GameRecord) -> GameRecord:

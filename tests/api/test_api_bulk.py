@@ -186,3 +186,41 @@ def test_graphql_creates_games_in_bulk(gql, api):
     games[2]["game"] = "chess"
     refused = gql.data(mutation, {"games": games}, token=token)["createGames"]
     assert refused["__typename"] == "Rejected" and refused["code"] == "unknown_game"
+
+
+def test_bulk_games_with_open_seats_get_invite_codes_that_claim_them(api):
+    """Bulk creation set no invites up: an open seat answered no code and no creator
+    token, and nobody could ever claim it, fill it or start the game."""
+    tag = f"bulk-{uuid.uuid4().hex[:8]}"
+    open_spec = {**spec(1, tag), "seats": [{"name": "Host"}, {"open": True}]}
+    body = {"games": [open_spec, spec(2, tag)]}
+    key = {"Idempotency-Key": f"batch-{uuid.uuid4()}"}
+    first = api.client.post("/v1/games/bulk", json=body, headers={**KEY, **key})
+    assert first.status_code == 201, first.text
+    waiting, plain = first.json()["games"]
+    code = waiting["seats"][1]["invite_code"]
+    assert code and waiting["seats"][1]["invite_expires_at"] and waiting["creator_token"]
+    assert waiting["status"] == "waiting" and plain["creator_token"] is None
+    again = api.client.post("/v1/games/bulk", json=body, headers={**KEY, **key})
+    assert again.json() == first.json()  # the same codes and creator token on a retry
+
+    claimed = api.client.post(
+        f"/v1/games/{waiting['id']}/seats/1/claim", json={"code": code, "name": "Guest"}
+    )
+    assert claimed.status_code == 200 and claimed.json()["status"] == "active"
+
+
+def test_the_creator_of_a_bulk_game_fills_its_open_seat_with_a_bot(api):
+    tag = f"bulk-{uuid.uuid4().hex[:8]}"
+    open_spec = {**spec(3, tag), "seats": [{"name": "Host"}, {"open": True}]}
+    created = api.client.post("/v1/games/bulk", json={"games": [open_spec]}, headers=KEY)
+    game = created.json()["games"][0]
+    for token in (game["creator_token"], KEY["Authorization"].split()[1]):
+        issued = api.client.post(
+            f"/v1/games/{game['id']}/seats/1/invite", json={}, headers=api.auth(token)
+        )
+        assert issued.status_code == 200, issued.text
+    filled = api.client.post(
+        f"/v1/games/{game['id']}/seats/1/bot", json={"bot": "random"}, headers=KEY
+    )
+    assert filled.status_code == 200 and filled.json()["status"] == "active"
