@@ -17,7 +17,6 @@ from services.gameplay.records import Record
 from .inputs import credentials, json_response, service
 from .operations import BEARER, json_answer, operation
 from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
-from .routes_tournaments import tournaments
 
 
 @operation(
@@ -36,7 +35,6 @@ from .routes_tournaments import tournaments
 )
 async def game_record(request: Request, path: GamePath) -> Response:
     archived = await service(request).record(path.game_id, credentials(request))
-    await tournaments(request).check_record(archived.id, archived.tags)
     return Response(archived.record_json, media_type="application/json")
 
 

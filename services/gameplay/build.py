@@ -32,6 +32,7 @@ from .bulk import BulkCreation
 from .clocks import ClockDeadlines
 from .commits import CommitMetrics, CommitPipeline, NextStep
 from .creation_quota import CreationQuota
+from .deals import DealsInPlay
 from .dispatch import (
     Advance,
     CeleryDispatcher,
@@ -186,6 +187,7 @@ def build_service(
         bot_maker=budgeted_bots(settings.bot_mcts_seconds, settings.bot_mcts_iterations),
         states=states,
     )
+    tournament_store = TournamentStore(redis, settings.key_prefix, settings.abandoned_game_ttl)
     service = GameService(
         store=store,
         served=served,
@@ -204,10 +206,11 @@ def build_service(
             if settings.create_limit_per_ip
             else None
         ),
+        deals=DealsInPlay(tournament_store),
     )
     tournaments = TournamentRunner(
         service,
-        TournamentStore(redis, settings.key_prefix, settings.abandoned_game_ttl),
+        tournament_store,
         _webhook_sender(dispatcher),
         service.key_webhooks,
     )

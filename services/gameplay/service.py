@@ -41,6 +41,7 @@ from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, 
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .creation_quota import CreationQuota
+from .deals import DealsInPlay
 from .idempotency import fingerprint
 from .invites import Invites, invites_for
 from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
@@ -176,6 +177,8 @@ class GameService:
     version_views: VersionViews = field(default_factory=VersionViews)
     creation_quota: CreationQuota | None = None
     """Games an IP may create per hour without an API key; None: no limit."""
+    deals: DealsInPlay | None = None
+    """Tournament deals still in play, which a finished table's full read waits for."""
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -367,7 +370,7 @@ class GameService:
         state = self.states.load(game, record.state)
         prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
         await self.referee.nudge(record, prompts)
-        full = viewer.sees_everything(record.status)
+        full = await self._sees_everything(record, viewer)
         return GameDocument(
             id=record.id,
             game=record.game,
@@ -420,7 +423,7 @@ class GameService:
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
         entries = await self.store.log(game_id, after=since, count=limit)
-        full = viewer.sees_everything(record.status)
+        full = await self._sees_everything(record, viewer)
         version = max([record.version, *(entry.version for entry in entries)])
         return EventsPage(
             id=game_id,
@@ -446,7 +449,7 @@ class GameService:
             and not after_start
             and (record.status is GameStatus.WAITING or record.started is not None)
         )
-        full = viewer.sees_everything(record.status)
+        full = await self._sees_everything(record, viewer)
         return self._feed(game_id, viewer, full, since, start_due)
 
     async def _feed(
@@ -699,6 +702,14 @@ class GameService:
             )
         if not who.platform and who.token_hash not in archived.token_hashes:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
+        holding = await self._tournament_holding(game_id, archived.tags)
+        if holding is not None:
+            raise conflict(
+                "deal_in_play",
+                f"Another table of tournament {holding} is still playing this game's deal; "
+                "its record is given once every table dealt it has finished.",
+                tournament_id=holding,
+            )
         return archived
 
     async def version_view(self, game_id: str, version: int) -> VersionView:
@@ -954,6 +965,20 @@ class GameService:
         if seat is None:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
         return Viewer(seat=seat)
+
+    async def _sees_everything(self, record: GameRecord, viewer: Viewer) -> bool:
+        """Whether `viewer` reads the game in full: a platform, once the game is over and
+        no other tournament table still plays its deal."""
+        if not viewer.sees_everything(record.status):
+            return False
+        return await self._tournament_holding(record.id, record.tags) is None
+
+    async def _tournament_holding(self, game_id: str, tags: list[str]) -> str | None:
+        """The tournament of which another table still plays finished game `game_id`'s
+        deal: its record and full read wait till then (a seed reveals hidden hands)."""
+        if self.deals is None:
+            return None
+        return await self.deals.tournament_holding(game_id, tags)
 
     def _acting_seat(self, viewer: Viewer) -> int:
         if viewer.platform:

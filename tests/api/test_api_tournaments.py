@@ -232,6 +232,14 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     )
     assert answer["data"] is None or answer["data"]["record"] is None
     assert answer["errors"][0]["extensions"]["code"] == "deal_in_play"
+    # Nor does a platform's full read of the finished table give it: no seat's view, and
+    # the log as a spectator reads it (its moves and draws would tell the deal).
+    bots_game = bots_table["game_id"]
+    assert api.client.get(f"/v1/games/{bots_game}", headers=KEY).json()["seat_views"] is None
+    log = api.client.get(f"/v1/games/{bots_game}/events", headers=KEY).json()["entries"]
+    assert log and all(entry["move"] is None for entry in log)
+    spectator = api.client.get(f"/v1/games/{bots_game}/events").json()["entries"]
+    assert [entry["events"] for entry in log] == [entry["events"] for entry in spectator]
     # table 2's people finish their game: the deal is over, and its seed is shown
     seats = []
     for index in (2, 3):
@@ -251,6 +259,9 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     record = api.client.get(f"/v1/games/{bots_table['game_id']}/record", headers=KEY)
     assert record.status_code == 200, record.text
     assert record.json()["seed"] in seeds
+    assert api.client.get(f"/v1/games/{bots_game}", headers=KEY).json()["seat_views"]
+    log = api.client.get(f"/v1/games/{bots_game}/events", headers=KEY).json()["entries"]
+    assert all(entry["move"] is not None for entry in log)
     graphql = gql.data(SEEDS, {"id": tid})["tournament"]["rounds"][0]["tables"]
     assert {t["seed"] for t in graphql} == {str(seed) for seed in seeds}
 
