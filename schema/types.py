@@ -467,8 +467,9 @@ class CreateGameInput:
     )
     webhook_events: list[str] | None = strawberry.field(
         default=strawberry.UNSET,
-        description='Which webhooks: "game.finished" (default), "move", '
-        '"game.seat_claimed", "game.started", "game.cancelled", "seat.left".',
+        description='Which webhooks: "game.finished" (default), "game.aborted" (also sent '
+        'to those told of game.finished), "move", "game.seat_claimed", "game.started", '
+        '"game.cancelled", "seat.left".',
     )
     clock: ClockInput | None = strawberry.UNSET
     on_leave: str | None = strawberry.field(

@@ -182,7 +182,8 @@ def failing_precondition(request: Request) -> Iterator[None]:
 @operation(
     "GET",
     "/v1/games/{game_id}/result",
-    summary="Final standings with every score's breakdown.",
+    summary="Final standings with every score's breakdown; 409 not_finished before the "
+    "end, game_aborted for a game that ended without standings.",
     answers=(json_answer(200, GameResult, "Standings"),),
     problems=(409,),
 )

@@ -56,10 +56,22 @@ class WebhookNotifier:
         if record.standings is not None:
             await self._send(record, "game.finished", {"result": record.standings})
 
+    async def aborted(self, record: GameRecord, reason: str) -> None:
+        """game.aborted: the game ended without standings (a bot or a step kept failing).
+        Sent to those told of game.finished too: it is the other way a game ends, and
+        one waiting for game.finished would otherwise wait for ever."""
+        await self._send(record, "game.aborted", {"reason": reason}, also_for="game.finished")
+
     async def _send(
-        self, record: GameRecord, event_type: str, body: dict[str, Any], key: str = ""
+        self,
+        record: GameRecord,
+        event_type: str,
+        body: dict[str, Any],
+        key: str = "",
+        also_for: str | None = None,
     ) -> None:
-        if self.sender is None or event_type not in record.webhook_events:
+        wanted = event_type in record.webhook_events or also_for in record.webhook_events
+        if self.sender is None or not wanted:
             return
         event_id = f"{record.id}:{record.version}:{event_type}" + (f":{key}" if key else "")
         payload = {

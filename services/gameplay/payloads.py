@@ -39,7 +39,13 @@ Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
 WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
 WebhookEvent = Literal[
-    "game.finished", "move", "game.seat_claimed", "game.started", "game.cancelled", "seat.left"
+    "game.finished",
+    "game.aborted",
+    "move",
+    "game.seat_claimed",
+    "game.started",
+    "game.cancelled",
+    "seat.left",
 ]
 OnLeave = Literal["bot_takes_over", "end_game"]
 
@@ -185,8 +191,10 @@ class CreateGameRequest(Strict):
     )
     webhook_events: list[WebhookEvent] = Field(
         default_factory=lambda: list[WebhookEvent](["game.finished"]),
-        max_length=6,
-        description="Which events to POST: game.finished (final standings), move "
+        max_length=7,
+        description="Which events to POST: game.finished (final standings), game.aborted "
+        "(the game ended without standings, with the reason; also sent to those told of "
+        "game.finished), move "
         "(every committed move, as a spectator sees it), game.seat_claimed (an open seat "
         "was claimed or filled with a bot: seat, name, bot), game.started (the last open "
         "seat was filled), game.cancelled (the creator cancelled the waiting game) and "

@@ -226,7 +226,9 @@ class Referee:
         )
         metrics.GAMES_FINISHED.labels(game=record.game, how="aborted").inc()
         if aborted:
-            await self._ended(replace(record, status=GameStatus.ABORTED))
+            ended = replace(record, status=GameStatus.ABORTED, abort_reason=reason)
+            await self.notifier.aborted(ended, reason)
+            await self._ended(ended)
 
     async def nudge(self, record: GameRecord, prompts: Sequence[Prompt]) -> None:
         """Re-kick work that a crashed replica may have dropped (idempotent)."""

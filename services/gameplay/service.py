@@ -491,6 +491,8 @@ class GameService:
 
     async def result(self, game_id: str) -> GameResult:
         record = await self._load(game_id)
+        if record.status is GameStatus.ABORTED:
+            raise _aborted(record, "it has no standings")
         if record.status is not GameStatus.FINISHED:
             await self.referee.nudge(record, [])
             raise Problem(
@@ -778,6 +780,8 @@ class GameService:
             if archived is not None:
                 return archived
         stored = await self._load(game_id)
+        if stored.status is GameStatus.ABORTED:
+            raise _aborted(stored, "it has no record")
         if stored.status is not GameStatus.FINISHED:
             await self.referee.nudge(stored, [])
             raise conflict(
@@ -993,6 +997,17 @@ class GameService:
 
 def prompted_seats(game: Game, state: GameState) -> tuple[int, ...]:
     return tuple(seats_to_act(game.prompts(state)))
+
+
+def _aborted(record: GameRecord, lacking: str) -> Problem:
+    """A game that was called off will never finish: say so, and why."""
+    reason = record.abort_reason or "aborted"
+    return conflict(
+        "game_aborted",
+        f"The game was aborted ({reason}): it will never finish, and {lacking}.",
+        status_now=record.status.value,
+        abort_reason=reason,
+    )
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
