@@ -161,8 +161,18 @@ class ClockRequest(Strict):
         default="forfeit",
         description="When a bank runs out: forfeit (the game's on_leave policy: the seat "
         "resigns and the others are scored, or it is abandoned and a bot plays it on) "
-        "or bot (a bot makes that move; the seat plays on with only its increment).",
+        "or bot (a bot makes that move; the seat plays on with only its increment, which "
+        "must then be more than 0).",
     )
+
+    @model_validator(mode="after")
+    def _bot_needs_an_increment(self) -> ClockRequest:
+        if self.on_timeout == "bot" and self.increment_seconds == 0:
+            raise ValueError(
+                "on_timeout bot needs increment_seconds above 0: a seat whose bank ran out "
+                "plays on with only its increment, and with none it could never move again"
+            )
+        return self
 
 
 class CreateGameRequest(Strict):

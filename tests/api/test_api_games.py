@@ -340,3 +340,30 @@ def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
     assert [s["resigned"] for s in listed[0]["seats"]] == [False, True, False]
     page = gql.data(LISTED_SEATS, {"tag": "resign-listing"}, token=api.platform_key)["games"]
     assert [s["resigned"] for s in page["edges"][0]["node"]["seats"]] == [False, True, False]
+
+
+def test_a_clock_whose_bot_plays_timed_out_seats_needs_an_increment(api, gql):
+    """With on_timeout bot a seat whose bank ran out plays on with only its increment: with
+    none it was offered moves it could never make, for the rest of the game."""
+    seats = [{"name": "A"}, {"name": "B"}]
+    for clock in (
+        {"initial_seconds": 60, "on_timeout": "bot"},
+        {"initial_seconds": 60, "increment_seconds": 0, "on_timeout": "bot"},
+    ):
+        refused = api.client.post(
+            "/v1/games", json={"game": "hidden-numbers", "seats": seats, "clock": clock}
+        )
+        assert refused.status_code == 422, refused.text
+        assert "increment_seconds above 0" in refused.text
+    clock = {"initial_seconds": 60, "increment_seconds": 1, "on_timeout": "bot"}
+    made = api.client.post(
+        "/v1/games", json={"game": "hidden-numbers", "seats": seats, "clock": clock}
+    )
+    assert made.status_code == 201, made.text
+    answer = gql.data(
+        """mutation { createGame(input: {game: "hidden-numbers",
+            seats: [{name: "A"}, {name: "B"}],
+            clock: {initialSeconds: 60, onTimeout: "bot"}}) {
+            __typename ... on Rejected { code details } } }"""
+    )["createGame"]
+    assert answer["__typename"] == "Rejected" and "increment" in str(answer["details"])
