@@ -211,12 +211,19 @@ def _copy_expression(tp: Any, value: str, helper: str, namespace: dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
 
 
+MODEL_SLOTS = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+
+
 def _unchecked(cls: type[M]) -> Callable[..., M]:
     """A constructor generated for pydantic model `cls` (keyword arguments, the model's
     defaults) that fills the instance directly and makes the same object `cls(**fields)`
     would, without validating: for moves, events and prompts the engine builds from its
     own, already valid state. Anything from outside goes through `model_validate`."""
-    namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__, "_set": object.__setattr__}
+    namespace: dict[str, Any] = {"_cls": cls, "_new": object.__new__}
+    # The four slots every model has, each set through its own descriptor: the same as
+    # `object.__setattr__(model, name, value)` without looking the name up on the class.
+    for slot in MODEL_SLOTS:
+        namespace[f"_set{slot}"] = _slot_setter(cls, slot)
     parameters, values, required, given = [], [], [], []
     for index, (name, info) in enumerate(cls.model_fields.items()):
         if info.default_factory is not None:
@@ -237,16 +244,24 @@ def _unchecked(cls: type[M]) -> Callable[..., M]:
     lines = [
         f"def new_{cls.__name__}(*, {', '.join(parameters)}):",
         "    model = _new(_cls)",
-        f"    _set(model, '__dict__', {{{', '.join(values)}}})",
+        f"    _set__dict__(model, {{{', '.join(values)}}})",
         f"    fields = {{{', '.join(required)}}}" if required else "    fields = set()",
         *(f"    {line}" for line in given),
-        "    _set(model, '__pydantic_fields_set__', fields)",
-        "    _set(model, '__pydantic_extra__', None)",
-        "    _set(model, '__pydantic_private__', None)",
+        "    _set__pydantic_fields_set__(model, fields)",
+        "    _set__pydantic_extra__(model, None)",
+        "    _set__pydantic_private__(model, None)",
         "    return model",
     ]
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names
     return namespace[f"new_{cls.__name__}"]  # type: ignore[no-any-return]
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The `__set__` of the descriptor behind attribute `name` of `cls`'s instances."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name].__set__  # type: ignore[no-any-return]
+    raise AssertionError(f"{cls.__name__} has no slot {name}")
 
 
 if TYPE_CHECKING:  # functools.cache would hide from mypy which model the constructor makes
