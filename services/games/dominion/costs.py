@@ -26,11 +26,8 @@ def cost_when(card: str, *, lowered: bool) -> Cost:
 
 PRINTED_COINS: dict[str, int] = {name: c.coins for name, c in PRINTED.items()}
 LOWERED_COINS: dict[str, int] = {name: c.coins for name, c in LOWERED.items()}
-
-
-def coins_to_buy(t: Table) -> dict[str, int]:
-    """Every card's coin cost right now, as plain numbers for checks over the Supply."""
-    return LOWERED_COINS if t.prophecy("Flourishing Trade") else PRINTED_COINS
+"""Every card's coin cost as plain numbers, printed and with Flourishing Trade active, for
+checks over the whole Supply (`turn.buyable_cards`, `turn.buy_phase_open`)."""
 
 
 def types_of(t: Table, card: str) -> frozenset[str]:

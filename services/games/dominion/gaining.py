@@ -44,17 +44,22 @@ def gain_from_trash(t: Table, seat: int, card: str) -> str | None:
     return gained(t, seat, card, "discard")
 
 
+_new_card_gained = unchecked(CardGained)
+
+
 def gained(t: Table, seat: int, card: str, to: str, by_blockade: bool = False) -> str:
-    to = destination(t, card, to)
-    p = t.player(seat)
-    if to == "blockade":
+    s = t.s
+    if s.prophecy is not None and not s.sun:
+        to = destination(t, card, to)
+    p = s.player_states[seat]
+    if to == "discard":
+        p.discard.append(card)
+    elif to == "blockade":
         p.blockades.append(card)
         p.blockade_victims.append(0)  # Blockade fills in who its Attack hits
-    elif to == "discard":
-        p.discard.append(card)
     else:
         {"hand": p.hand, "deck": p.deck, "rapid": p.rapid}[to].append(card)
-    t.log.append(unchecked(CardGained)(seat=seat, card=card, to=to))
+    t.log.append(_new_card_gained(seat=seat, card=card, to=to))
     note_gain(t, seat, card)
     when_gain(t, seat, card, by_blockade)
     return to
@@ -71,18 +76,21 @@ def destination(t: Table, card: str, to: str) -> str:
 
 
 def note_gain(t: Table, seat: int, card: str) -> None:
+    s = t.s
     if card == "Gold":
-        t.player(seat).gained_gold = True  # Kintsugi remembers this all game
-    if seat == t.active:
-        t.s.turn.gained += 1
-        if t.s.turn.phase == "buy":
-            t.s.turn.gained_in_buy = True
+        s.player_states[seat].gained_gold = True  # Kintsugi remembers this all game
+    turn = s.turn
+    if seat == turn.seat:
+        turn.gained += 1
+        if turn.phase == "buy":
+            turn.gained_in_buy = True
 
 
 def when_gain(t: Table, seat: int, card: str, by_blockade: bool = False) -> None:
-    if seat == t.active and not by_blockade and blockaded(t, seat, card):
+    s = t.s
+    if seat == s.turn.seat and not by_blockade and blockaded(t, seat, card):
         gain(t, seat, "Curse", by_blockade=True)
-    if t.s.prophecy is None or t.s.sun:
+    if s.prophecy is None or s.sun:
         return  # no Prophecy active
     if t.prophecy("Harsh Winter") and seat == t.active:
         harsh_winter(t, seat, card)
@@ -97,7 +105,7 @@ def blockaded(t: Table, seat: int, card: str) -> bool:
     turn, they gain a Curse" — once per gain, however many Blockades hold a copy; the
     Curse this gives does not itself trigger Blockade (RULES-NOTES.md)."""
     for other, p in enumerate(t.s.player_states):
-        if other != seat and card in p.blockades:
+        if p.blockades and other != seat and card in p.blockades:
             for held, hit in zip(p.blockades, p.blockade_victims, strict=True):
                 if held == card and hit >> seat & 1:
                     return True

@@ -46,7 +46,7 @@ class DominionGame(Game[DominionState, DominionConfig]):
             return []
         if state.stack:
             return [prompt_of(a) for a in state.stack[-1].asks]
-        return [phase_prompt(Table(state))]
+        return [phase_prompt(state)]
 
     def legal_moves(self, state: DominionState, seat: Seat) -> list[Move]:
         if state.stack or state.turn.phase != "buy" or state.over:
@@ -115,25 +115,28 @@ OWN_BOTS: dict[str, Callable[[int], Any]] = {
 """Dominion's own bot levels, beside the game-agnostic ones."""
 
 
-def phase_prompt(t: Table) -> Prompt:
+_new_prompt = unchecked(Prompt)
+
+
+def phase_prompt(s: DominionState) -> Prompt:
     """The active player's turn: `options` are the cards they can play (Action phase) or
     buy (Buy phase) right now; the full list of moves is `legal_moves`."""
-    turn = t.s.turn
-    p = t.s.player_states[turn.seat]
+    turn = s.turn
+    p = s.player_states[turn.seat]
+    t = Table(s)
     status = f"{turn.actions} Action(s), {turn.buys} Buy(s), ${turn.coins}, {p.debt} Debt"
     if turn.phase == "action":
         playable = [c for c in dict.fromkeys(p.hand) if playable_action(t, c)]
-        return unchecked(Prompt)(
+        return _new_prompt(
             seat=turn.seat,
             kind="action_phase",
             options=playable if turn.actions else [],
             text=f"Action phase ({status}): play an Action card (from your hand, or a Shadow "
             "from your deck), or end the phase.",
         )
-    options = buyable_cards(t)
-    return unchecked(Prompt)(
+    return _new_prompt(
         seat=turn.seat,
         kind="buy_phase",
-        options=options,
+        options=buyable_cards(t),
         text=f"Buy phase ({status}): play Treasures, buy a card or an Event, or end your turn.",
     )

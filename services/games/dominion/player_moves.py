@@ -5,6 +5,7 @@ Every refusal names the rule it breaks, with a stable code.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +13,7 @@ from services.engine import IllegalMove, Move
 from services.engine.state import unchecked
 
 from . import base_cards, intrigue_cards, seaside_cards  # noqa: F401  (register their cards)
-from .cards import EVENTS, SHADOWS
+from .cards import EVENTS, SHADOWS, TREASURES
 from .costs import cost, is_
 from .decisions import answers, problem_with, record
 from .event_effects import resolve_event  # noqa: F401  (registers the "event" frame)
@@ -39,7 +40,13 @@ from .moves import (
     PlayTreasure,
     PlayTreasures,
 )
-from .playing import play_from_deck, play_from_hand, play_treasure_from_hand
+from .playing import (
+    PLAIN_TREASURE_NAMES,
+    play_from_deck,
+    play_from_hand,
+    play_plain_treasures,
+    play_treasure_from_hand,
+)
 from .resolution import push, resolve_stack
 from .state import Ask
 from .table import Table
@@ -86,10 +93,12 @@ def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[M
 
 def buy_phase_legal_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
     """The active player's moves in their Buy phase, with no decision open."""
+    s = t.s
     moves = buy_phase_moves(t, buyable)
-    if t.s.player_states[t.s.turn.seat].debt:
+    if s.player_states[s.turn.seat].debt:
         moves += debt_moves(t)
-    moves += shadow_order_moves(t)
+    if not SHADOWS.isdisjoint(s.dealt):
+        moves += shadow_order_moves(t)
     moves.append(END_TURN)
     return moves
 
@@ -104,13 +113,15 @@ def action_phase_moves(t: Table) -> list[Move]:
 
 
 def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
-    treasures = playable_treasures(t)
+    s = t.s
+    turn = s.turn
+    hand = s.player_states[turn.seat].hand
     moves: list[Move] = []
-    if treasures:
+    if not turn.treasures_locked and not TREASURES.isdisjoint(hand):  # `playable_treasures`
         moves.append(PLAY_TREASURES)
-        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(treasures)]
-    moves += [BUY_CARD[c] for c in (buyable_cards(t) if buyable is None else buyable)]
-    if t.s.events:
+        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(hand) if c in TREASURES]
+    moves += map(BUY_CARD.__getitem__, buyable_cards(t) if buyable is None else buyable)
+    if s.events:
         moves += [BUY_EVENT[e] for e in buyable_events(t)]
     return moves
 
@@ -124,14 +135,20 @@ def debt_moves(t: Table) -> list[Move]:
 
 
 def shadows_in_game(t: Table) -> list[str]:
-    return [card for card in t.s.dealt if card in SHADOWS]
+    return list(shadows_among(tuple(t.s.dealt)))
+
+
+@functools.lru_cache(maxsize=64)
+def shadows_among(dealt: tuple[str, ...]) -> tuple[str, ...]:
+    """The Shadows among the piles dealt (asked whenever a Buy phase's moves are listed)."""
+    return tuple(card for card in dealt if card in SHADOWS)
 
 
 def shadow_order_moves(t: Table) -> list[Move]:
     """Ordering only matters with two or more kinds of Shadow in the game."""
     if SHADOWS.isdisjoint(t.s.dealt):
         return []
-    shadows = shadows_in_game(t)
+    shadows = shadows_among(tuple(t.s.dealt))
     if len(shadows) < 2:
         return []
     order = t.player(t.active).shadow_order
@@ -243,6 +260,12 @@ def play_treasures(t: Table, move: PlayTreasures) -> None:
     treasures = playable_treasures(t)
     if not treasures:
         raise refuse("no_treasures", "You have no Treasures in your hand to play.")
+    s = t.s
+    if PLAIN_TREASURE_NAMES.issuperset(treasures) and not (
+        s.prophecy == "Enlightenment" and s.sun == 0
+    ):
+        play_plain_treasures(t, s.turn.seat, treasures)  # no frame: nothing to resolve
+        return
     if "Rice" in treasures:
         treasures.sort(key=lambda c: c == "Rice")
     seat, stack = t.active, t.s.stack
@@ -254,11 +277,12 @@ def play_treasures(t: Table, move: PlayTreasures) -> None:
 
 def check_can_buy(t: Table, price_coins: int, what: str) -> None:
     need_phase(t, "buy", f"You can buy {what}")
-    if t.player(t.active).debt:
+    debt = t.s.player_states[t.s.turn.seat].debt
+    if debt:
         raise refuse(
             "cannot_buy_with_debt",
-            f"You have {t.player(t.active).debt} Debt: pay it off before buying cards or Events.",
-            debt=t.player(t.active).debt,
+            f"You have {debt} Debt: pay it off before buying cards or Events.",
+            debt=debt,
         )
     if buys_left(t) <= 0:
         raise refuse("no_buys_left", "You have no Buys left this turn.")
@@ -279,20 +303,27 @@ def use_buy(t: Table) -> None:
     turn.treasures_locked = True
 
 
+_new_card_bought = unchecked(CardBought)
+
+
 def buy_card(t: Table, move: BuyCard) -> None:
     need_phase(t, "buy", "You can buy cards")
-    if move.card not in t.s.supply:
-        raise refuse("not_in_supply", f"{move.card} is not a pile in the Supply.")
-    if t.s.supply[move.card] <= 0:
-        raise refuse("pile_empty", f"The {move.card} pile is empty.")
-    price = cost(t, move.card)
-    check_can_buy(t, price.coins, move.card)
-    t.s.turn.coins -= price.coins
+    s, card = t.s, move.card
+    left = s.supply.get(card)
+    if left is None:
+        raise refuse("not_in_supply", f"{card} is not a pile in the Supply.")
+    if left <= 0:
+        raise refuse("pile_empty", f"The {card} pile is empty.")
+    price = cost(t, card)
+    check_can_buy(t, price.coins, card)
+    turn = s.turn
+    turn.coins -= price.coins
     use_buy(t)
-    t.log.append(unchecked(CardBought)(seat=t.active, card=move.card))
+    seat = turn.seat
+    t.log.append(_new_card_bought(seat=seat, card=card))
     if price.debt:
-        take_debt(t, t.active, price.debt, f"bought {move.card}")
-    gain(t, t.active, move.card)
+        take_debt(t, seat, price.debt, f"bought {card}")
+    gain(t, seat, card)
 
 
 def buy_event(t: Table, move: BuyEvent) -> None:

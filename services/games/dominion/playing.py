@@ -31,7 +31,7 @@ SILVER_OR_GOLD = ("Silver", "Gold")
 def corsaired(t: Table, seat: int) -> bool:
     """Is a Corsair of another player attacking `seat` (until that player's next turn)?"""
     for other, p in enumerate(t.s.player_states):
-        if other != seat and any(hit >> seat & 1 for hit in p.corsairs):
+        if p.corsairs and other != seat and any(hit >> seat & 1 for hit in p.corsairs):
             return True
     return False
 
@@ -69,6 +69,34 @@ def play_treasure_from_hand(t: Table, seat: int, card: str) -> None:
     turn = t.s.turn
     turn.coins += plain[0]
     turn.buys += plain[1]
+
+
+PLAIN_TREASURE_NAMES = frozenset(PLAIN_TREASURES)
+
+
+def play_plain_treasures(t: Table, seat: int, cards: list[str]) -> None:
+    """`play_treasure_from_hand` for each of `cards` in turn, when every one is a plain
+    Treasure and Enlightenment is not active, so that none needs a frame: one loop, which
+    skips `treasure_played` where it has nothing to do (a Treasure played before this
+    turn, not the turn's first Silver or Gold, and no Prophecy active)."""
+    s = t.s
+    turn, log = s.turn, t.log
+    p = s.player_states[seat]
+    hand, in_play, played = p.hand, p.in_play, turn.treasures_played
+    prophecy = s.prophecy is not None and not s.sun
+    for card in cards:
+        coins, buys = PLAIN_TREASURES[card]
+        hand.remove(card)
+        in_play.append(card)
+        log.append(_new_card_played(seat=seat, card=card, source="hand"))
+        if (
+            prophecy
+            or card not in played
+            or (card in SILVER_OR_GOLD and not turn.silver_or_gold_played)
+        ):
+            treasure_played(t, card)
+        turn.coins += coins
+        turn.buys += buys
 
 
 DECK_POSITION = " (deck position "

@@ -12,7 +12,7 @@ from typing import cast
 from services.engine.state import unchecked
 
 from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
-from .costs import coins_to_buy, is_, up_to
+from .costs import LOWERED_COINS, PRINTED_COINS, is_, up_to
 from .decisions import ask, take
 from .gaining import costing, gain
 from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
@@ -25,8 +25,9 @@ from .zones import draw
 
 
 def advance(t: Table) -> None:
-    while not t.s.over:
-        if resolve_stack(t) or t.s.over or not step_phase(t):
+    s = t.s
+    while not s.over:
+        if (s.stack and resolve_stack(t)) or s.over or not step_phase(t):
             return
 
 
@@ -58,12 +59,13 @@ def playable_action(t: Table, card: str) -> bool:
 
 
 def can_play_an_action(t: Table) -> bool:
-    p = t.player(t.active)
-    if t.s.turn.actions <= 0:
+    s = t.s
+    if s.turn.actions <= 0:
         return False
+    p = s.player_states[s.turn.seat]
     if not SHADOWS.isdisjoint(p.deck):
         return True
-    if ACTIONS.isdisjoint(p.hand) and not t.prophecy("Enlightenment"):
+    if ACTIONS.isdisjoint(p.hand) and not (s.prophecy == "Enlightenment" and s.sun == 0):
         return False  # the common case, without asking card by card
     return any(playable_action(t, c) for c in p.hand)
 
@@ -82,11 +84,15 @@ def playable_treasures(t: Table) -> list[str]:
 
 
 def buyable_cards(t: Table) -> list[str]:
-    turn, p = t.s.turn, t.player(t.active)
-    if turn.phase != "buy" or p.debt or buys_left(t) <= 0:
+    s = t.s
+    turn = s.turn
+    if turn.phase != "buy" or s.player_states[turn.seat].debt:
         return []
-    costs, coins = coins_to_buy(t), turn.coins
-    return [n for n, left in t.s.supply.items() if left > 0 and costs[n] <= coins]
+    lowered = s.prophecy == "Flourishing Trade" and s.sun == 0
+    if turn.buys + (turn.actions if lowered else 0) <= 0:  # `buys_left`, written out
+        return []
+    costs, coins = LOWERED_COINS if lowered else PRINTED_COINS, turn.coins
+    return [n for n, left in s.supply.items() if left > 0 and costs[n] <= coins]
 
 
 def buyable_events(t: Table) -> list[str]:
@@ -111,9 +117,10 @@ def buy_phase_open(t: Table) -> bool:
         return True
     if p.debt:
         return bool(turn.coins)  # nothing can be bought with Debt
-    if buys_left(t) <= 0:
+    lowered = s.prophecy == "Flourishing Trade" and s.sun == 0
+    if turn.buys + (turn.actions if lowered else 0) <= 0:  # `buys_left`, written out
         return False
-    costs, coins = coins_to_buy(t), turn.coins
+    costs, coins = LOWERED_COINS if lowered else PRINTED_COINS, turn.coins
     for name, left in s.supply.items():
         if left > 0 and costs[name] <= coins:
             return True
@@ -123,24 +130,29 @@ def buy_phase_open(t: Table) -> bool:
 # --- start of turn --------------------------------------------------------------------
 
 
+_new_turn_started = unchecked(TurnStarted)
+
+
 def begin_turn(t: Table) -> None:
     s = t.s
-    s.turn = TurnState(seat=s.turn.seat, phase="start", extra=s.turn.extra)
+    seat = s.turn.seat
+    s.turn = turn = TurnState(seat=seat, phase="start", extra=s.turn.extra)
     s.turn_count += 1
-    t.player(s.turn.seat).turns += 1
-    t.log.append(unchecked(TurnStarted)(seat=s.turn.seat, turn=t.player(s.turn.seat).turns))
-    items = start_items(t, s.turn.seat)
+    p = s.player_states[seat]
+    p.turns += 1
+    t.log.append(_new_turn_started(seat=seat, turn=p.turns))
+    items = start_items(t, seat)
     if not items:  # nothing to order: no frame needed
-        s.turn.phase = "action"
+        turn.phase = "action"
         return
-    f = push(t, "start_of_turn", s.turn.seat)
+    f = push(t, "start_of_turn", seat)
     f.vars["items"] = items
 
 
 def start_items(t: Table, seat: int) -> list[str]:
     """Everything that happens at the start of this turn; the player may order them.
     (Built with plain `if`s: this runs every turn, and usually finds nothing.)"""
-    p = t.player(seat)
+    p = t.s.player_states[seat]
     items: list[str] = []
     if p.biding:
         items.append("Biding Time")
@@ -231,7 +243,8 @@ def start_cleanup(t: Table) -> None:
 
 
 def finish_cleanup(t: Table, seat: int) -> None:
-    biding_time(t, seat)
+    if t.s.prophecy == "Biding Time":
+        biding_time(t, seat)
     clean_up_cards(t, seat)
     end_turn(t)
 
@@ -285,16 +298,18 @@ def biding_time(t: Table, seat: int) -> None:
 def clean_up_cards(t: Table, seat: int) -> None:
     """Discard hand and play (Durations with work left stay), draw 5 (3 after Outpost);
     then Foresight."""
-    p, turn = t.player(seat), t.s.turn
+    p, turn = t.s.player_states[seat], t.s.turn
     if turn.staying and (turn.outposts or "Blockade" in p.in_play):
         turn.staying = durations_with_work(t, turn.staying)
-    leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
-    p.durations = [entry for entry in p.durations if entry[1] == "game"]
+    leaving: list[str] = []
+    if p.durations:
+        leaving = [card for card, lasting in p.durations if lasting == "next_turn"]
+        p.durations = [entry for entry in p.durations if entry[1] == "game"]
     for card, lasting, *_ in turn.staying:
         if card in p.in_play:
             p.in_play.remove(card)
             p.durations.append([card, lasting])
-    discard_from_play(t, seat, leaving + p.in_play)
+    discard_from_play(t, seat, leaving + p.in_play if leaving else p.in_play)
     p.in_play = []
     p.discard += p.hand
     p.hand = []
@@ -342,7 +357,7 @@ def plays_of(entry: list[str]) -> list[str]:
 
 def discard_from_play(t: Table, seat: int, cards: list[str]) -> None:
     """Panic: "when you discard [a Treasure] from play, return it to its pile." """
-    p = t.player(seat)
+    p = t.s.player_states[seat]
     if not t.prophecy("Panic"):
         p.discard += cards
         return
@@ -362,11 +377,16 @@ def end_turn(t: Table) -> None:
         s.turn.phase = "over"
         t.log.append(GameEnded(reason=reason))
         return
+    # The next turn's seat, in phase "start": `begin_turn` comes next, in this same move,
+    # and deals the fresh TurnState (one per turn, not two).
+    turn = s.turn
     if extra_turn_follows(t):
-        t.player(s.turn.seat).extra_turns += 1
-        s.turn = TurnState(seat=s.turn.seat, phase="start", extra=True)
-        return
-    s.turn = TurnState(seat=(s.turn.seat + 1) % s.players, phase="start")
+        s.player_states[turn.seat].extra_turns += 1
+        turn.extra = True
+    else:
+        turn.seat = (turn.seat + 1) % s.players
+        turn.extra = False
+    turn.phase = "start"
 
 
 def extra_turn_follows(t: Table) -> bool:
@@ -380,15 +400,18 @@ def game_end_reason(t: Table) -> str | None:
     (4 with 5–6 players). Piles removed by Divine Wind no longer count. The service also
     ends the game once every player has had `turn_limit` turns (turns go round the table
     and extra turns (Outpost) are not counted, so everyone has had the same number)."""
-    supply = t.s.supply
+    s = t.s
+    supply = s.supply
     if supply.get("Province", 1) == 0:
         return "The Province pile is empty."
-    empty = [name for name, left in supply.items() if left == 0] if 0 in supply.values() else []
-    if len(empty) >= PILES_TO_END[t.s.players]:
-        return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
-    if min(p.turns - p.extra_turns for p in t.s.player_states) >= t.s.turn_limit:
-        return (
-            f"The turn limit is reached: every player has had {t.s.turn_limit} turns "
-            "(a service rule, not the rulebook's)."
-        )
-    return None
+    if 0 in supply.values():
+        empty = [name for name, left in supply.items() if left == 0]
+        if len(empty) >= PILES_TO_END[s.players]:
+            return f"{len(empty)} Supply piles are empty: {', '.join(empty)}."
+    for p in s.player_states:  # a plain loop: every turn asks
+        if p.turns - p.extra_turns < s.turn_limit:
+            return None
+    return (
+        f"The turn limit is reached: every player has had {s.turn_limit} turns "
+        "(a service rule, not the rulebook's)."
+    )

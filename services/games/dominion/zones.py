@@ -12,11 +12,13 @@ from .table import Table
 
 def shuffle_discard_into_deck(t: Table, seat: int) -> None:
     """ "When shuffling Shadow cards, put them on the bottom." (Top of deck = end of list.)"""
-    p = t.player(seat)
+    p = t.s.player_states[seat]
     cards, p.discard = p.discard, []
     t.s.rng.shuffle(cards)
-    shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
-    p.deck = shadows + [c for c in cards if c not in SHADOWS] + p.deck
+    if not SHADOWS.isdisjoint(cards):
+        shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
+        cards = shadows + [c for c in cards if c not in SHADOWS]
+    p.deck = cards + p.deck
     t.log.append(unchecked(Shuffled)(seat=seat, count=len(cards)))
 
 
@@ -38,22 +40,29 @@ def top_card(t: Table, seat: int) -> str | None:
 def draw(t: Table, seat: int, n: int) -> list[str]:
     """Draw `n` cards one after another from the top (the end of the deck list),
     shuffling the discard pile in when the deck runs out."""
-    p = t.player(seat)
-    drawn: list[str] = []
-    while len(drawn) < n:
-        if not p.deck:
-            if not p.discard:
-                break
-            shuffle_discard_into_deck(t, seat)
-        count = min(n - len(drawn), len(p.deck))
-        drawn += reversed(p.deck[-count:])
-        del p.deck[-count:]
+    p = t.s.player_states[seat]
+    deck = p.deck
+    if len(deck) >= n > 0:  # the common case: no shuffle
+        drawn = deck[-n:]
+        drawn.reverse()
+        del deck[-n:]
+    else:
+        drawn = []
+        while len(drawn) < n:
+            if not p.deck:
+                if not p.discard:
+                    break
+                shuffle_discard_into_deck(t, seat)
+            count = min(n - len(drawn), len(p.deck))
+            drawn += reversed(p.deck[-count:])
+            del p.deck[-count:]
     p.hand += drawn
     if drawn:
-        t.log.append(
-            unchecked(CardsDrawn)(seat=seat, count=len(drawn), cards=drawn, private_to=[seat])
-        )
+        t.log.append(_new_cards_drawn(seat=seat, count=len(drawn), cards=drawn, private_to=[seat]))
     return drawn
+
+
+_new_cards_drawn = unchecked(CardsDrawn)
 
 
 def take_from(cards: list[str], taken: list[str]) -> None:
