@@ -159,4 +159,6 @@ FACTS = tuple(name for name, value in vars(Observation).items() if isinstance(va
 
 
 def observe(state: DominionState, seat: int, prompts: list[Prompt]) -> Observation:
+    if len(prompts) == 1 and prompts[0].seat == seat:
+        return Observation(state, seat, prompts)  # the usual case: a turn's one prompt
     return Observation(state, seat, [p for p in prompts if p.seat == seat])

@@ -135,25 +135,30 @@ def debt_moves(t: Table) -> list[Move]:
 
 
 def shadows_in_game(t: Table) -> list[str]:
-    return list(shadows_among(tuple(t.s.dealt)))
+    return list(shadows_among(tuple(t.s.dealt))[0])
 
 
 @functools.lru_cache(maxsize=64)
-def shadows_among(dealt: tuple[str, ...]) -> tuple[str, ...]:
-    """The Shadows among the piles dealt (asked whenever a Buy phase's moves are listed)."""
-    return tuple(card for card in dealt if card in SHADOWS)
+def shadows_among(dealt: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[Move, ...]]:
+    """The Shadows among the piles dealt, and the moves ordering each of them: asked
+    whenever an Action or Buy phase's moves are listed, so kept per kingdom."""
+    shadows = tuple(card for card in dealt if card in SHADOWS)
+    return shadows, tuple(ORDER_SHADOWS[card] for card in shadows)
 
 
 def shadow_order_moves(t: Table) -> list[Move]:
     """Ordering only matters with two or more kinds of Shadow in the game."""
-    if SHADOWS.isdisjoint(t.s.dealt):
+    s = t.s
+    if SHADOWS.isdisjoint(s.dealt):
         return []
-    shadows = shadows_among(tuple(t.s.dealt))
+    shadows, moves = shadows_among(tuple(s.dealt))
     if len(shadows) < 2:
         return []
-    order = t.player(t.active).shadow_order
+    order = s.player_states[s.turn.seat].shadow_order
+    done = s.turn.shadows_ordered
+    if not order and not done:
+        return list(moves)  # the usual case: no Shadow ordered yet
     bottom = order[0] if order else None
-    done = t.s.turn.shadows_ordered
     return [ORDER_SHADOWS[card] for card in shadows if card != bottom and card not in done]
 
 

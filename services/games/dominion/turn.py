@@ -33,20 +33,24 @@ def advance(t: Table) -> None:
 
 def step_phase(t: Table) -> bool:
     """Move the turn on when no frame is pending. False when the active seat must act."""
-    turn = t.s.turn
-    if turn.phase == "start":
+    s = t.s
+    phase = s.turn.phase
+    if phase == "start":
         begin_turn(t)
-    elif turn.phase == "action":
+        if s.stack:
+            return True
+        phase = s.turn.phase  # "action": go on at once, as the next step would
+    turn = s.turn
+    if phase == "action":
         if can_play_an_action(t):
             return False
-        turn.phase = "buy"
-    elif turn.phase == "buy":
+        turn.phase = phase = "buy"  # and on to the Buy phase, with nothing pending
+    if phase == "buy":
         if buy_phase_open(t):
             return False
         start_cleanup(t)
-    else:
-        raise AssertionError(f"no frame pending in phase {turn.phase}")
-    return True
+        return True
+    raise AssertionError(f"no frame pending in phase {turn.phase}")
 
 
 # --- what the active player can still do ----------------------------------------------
