@@ -16,7 +16,8 @@ def cost(t: Table, card: str) -> Cost:
     """The rulebook: "Flourishing Trade lowers coin costs, but has no effect on the cost of
     Daimyo."
     """
-    return cost_when(card, lowered=t.prophecy("Flourishing Trade"))
+    s = t.s
+    return (LOWERED if s.prophecy == "Flourishing Trade" and s.sun == 0 else PRINTED)[card]
 
 
 def cost_when(card: str, *, lowered: bool) -> Cost:

@@ -92,10 +92,19 @@ def legal_moves(t: Table, seat: int, buyable: list[str] | None = None) -> list[M
 
 
 def buy_phase_legal_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
-    """The active player's moves in their Buy phase, with no decision open."""
+    """The active player's moves in their Buy phase, with no decision open: Treasures
+    to play, cards and Events to buy, Debt to pay off, Shadows to order, ending the turn."""
     s = t.s
-    moves = buy_phase_moves(t, buyable)
-    if s.player_states[s.turn.seat].debt:
+    turn = s.turn
+    p = s.player_states[turn.seat]
+    moves: list[Move] = []
+    if not turn.treasures_locked and not TREASURES.isdisjoint(p.hand):  # `playable_treasures`
+        moves.append(PLAY_TREASURES)
+        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(p.hand) if c in TREASURES]
+    moves += map(BUY_CARD.__getitem__, buyable_cards(t) if buyable is None else buyable)
+    if s.events:
+        moves += [BUY_EVENT[e] for e in buyable_events(t)]
+    if p.debt:
         moves += debt_moves(t)
     if not SHADOWS.isdisjoint(s.dealt):
         moves += shadow_order_moves(t)
@@ -110,20 +119,6 @@ def action_phase_moves(t: Table) -> list[Move]:
     moves: list[Move] = [PLAY_CARD[c] for c in dict.fromkeys(p.hand) if playable_action(t, c)]
     top = len(p.deck) - 1
     return moves + [PlayShadow(card=p.deck[top - i], position=i) for i in shadow_positions(p)]
-
-
-def buy_phase_moves(t: Table, buyable: list[str] | None = None) -> list[Move]:
-    s = t.s
-    turn = s.turn
-    hand = s.player_states[turn.seat].hand
-    moves: list[Move] = []
-    if not turn.treasures_locked and not TREASURES.isdisjoint(hand):  # `playable_treasures`
-        moves.append(PLAY_TREASURES)
-        moves += [PLAY_TREASURE[c] for c in dict.fromkeys(hand) if c in TREASURES]
-    moves += map(BUY_CARD.__getitem__, buyable_cards(t) if buyable is None else buyable)
-    if s.events:
-        moves += [BUY_EVENT[e] for e in buyable_events(t)]
-    return moves
 
 
 def debt_moves(t: Table) -> list[Move]:
@@ -282,16 +277,18 @@ def play_treasures(t: Table, move: PlayTreasures) -> None:
 
 def check_can_buy(t: Table, price_coins: int, what: str) -> None:
     need_phase(t, "buy", f"You can buy {what}")
-    debt = t.s.player_states[t.s.turn.seat].debt
+    s = t.s
+    turn = s.turn
+    debt = s.player_states[turn.seat].debt
     if debt:
         raise refuse(
             "cannot_buy_with_debt",
             f"You have {debt} Debt: pay it off before buying cards or Events.",
             debt=debt,
         )
-    if buys_left(t) <= 0:
+    if turn.buys <= 0 and buys_left(t) <= 0:  # Flourishing Trade: Action plays as Buys
         raise refuse("no_buys_left", "You have no Buys left this turn.")
-    if price_coins > t.s.turn.coins:
+    if price_coins > turn.coins:
         raise refuse(
             "not_enough_coins",
             f"{what} costs ${price_coins}; you have ${t.s.turn.coins}.",

@@ -84,8 +84,9 @@ def play_plain_treasures(t: Table, seat: int, cards: list[str]) -> None:
     p = s.player_states[seat]
     hand, in_play, played = p.hand, p.in_play, turn.treasures_played
     prophecy = s.prophecy is not None and not s.sun
+    coins = buys = 0  # only added to: nothing below reads the turn's $ or Buys
     for card in cards:
-        coins, buys = PLAIN_TREASURES[card]
+        plus = PLAIN_TREASURES[card]
         hand.remove(card)
         in_play.append(card)
         log.append(_new_card_played(seat=seat, card=card, source="hand"))
@@ -95,8 +96,10 @@ def play_plain_treasures(t: Table, seat: int, cards: list[str]) -> None:
             or (card in SILVER_OR_GOLD and not turn.silver_or_gold_played)
         ):
             treasure_played(t, card)
-        turn.coins += coins
-        turn.buys += buys
+        coins += plus[0]
+        buys += plus[1]
+    turn.coins += coins
+    turn.buys += buys
 
 
 DECK_POSITION = " (deck position "
