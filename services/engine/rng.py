@@ -14,6 +14,9 @@ T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_LIMITS_KEPT = 1024
+_LIMITS = tuple(((1 << 64) // n) * n if n else 0 for n in range(_LIMITS_KEPT))
+"""`below(n)`'s bound for rejection, for every n a shuffle of up to 1,023 items asks."""
 
 
 @dataclass(slots=True)
@@ -48,17 +51,19 @@ class Rng:
     def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates, in place: `j = self.below(i + 1)` for each i, with `below` and
         `next64` written out in the loop (a deck's shuffle is the hottest use of the RNG)."""
-        state = self.state
+        state, limits = self.state, _LIMITS
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = ((1 << 64) // n) * n
-            while True:
+            limit = limits[n] if n < _LIMITS_KEPT else ((1 << 64) // n) * n
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            r = z ^ (z >> 31)
+            while r >= limit:  # rejected (a chance of under n in 2**64): draw again
                 state = (state + _GOLDEN) & _MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
                 r = z ^ (z >> 31)
-                if r < limit:
-                    break
             j = r % n
             items[i], items[j] = items[j], items[i]
         self.state = state

@@ -39,3 +39,16 @@ def test_shuffle_is_a_permutation_and_moves_things():
 def test_below_refuses_an_empty_range():
     with pytest.raises(AssertionError):
         Rng.from_seed(1).below(0)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 17, 1023, 1024, 1500])
+def test_shuffle_is_fisher_yates_with_below(size):
+    """`shuffle` writes `below` out for speed: it must deal exactly what Fisher–Yates with
+    `below` deals (stored games replay from their seed), past its table of bounds too."""
+    fast, slow = Rng.from_seed(11), Rng.from_seed(11)
+    items, expected = list(range(size)), list(range(size))
+    fast.shuffle(items)
+    for i in range(size - 1, 0, -1):
+        j = slow.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected and fast.state == slow.state
