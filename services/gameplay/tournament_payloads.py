@@ -51,8 +51,9 @@ class CreateTournamentRequest(Strict):
         default=None,
         ge=0,
         le=MAX_SEED,
-        description="Every table's seed is derived from it (random if omitted). Anyone who "
-        "knows it can work out hidden information.",
+        description="Every table's seed is derived from it and the tournament's own secret "
+        "(random if omitted): a table's seed, shown once it is done, reveals nothing of "
+        "the tables still playing, whatever this seed is.",
     )
     webhook_url: WebhookUrl | None = Field(
         default=None,
@@ -163,7 +164,8 @@ class StoredTournament(BaseModel):
     creator: str
     secret: str
     """Part of every table game's idempotency key: the games' ids and seat tokens follow
-    from it, and nobody who lacks it can work them out."""
+    from it, and nobody who lacks it can work them out. It also keys the tables' seeds
+    (`derive_seed`), so one published seed tells nothing of another table's."""
     token_hashes: list[str]
     webhooks: list[str]
     created_at: str

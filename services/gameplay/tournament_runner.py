@@ -192,10 +192,11 @@ class TournamentRunner:
             seed=request.seed if request.seed is not None else secrets.randbits(63),
         )
         _check_size(spec)
+        secret = secrets.token_urlsafe(24)
         try:
             # Made here once and stored: a round robin's schedule, which takes a few
             # tenths of a second at most (`_check_size` bounds it), off the loop.
-            tournament, _ = await off_loop(_step_pool, _first_round, spec, game)
+            tournament, _ = await off_loop(_step_pool, _first_round, spec, game, secret)
         except InvalidTournament as error:
             raise unprocessable(error.code, error.message) from None
         _check_scheduled_size(tournament)
@@ -209,7 +210,7 @@ class TournamentRunner:
             id=tournament_id,
             tournament=tournament,
             creator=who.scope,
-            secret=secrets.token_urlsafe(24),
+            secret=secret,
             token_hashes=[hash_secret(token) for token in tokens],
             webhooks=list(
                 dict.fromkeys(
@@ -480,7 +481,12 @@ class TournamentRunner:
                 await self._swap(stored, found.version, finished_at=at, finish_announced=True)
                 continue
             try:
-                advanced, _ = await off_loop(_step_pool, start_next_round, tournament)
+                # Seeds keyed by the secret. A tournament that was running before they
+                # were keeps its earlier rounds (and their games) as they were dealt;
+                # only the rounds made from now on get keyed seeds.
+                advanced, _ = await off_loop(
+                    _step_pool, start_next_round, tournament, stored.secret
+                )
             except InvalidTournament as error:
                 log.error("tournament_round_refused", tournament_id=tournament_id, error=str(error))
                 return "over"
@@ -701,8 +707,8 @@ def _csv_of(document: str) -> str:
     return standings_csv(StoredTournament.model_validate_json(document).tournament)
 
 
-def _first_round(spec: TournamentSpec, game: Any) -> tuple[Tournament, Round]:
-    return start_next_round(create_tournament(spec, game))
+def _first_round(spec: TournamentSpec, game: Any, secret: str) -> tuple[Tournament, Round]:
+    return start_next_round(create_tournament(spec, game), secret)
 
 
 def _table_key(stored: StoredTournament, round_number: int, table: int) -> str:

@@ -16,6 +16,7 @@ from services.gameplay.build import Gameplay, build_service
 from services.gameplay.settings import Settings
 from services.gameplay.tournament_payloads import CreateTournamentRequest, StoredTournament
 from services.gameplay.tournaments import record_result, round_robin
+from services.gameplay.tournaments.seating import derive_seed
 from services.store import GameRecord, GameStatus
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
@@ -242,3 +243,26 @@ async def test_a_round_robin_stored_before_schedules_were_kept_is_read_and_playe
     assert [t.seats for t in after.tournament.rounds[1].tables] == schedule[1].tables
     loop_thread = threading.current_thread()  # the event loop's
     assert made_on and loop_thread not in made_on, "made off the event loop"
+
+
+async def test_table_seeds_are_keyed_by_the_tournaments_secret_in_every_round(gameplay):
+    """A platform's small seed (2026) no longer lets anyone who reads one finished table's
+    seed work out the seeds, and so the hands, of the tables still playing."""
+    tournament_id = await people_round_robin(gameplay)  # seed 9
+    before, version = await stored(gameplay, tournament_id)
+    secret = before.secret
+    for table in before.tournament.rounds[0].tables:
+        assert table.seed == derive_seed(9, 1, table.number, key=secret)
+        assert table.seed != derive_seed(9, 1, table.number)
+    results = before.tournament
+    for table in results.rounds[0].tables:
+        results = record_result(results, 1, table.number, won_by_seat_0())
+    changed = before.model_copy(update={"tournament": results})
+    assert await gameplay.tournaments.store.swap(tournament_id, version, changed.model_dump_json())
+    await gameplay.tournaments.progress(tournament_id)
+    after, _ = await stored(gameplay, tournament_id)
+    assert [t.seed for t in after.tournament.rounds[1].tables] == [
+        derive_seed(9, 2, t.number, key=secret) for t in after.tournament.rounds[1].tables
+    ]
+    game = await gameplay.store.load(after.tournament.rounds[1].tables[0].game_id or "")
+    assert game is not None and game.seed == after.tournament.rounds[1].tables[0].seed

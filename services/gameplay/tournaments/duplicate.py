@@ -16,10 +16,11 @@ from .models import Round, Table
 from .seating import derive_seed
 
 
-def round_of(participants: int, seats: int, index: int, seed: int) -> Round:
-    """Round `index` (from 0)."""
+def round_of(participants: int, seats: int, index: int, seed: int, key: str | None = None) -> Round:
+    """Round `index` (from 0): one deal for every table, derived from `seed` and the
+    tournament's secret `key` (see `derive_seed`)."""
     tables_count = participants // seats
-    deal = derive_seed(seed, "deal", index + 1)
+    deal = derive_seed(seed, "deal", index + 1, key=key)
     tables = []
     for t in range(tables_count):
         at_table = [0] * seats

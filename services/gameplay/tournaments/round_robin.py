@@ -20,7 +20,7 @@ tables of 3: 9 rounds against a bound of 5; 16 at tables of 4: 5, the bound itse
 Some pairs meet more than once.
 
 The schedule depends on the participant and seat counts only (the tournament's seed
-gives the tables' seeds), and results cannot change it: it is made once, when the
+and secret give the tables' seeds), and results cannot change it: it is made once, when the
 tournament is created, and kept with it (`Tournament.schedule`). Who has met whom is
 kept as bit sets, so the greedy choices are a few integer operations per participant:
 a schedule of 256 participants takes a few tenths of a CPU-second at most (it took 21
@@ -43,12 +43,17 @@ def pairings(participants: int, seats: int) -> list[ScheduledRound]:
     return [r.model_copy(deep=True) for r in _pairings(participants, seats)]
 
 
-def round_of(scheduled: ScheduledRound, index: int, seed: int) -> Round:
-    """Round `index` (from 0) of a schedule, its tables' seeds derived from `seed`."""
+def round_of(scheduled: ScheduledRound, index: int, seed: int, key: str | None = None) -> Round:
+    """Round `index` (from 0) of a schedule, its tables' seeds derived from `seed` and
+    the tournament's secret `key` (see `derive_seed`)."""
     return Round(
         number=index + 1,
         tables=[
-            Table(number=number, seats=list(seats), seed=derive_seed(seed, index + 1, number))
+            Table(
+                number=number,
+                seats=list(seats),
+                seed=derive_seed(seed, index + 1, number, key=key),
+            )
             for number, seats in enumerate(scheduled.tables, start=1)
         ],
         byes=list(scheduled.byes),

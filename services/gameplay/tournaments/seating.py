@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import combinations
@@ -12,10 +13,22 @@ from .models import Round
 Pair = frozenset[int]
 
 
-def derive_seed(base: int, *parts: object) -> int:
-    """A 63-bit seed from the tournament's seed and a table's coordinates."""
+def derive_seed(base: int, *parts: object, key: str | None = None) -> int:
+    """A 63-bit seed from the tournament's seed and a table's coordinates.
+
+    `key` is the tournament's secret (`StoredTournament.secret`, which never leaves the
+    service): the seed is then an HMAC-SHA256 keyed by it, so a table's seed, published
+    once the table is done, says nothing about the seeds of the tables still playing -
+    not even when the tournament's seed is small enough to try every value (a platform
+    picking 2026). Without a key it is the plain SHA-256 the first releases used, which
+    anyone who guesses the tournament's seed can recompute: the service always passes
+    the key (rounds made before it did keep the seeds they were dealt)."""
     text = ":".join(str(p) for p in (base, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+    if key is None:
+        digest = hashlib.sha256(text.encode()).digest()
+    else:
+        digest = hmac.new(key.encode(), f"table-seed:{text}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def meetings(rounds: Iterable[Round]) -> dict[Pair, int]:

@@ -29,7 +29,9 @@ SEARCH_BUDGET = 50_000
 MAX_BYE_CHOICES = 64
 
 
-def next_round(tournament: Tournament) -> Round:
+def next_round(tournament: Tournament, key: str | None = None) -> Round:
+    """The next round, its tables' seeds derived from the tournament's seed and its
+    secret `key` (see `derive_seed`)."""
     spec = tournament.spec
     k = spec.seats_per_table
     order = [row.participant for row in standings(tournament)]
@@ -53,7 +55,11 @@ def next_round(tournament: Tournament) -> Round:
             break
     assert groups is not None, "with every repeat allowed the first grouping fits"
     tables = [
-        Table(number=i, seats=seat_order(members, history), seed=derive_seed(spec.seed, number, i))
+        Table(
+            number=i,
+            seats=seat_order(members, history),
+            seed=derive_seed(spec.seed, number, i, key=key),
+        )
         for i, members in enumerate(groups, start=1)
     ]
     return Round(number=number, tables=tables, byes=sorted(sitting_out))

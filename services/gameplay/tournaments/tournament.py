@@ -112,9 +112,13 @@ def is_finished(tournament: Tournament) -> bool:
     )
 
 
-def start_next_round(tournament: Tournament) -> tuple[Tournament, Round]:
+def start_next_round(tournament: Tournament, secret: str | None = None) -> tuple[Tournament, Round]:
     """The tournament with its next round added, and that round. Refused while a table
-    of the current round has no result, and once every round has been played."""
+    of the current round has no result, and once every round has been played.
+
+    `secret` keys the new tables' seeds (`seating.derive_seed`): the service passes the
+    tournament's stored secret, so a published seed reveals nothing of other tables'.
+    Rounds made before are left as they are (their games were dealt their seeds)."""
     if tournament.rounds and not tournament.rounds[-1].done:
         waiting = [t.number for t in tournament.rounds[-1].tables if not t.done]
         raise InvalidTournament(
@@ -127,14 +131,14 @@ def start_next_round(tournament: Tournament) -> tuple[Tournament, Round]:
     fmt = spec.format
     index = len(tournament.rounds)
     if isinstance(fmt, Swiss):
-        new_round = swiss.next_round(tournament)
+        new_round = swiss.next_round(tournament, secret)
     elif isinstance(fmt, Duplicate):
         new_round = duplicate.round_of(
-            len(spec.participants), spec.seats_per_table, index, spec.seed
+            len(spec.participants), spec.seats_per_table, index, spec.seed, secret
         )
     else:
         assert isinstance(fmt, RoundRobin)
-        new_round = round_robin.round_of(_schedule(tournament)[index], index, spec.seed)
+        new_round = round_robin.round_of(_schedule(tournament)[index], index, spec.seed, secret)
     updated = tournament.model_copy(update={"rounds": [*tournament.rounds, new_round]})
     return updated, new_round
 
