@@ -123,7 +123,7 @@ def build_mutation(types: GameTypes) -> type:
 
         @strawberry.mutation(
             description="Step away (on: a bot plays your seat's turns) or come back, with "
-            "that seat's own token."
+            "that seat's own token. Refused at a tournament table (autopilot_not_allowed)."
         )
         async def set_autopilot(
             self, info: Info, game_id: strawberry.ID, seat: int, on: bool

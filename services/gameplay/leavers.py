@@ -14,6 +14,7 @@ the version it was checked at), and never turns an abandoned seat back.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -25,12 +26,14 @@ from services.engine import Game
 from services.store import AWAY_FIELD, GameRecord, GameStore, KeptAnswer
 
 from .payloads import CreateGameRequest
-from .problems import unprocessable
+from .problems import Problem, conflict, unprocessable
 
 BOT_TAKES_OVER = "bot_takes_over"
 END_GAME = "end_game"
 ABANDONED = "abandoned"
 AUTOPILOT = "autopilot"
+TOURNAMENT_TABLE = re.compile(r"^tournament:[a-z2-7]{24}$")
+"""The tag of a tournament table's game (`tournament:<tournament id>`)."""
 
 SET_AWAY = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
@@ -92,6 +95,22 @@ def leave_policy_of_request(request: CreateGameRequest, game: Game) -> dict[str,
         )
     on_leave = request.on_leave or (BOT_TAKES_OVER if len(request.seats) >= 3 else END_GAME)
     return {"on_leave": on_leave, "leave_bot": request.leave_bot or default_leave_bot(game)}
+
+
+def check_autopilot_allowed(record: GameRecord, seat: int) -> None:
+    """Refuse autopilot at a tournament table (409 autopilot_not_allowed): the service's
+    bot would play a participant's whole game and the tournament would credit them with
+    its result. A seat that must go resigns instead (the game's leave policy applies)."""
+    if any(TOURNAMENT_TABLE.match(tag) for tag in record.tags):
+        raise autopilot_not_allowed(seat)
+
+
+def autopilot_not_allowed(seat: int) -> Problem:
+    return conflict(
+        "autopilot_not_allowed",
+        f"Seat {seat} plays at a tournament table: a participant plays their own games, "
+        "so autopilot is not allowed here. Resign to leave the game.",
+    )
 
 
 def leave_policy(record: GameRecord, game: Game) -> LeavePolicy:

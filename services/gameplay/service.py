@@ -44,7 +44,14 @@ from .creation_quota import CreationQuota
 from .deals import DealsInPlay
 from .idempotency import fingerprint
 from .invites import Invites, invites_for
-from .leavers import AwayVerdict, is_abandoned, leave_policy, leave_policy_of_request, on_autopilot
+from .leavers import (
+    AwayVerdict,
+    check_autopilot_allowed,
+    is_abandoned,
+    leave_policy,
+    leave_policy_of_request,
+    on_autopilot,
+)
 from .listing import Listing
 from .parsed_states import ParsedStates
 from .payloads import (
@@ -679,6 +686,8 @@ class GameService:
             raise _closed(record.status)
         if is_abandoned(record, seat):
             raise _abandoned(seat)
+        if on:
+            check_autopilot_allowed(record, seat)  # off stays allowed, to come back
         verdict = await self.referee.autopilot(record, seat, on)
         _check_away_verdict(verdict, record)
         game = self._game_of(record)

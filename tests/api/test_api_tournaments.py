@@ -729,3 +729,63 @@ def test_graphql_create_tournament_takes_an_idempotency_key(gql, api):
     assert other["__typename"] == "Rejected" and other["code"] == "idempotency_key_reused"
     bad = gql(CREATE_WITH_KEY, {"input": PEOPLE, "key": "short"}, token=token)
     assert bad["errors"][0]["extensions"]["code"] == "invalid_idempotency_key"
+
+
+def first_seats(api, created: dict[str, Any]) -> list[tuple[str, int, str]]:
+    """Each participant's (game id, seat, seat token) of round 1."""
+    seats = []
+    for participant in created["participants"]:
+        mine = api.client.get(
+            f"/v1/tournaments/{created['id']}/me", headers=api.auth(participant["token"])
+        ).json()
+        first = mine["rounds"][0]
+        seats.append((first["game_id"], first["seat"], first["seat_token"]))
+    return seats
+
+
+def test_autopilot_is_refused_at_a_tournament_table_over_rest_and_graphql(api, gql):
+    """The service's bot would play a participant's whole game, and the tournament would
+    credit them with its result: at a tournament table a seat plays, or resigns."""
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[{"name": "Ada"}, {"name": "Grace"}],
+        format={"kind": "swiss", "rounds": 1},
+    )
+    (game_id, seat, token), _ = first_seats(api, created)
+    refused = api.client.post(
+        f"/v1/games/{game_id}/seats/{seat}/autopilot", json={"on": True}, headers=api.auth(token)
+    )
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "autopilot_not_allowed"
+    assert "tournament" in refused.json()["detail"]
+    answer = gql.data(
+        """mutation($id: ID!, $seat: Int!) { setAutopilot(gameId: $id, seat: $seat, on: true) {
+            __typename ... on Error { code message } } }""",
+        {"id": game_id, "seat": seat},
+        token=token,
+    )["setAutopilot"]
+    assert answer["__typename"] == "Rejected"
+    assert answer["code"] == "autopilot_not_allowed"
+    assert not api.game(game_id)["seats"][seat]["autopilot"]
+    # switching it off (it may have been on before autopilot was refused here) still works
+    off = api.client.post(
+        f"/v1/games/{game_id}/seats/{seat}/autopilot", json={"on": False}, headers=api.auth(token)
+    )
+    assert off.status_code == 200 and off.json()["autopilot"] is False
+    # a game merely labelled by its platform (not a tournament id) keeps autopilot
+    labelled = api.client.post(
+        "/v1/games",
+        json={
+            "game": "hidden-numbers",
+            "seats": [{"name": "A"}, {"name": "B"}],
+            "tags": ["tournament:spring-cup"],
+        },
+        headers=KEY,
+    ).json()
+    on = api.client.post(
+        f"/v1/games/{labelled['id']}/seats/0/autopilot",
+        json={"on": True},
+        headers=api.auth(labelled["seats"][0]["token"]),
+    )
+    assert on.status_code == 200, on.text
