@@ -635,7 +635,7 @@ class GameService:
             return None, game.resign(state, seat)
 
         return await self._act(
-            game_id, who, act, expected_version, idempotency_key, request, with_view
+            game_id, who, act, expected_version, idempotency_key, request, with_view, resigning=True
         )
 
     async def _leave(
@@ -651,7 +651,7 @@ class GameService:
             raise _closed(record.status)
         if expected_version is not None and expected_version != record.version:
             raise version_conflict(record.version, expected_version)
-        _check_present(record, seat)
+        _check_present(record, seat, resigning=True)
         # Nothing but the seat changes: the answer is known first, and kept with it.
         state = self.states.load(game, record.state)
         prompts = game.prompts(state)
@@ -813,13 +813,18 @@ class GameService:
         idempotency_key: str | None,
         request: Mapping[str, Any],
         with_view: bool = True,
+        *,
+        resigning: bool = False,
     ) -> tuple[MoveAccepted, bool]:
         """`request` is what the request asked for: under an Idempotency-Key, a retry
-        that asks for anything else is refused."""
+        that asks for anything else is refused. `resigning`: a seat on autopilot may
+        (it may not move)."""
         if idempotency_key is None:
             read = self.recent.take(game_id)
             if read is not None:
-                accepted = await self._act_on_read(read, who, act, expected_version, with_view)
+                accepted = await self._act_on_read(
+                    read, who, act, expected_version, with_view, resigning
+                )
                 if accepted is not None:
                     return accepted, False
         record = await self._load(game_id)
@@ -835,7 +840,9 @@ class GameService:
         for _ in range(MAX_COMMIT_ATTEMPTS):
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
-            accepted, commit = self._prepare(record, seat, act, digest, request_print, with_view)
+            accepted, commit = self._prepare(
+                record, seat, act, digest, request_print, with_view, resigning
+            )
             outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
             if outcome.verdict is CommitVerdict.COMMITTED:
                 self._keep_committed(record, commit)
@@ -865,6 +872,7 @@ class GameService:
         act: Action,
         expected_version: int | None,
         with_view: bool,
+        resigning: bool = False,
     ) -> MoveAccepted | None:
         """The move made on a record read lately (`RecentRecords`), if it lands as is;
         None if it fails on that record or the stored record is another by now. The
@@ -873,7 +881,7 @@ class GameService:
             return None
         try:
             seat = self._acting_seat(self._viewer(record, who))
-            accepted, commit = self._prepare(record, seat, act, None, None, with_view)
+            accepted, commit = self._prepare(record, seat, act, None, None, with_view, resigning)
         except Problem:
             return None
         outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
@@ -899,11 +907,12 @@ class GameService:
         digest: str | None,
         request_print: str | None,
         with_view: bool,
+        resigning: bool = False,
     ) -> tuple[MoveAccepted, Commit]:
         """Validate and apply on a private copy; nothing is stored yet."""
         if record.status is not GameStatus.ACTIVE:
             raise _closed(record.status)
-        _check_present(record, seat)
+        _check_present(record, seat, resigning=resigning)
         clock = clock_of(record)
         if clock is not None and seat in clock.overdue(now_ms()):
             raise from_game_error(
@@ -1038,11 +1047,12 @@ def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> No
         raise bad_request("invalid_query", f"{name} is not valid here.")
 
 
-def _check_present(record: GameRecord, seat: int) -> None:
-    """A seat that left, or is on autopilot, does not act itself."""
+def _check_present(record: GameRecord, seat: int, *, resigning: bool = False) -> None:
+    """A seat that left, or is on autopilot, does not act itself; but a seat on autopilot
+    may still resign (leave for good)."""
     if is_abandoned(record, seat):
         raise _abandoned(seat)
-    if on_autopilot(record, seat):
+    if on_autopilot(record, seat) and not resigning:
         raise conflict(
             "autopilot_on",
             f"Seat {seat} is on autopilot: a bot plays its turns. Turn autopilot off first.",

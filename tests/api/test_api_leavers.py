@@ -141,6 +141,28 @@ def test_a_seat_steps_away_on_autopilot_and_comes_back(api):
     assert len(seat0) >= 2
 
 
+@pytest.mark.parametrize("on_leave", ["end_game", "bot_takes_over"])
+def test_a_seat_on_autopilot_can_still_resign(api, on_leave):
+    """Autopilot keeps a seat's own moves out, not its leaving: it need not come back
+    first to go."""
+    created = api.create(seats=2, on_leave=on_leave)
+    game_id, tokens = created["id"], tokens_of(created)
+    assert autopilot(api, game_id, 0, tokens[0], True).status_code == 200
+    left = resign(api, game_id, tokens[0])
+    assert left.status_code == 200, left.text
+    if on_leave == "end_game":
+        assert left.json()["abandoned"] is False
+        document = finished(api, game_id)
+        assert document["result"]["winners"] == [1]
+        assert document["seats"][0]["resigned"]
+    else:
+        assert left.json()["abandoned"] is True
+        seat = api.game(game_id)["seats"][0]
+        assert seat["abandoned"] and not seat["autopilot"]
+        again = resign(api, game_id, tokens[0])
+        assert again.status_code == 409 and again.json()["code"] == "seat_abandoned"
+
+
 def test_autopilot_is_refused_with_another_seats_token_or_none(api):
     created = api.create(seats=2)
     game_id, tokens = created["id"], tokens_of(created)
