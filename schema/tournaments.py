@@ -18,7 +18,7 @@ from services.gameplay.tournament_runner import TournamentRunner
 
 from .context import GraphQLContext
 from .inputs import invalid_input, plain_input, rejected
-from .types import CreateGameInput, GameCreated, Rejected
+from .types import ClockInput, CreateGameInput, GameCreated, Rejected
 
 Info = strawberry.Info[GraphQLContext, None]
 
@@ -70,6 +70,13 @@ class Tournament:
     tiebreak: str
     standings: list[TournamentStanding]
     rounds: list[TournamentRound]
+    clock: JSON | None = strawberry.field(
+        description="Every table's time control: initial_seconds, increment_seconds, "
+        "on_timeout (null: untimed)."
+    )
+    on_leave: str | None = strawberry.field(
+        description="Every table's on_leave (null: the game's default)."
+    )
     created_at: str
     updated_at: str
     finished_at: str | None
@@ -106,6 +113,8 @@ class Tournament:
                 )
                 for r in document.rounds
             ],
+            clock=JSON(document.clock.model_dump()) if document.clock else None,
+            on_leave=document.on_leave,
             created_at=document.created_at,
             updated_at=document.updated_at,
             finished_at=document.finished_at,
@@ -196,6 +205,16 @@ class CreateTournamentInput:
     seats_per_table: int | None = strawberry.UNSET
     seed: int | None = strawberry.UNSET
     webhook_url: str | None = strawberry.UNSET
+    clock: ClockInput | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="Every table's time control, as createGame's (it starts with the "
+        "table's round); omit for untimed tables.",
+    )
+    on_leave: str | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="Every table's onLeave, as createGame's: bot_takes_over (default at "
+        "3+ seats) or end_game (default at 1 or 2).",
+    )
 
 
 @strawberry.type(description="Every game of a bulk creation, in the order asked.")

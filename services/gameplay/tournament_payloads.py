@@ -14,7 +14,7 @@ from pydantic import (
     model_validator,
 )
 
-from .payloads import MAX_SEED, SeatName, Strict, WebhookUrl
+from .payloads import MAX_SEED, ClockRequest, OnLeave, SeatName, Strict, WebhookUrl
 from .tournaments import Tournament
 from .tournaments.models import Format
 
@@ -59,6 +59,17 @@ class CreateTournamentRequest(Strict):
         default=None,
         description="Callback URL for tournament.round_started and tournament.finished "
         "(signed as game webhooks are).",
+    )
+    clock: ClockRequest | None = Field(
+        default=None,
+        description="Every table's time control, as a game's clock (it starts when the "
+        "table's round does); omit for untimed tables. With on_timeout forfeit, a "
+        "participant who never moves runs out of time under on_leave and the round goes on.",
+    )
+    on_leave: OnLeave | None = Field(
+        default=None,
+        description="Every table's on_leave, as a game's: bot_takes_over (the default at "
+        "tables of 3 or more) or end_game (the default at 1 or 2 seats).",
     )
 
 
@@ -127,6 +138,12 @@ class TournamentDocument(BaseModel):
     tiebreak: str = Field(description="buchholz (swiss), sonneborn_berger or matchpoints.")
     standings: list[StandingDocument]
     rounds: list[RoundDocument]
+    clock: ClockRequest | None = Field(
+        default=None, description="Every table's time control (null: untimed)."
+    )
+    on_leave: OnLeave | None = Field(
+        default=None, description="Every table's on_leave (null: the game's default)."
+    )
     created_at: str
     updated_at: str
     finished_at: str | None
@@ -178,6 +195,10 @@ class StoredTournament(BaseModel):
     """The creation request's fingerprint: a retry with its Idempotency-Key must match."""
     token_salt: str | None = None
     """Salt of the participant tokens derived from an Idempotency-Key (hex)."""
+    clock: ClockRequest | None = None
+    """Every table game's clock (None: untimed)."""
+    on_leave: OnLeave | None = None
+    """Every table game's on_leave (None: the game's default for its seat count)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -168,7 +168,7 @@ class TournamentRunner:
             raise unauthorized("api_key_required", "Creating tournaments needs a platform API key.")
         if not who.platform:
             raise forbidden("api_key_required", "Creating tournaments needs a platform API key.")
-        request_print = fingerprint(request.model_dump(mode="json"))
+        request_print = fingerprint(_asked(request))
         tournament_id = (
             new_game_id(f"tournament\x00{who.scope}\x00{idempotency_key}")
             if idempotency_key
@@ -221,6 +221,8 @@ class TournamentRunner:
             updated_at=at,
             create_fingerprint=request_print,
             token_salt=salt,
+            clock=request.clock,
+            on_leave=request.on_leave,
         )
         stored = stored.model_copy(update={"tournament": self._with_game_ids(stored, tournament)})
         # Indexed first: if this request dies before round 1's games exist, the sweep
@@ -540,6 +542,8 @@ class TournamentRunner:
                 options=spec.options,
                 seed=table.seed,
                 tags=[f"{TOURNAMENT_TAG}{stored.id}"],
+                clock=stored.clock,
+                on_leave=stored.on_leave,
             )
             key = _table_key(stored, round_.number, table.number)
             created, _ = await self.service.create_game(who, request, key)
@@ -634,6 +638,17 @@ def _participant_token(salt: str, who: Credentials, idempotency_key: str, index:
     """A participant's token when the tournament was created with an Idempotency-Key:
     a retry hands out the same tokens without the service keeping them."""
     return derived_token(salt, who.scope, f"tournament:{idempotency_key}", index)
+
+
+def _asked(request: CreateTournamentRequest) -> dict[str, Any]:
+    """The request as its Idempotency-Key's fingerprint reads it. Fields added later
+    (`clock`, `on_leave`) count only when sent, so a retry of a tournament created
+    before they existed still matches its first request."""
+    asked = request.model_dump(mode="json")
+    for name in ("clock", "on_leave"):
+        if asked.get(name) is None:
+            asked.pop(name, None)
+    return asked
 
 
 def _created_answer(stored: StoredTournament, tokens: list[str]) -> TournamentCreated:

@@ -56,6 +56,8 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
             StandingDocument.model_validate(row.model_dump()) for row in standings(tournament)
         ],
         rounds=rounds,
+        clock=stored.clock,
+        on_leave=stored.on_leave,
         created_at=stored.created_at,
         updated_at=stored.updated_at,
         finished_at=stored.finished_at,
