@@ -57,12 +57,15 @@ def results(api, document: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def expected_tallies(document, games) -> dict[int, dict[str, float]]:
-    """Points (1 a win, ½ a draw at two seats; byes count 1), scores and games played,
-    from the games' own standings."""
-    tally: dict[int, dict[str, float]] = defaultdict(lambda: {"points": 0, "score": 0, "played": 0})
+    """Points (1 a win, ½ a draw at two seats; a bye 1 at two seats, else the
+    participant's average per game, ½ before any), scores and games played, from the
+    games' own standings."""
+    tally: dict[int, dict[str, float]] = defaultdict(
+        lambda: {"points": 0, "score": 0, "played": 0, "byes": 0}
+    )
     for round_ in document["rounds"]:
         for p in round_["byes"]:
-            tally[p]["points"] += 1
+            tally[p]["byes"] += 1
         for table in round_["tables"]:
             ranks = {s["seat"]: s for s in games[table["game_id"]]["standings"]}
             for seat, p in enumerate(table["participants"]):
@@ -72,6 +75,12 @@ def expected_tallies(document, games) -> dict[int, dict[str, float]]:
                 tally[p]["points"] += share / len(others)
                 tally[p]["score"] += ranks[seat]["score"]
                 tally[p]["played"] += 1
+    for mine in tally.values():
+        if document["seats_per_table"] <= 2:
+            bye = 1.0
+        else:
+            bye = mine["points"] / mine["played"] if mine["played"] else 0.5
+        mine["points"] += mine["byes"] * bye
     return tally
 
 
@@ -84,7 +93,9 @@ def check_standings(document, games) -> None:
         assert row["points"] == pytest.approx(mine["points"])
         assert row["score"] == mine["score"]
         assert row["played"] == mine["played"]
-    keys = [(r["points"], r["score"], r["tiebreak"]) for r in rows]
+    keys = [
+        (r["points"], r["score"] / r["played"] if r["played"] else 0, r["tiebreak"]) for r in rows
+    ]
     assert keys == sorted(keys, reverse=True), "standings are in order"
 
 

@@ -94,7 +94,9 @@ class Round(BaseModel):
     number: int = Field(ge=1)
     tables: list[Table]
     byes: list[int] = Field(
-        default_factory=list, description="Participants who sit out; a bye is scored as a win."
+        default_factory=list,
+        description="Participants who sit out; a bye is scored as a win at tables of two, "
+        "as the participant's average points per game at bigger tables (see `standings`).",
     )
 
     @property

@@ -3,10 +3,25 @@
 Each game gives every participant at its table points from the game's own ranks (its
 own tie-breaks already decided those): the share of the others at the table they
 finished ahead of, a tie counting half — 1 for a win and ½ for a draw at two seats; 1,
-⅔, ⅓, 0 at four. A bye is scored as a win (1 point). Participants are ordered by:
+⅔, ⅓, 0 at four.
+
+A bye at tables of two is scored as a win (1 point), as chess scores a bye: a round robin
+then gives everyone one bye (odd fields) or none, and a Swiss gives nobody a second
+before everyone has had one. At tables of three or more a round robin cannot always
+give everyone as many byes (n mod k sit out each round: 5 players at tables of 3 sit out
+2, 2, 1, 1, 2 times over 4 rounds), and a full point would be worth more than a game is
+on average (½): a bye there scores the participant's own average points per game played
+(½ before they have played), so sitting out neither gains nor loses against playing, and
+however many byes someone had, their points are their average over the rounds. The
+format's tie-break (Buchholz, Sonneborn-Berger), a sum over the games played, is counted
+the same way there: a bye adds the participant's average per game of it.
+
+Participants are ordered by:
 
 1. points;
-2. the game's own measure: the sum of their scores in their games;
+2. the game's own measure: their average score per game played (the sum of their
+   scores over their games; the same order as the sum when all played as many games,
+   and not biased towards those who played more when byes or void tables differ);
 3. the format's tie-break —
    - Swiss: Buchholz, the sum of the points of every opponent met (a bye adds nothing);
    - round robin: Sonneborn-Berger, the points of each opponent weighted by the result
@@ -56,6 +71,7 @@ class StandingRow(BaseModel):
 @dataclass
 class _Tally:
     points: Fraction = Fraction(0)
+    """Points from games (and, once `standings` has added them, from byes)."""
     score: int = 0
     played: int = 0
     wins: int = 0
@@ -75,7 +91,6 @@ def standings(tournament: Tournament) -> list[StandingRow]:
     for round_ in tournament.rounds:
         for p in round_.byes:
             tallies[p].byes += 1
-            tallies[p].points += 1
         for table in round_.tables:
             if table.result is None:
                 continue
@@ -88,6 +103,8 @@ def standings(tournament: Tournament) -> list[StandingRow]:
                 tally.score += by_seat[seat].score
                 tally.wins += table.result.winners == [seat]
                 tally.games.append((table, seat))
+    for tally in tallies:
+        tally.points += tally.byes * bye_points(tally.points, tally.played, spec.seats_per_table)
     fmt = spec.format
     if isinstance(fmt, Swiss):
         _buchholz(tallies)
@@ -95,7 +112,11 @@ def standings(tournament: Tournament) -> list[StandingRow]:
         _sonneborn_berger(tallies)
     elif isinstance(fmt, Duplicate):
         _matchpoints(tournament, tallies)
-    keys = [(t.points, t.score, t.tiebreak) for t in tallies]
+    if spec.seats_per_table > 2:
+        for tally in tallies:
+            if tally.byes and tally.played:
+                tally.tiebreak += tally.byes * tally.tiebreak / tally.played
+    keys = [(t.points, _score_per_game(t), t.tiebreak) for t in tallies]
     order = sorted(range(len(tallies)), key=lambda p: (tuple(-x for x in keys[p]), p))
     rows: list[StandingRow] = []
     for position, p in enumerate(order):
@@ -117,6 +138,21 @@ def standings(tournament: Tournament) -> list[StandingRow]:
             )
         )
     return rows
+
+
+def bye_points(game_points: Fraction, played: int, seats_per_table: int) -> Fraction:
+    """What a bye scores (see the module's docstring): a win at tables of two; at bigger
+    tables the participant's average points per game played (`game_points` over
+    `played`), or ½ before they have played."""
+    if seats_per_table <= 2:
+        return Fraction(1)
+    if not played:
+        return Fraction(1, 2)
+    return game_points / played
+
+
+def _score_per_game(tally: _Tally) -> Fraction:
+    return Fraction(tally.score, tally.played) if tally.played else Fraction(0)
 
 
 def exact_returns(result: Result) -> dict[int, Fraction]:

@@ -3,7 +3,8 @@
 Participants are ordered by the standings so far (entry order before the first round).
 When the count does not divide into tables, the n mod k lowest-placed of those with the
 fewest byes sit out — so nobody has a second bye while someone has had none — and a bye
-is scored as a win. The rest are seated from the top down: the best-placed unseated
+is scored as a win at tables of two, as the participant's average per game at bigger
+ones (see `standings`). The rest are seated from the top down: the best-placed unseated
 player takes the next best-placed players they have not met (Monrad-style adjacent
 pairing), backtracking when that leaves the lower boards unpairable. Rematches are
 avoided whenever a choice of byes (among those with the fewest) and tables allows it

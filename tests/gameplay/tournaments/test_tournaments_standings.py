@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from tournament_play import people, result_of
 
+from services.engine import Result, Standing
 from services.gameplay.tournaments import (
     InvalidTournament,
     Participant,
@@ -173,3 +174,100 @@ def test_solo_tables_need_the_duplicate_format():
     )
     with pytest.raises(InvalidTournament, match="solo games suit the duplicate format"):
         create_tournament(spec)
+
+
+# --- byes at tables of three or more ---------------------------------------------------
+
+
+def round_robin_of_five_at_threes(score: dict[int, int], ranks_tied: bool = True) -> Tournament:
+    """5 participants at tables of 3: byes 2, 2, 1, 1, 2 over 4 rounds. Every game is a
+    draw (all share rank 1) in which participant p scores `score[p]`."""
+    tournament = create_tournament(
+        TournamentSpec(
+            game="dominion", seats_per_table=3, participants=people(5), format=RoundRobin()
+        )
+    )
+    while not is_finished(tournament):
+        tournament, new_round = start_next_round(tournament)
+        for table in new_round.tables:
+            result = Result(
+                standings=[
+                    Standing(seat=seat, score=score[p], breakdown={"vp": score[p]}, rank=1)
+                    for seat, p in enumerate(table.seats)
+                ],
+                winners=list(range(len(table.seats))),
+            )
+            tournament = record_result(tournament, new_round.number, table.number, result)
+    return tournament
+
+
+def test_at_bigger_tables_byes_as_even_as_the_rounds_allow_are_worth_no_more_than_playing():
+    tournament = round_robin_of_five_at_threes({p: 10 for p in range(5)})
+    rows = {row.participant: row for row in standings(tournament)}
+    assert [rows[p].byes for p in range(5)] == [2, 2, 1, 1, 2]
+    assert [rows[p].played for p in range(5)] == [2, 2, 3, 3, 2]
+    # Every game a draw: ½ a game, and a bye the participant's own average (½): everyone
+    # has 4 rounds × ½, however many of them were byes (a bye worth 1 gave 3 against 2½).
+    assert [rows[p].points for p in range(5)] == [2, 2, 2, 2, 2]
+    assert {row.rank for row in rows.values()} == {1}
+
+
+def test_at_bigger_tables_a_bye_scores_the_participants_average_per_game():
+    tournament = create_tournament(
+        TournamentSpec(
+            game="dominion", seats_per_table=3, participants=people(4), format=Swiss(rounds=2)
+        )
+    )
+    # round 1: the lowest placed (P3, entry order) sits out before anyone has played: ½
+    tournament, first = start_next_round(tournament)
+    assert first.byes == [3]
+    assert {row.participant: row for row in standings(tournament)}[3].points == 0.5
+    (table,) = first.tables
+    scores = {0: 30, 1: 20, 2: 10}  # P0 beats both (1), P1 one of two (½), P2 none (0)
+    tournament = record_result(tournament, 1, 1, result_of([scores[p] for p in table.seats]))
+    tournament, second = start_next_round(tournament)
+    (sitting_out,) = second.byes
+    (table,) = second.tables
+    # P3 wins the second round's table, the others in entry order after
+    ranked = sorted(table.seats, key=lambda p: (p != 3, p))
+    tournament = record_result(
+        tournament, 2, 1, result_of([10 - ranked.index(p) for p in table.seats])
+    )
+    rows = {row.participant: row for row in standings(tournament)}
+    assert rows[3].points == 2, "P3 won the one game they played: their bye counts 1 too"
+    round_1 = {0: 1, 1: 0.5, 2: 0}[sitting_out]
+    assert rows[sitting_out].points == 2 * round_1, "the game they played, twice"
+
+
+def test_the_score_tie_break_compares_averages_not_sums_of_unequal_game_counts():
+    # all draws, so everyone has 2 points; P2 and P3 played 3 games of 9, the others 2 of
+    # 10: the sum (27 against 20) put P2 and P3 first, the average (9 against 10) last
+    tournament = round_robin_of_five_at_threes({0: 10, 1: 10, 2: 9, 3: 9, 4: 10})
+    rows = standings(tournament)
+    assert [row.participant for row in rows] == [0, 1, 4, 2, 3]
+    assert [row.score for row in rows] == [20, 20, 20, 27, 27], "score is still the sum"
+    assert [row.rank for row in rows] == [1, 1, 1, 4, 4]
+
+
+def test_a_bye_does_not_cost_its_holder_the_score_tie_break():
+    tournament = swiss(3, 2)
+    # round 1: P2 sits out (1); P0 beats P1 10 to 9
+    tournament = record(tournament, {0: 10, 1: 9, 2: 0})
+    assert tournament.rounds[0].byes == [2]
+    # round 2: P1 sits out (1); P2 beats P0 6 to 4
+    tournament = record(tournament, {0: 4, 1: 0, 2: 6})
+    assert tournament.rounds[1].byes == [1]
+    rows = standings(tournament)
+    assert [(row.participant, row.points, row.played, row.score) for row in rows] == [
+        (2, 2, 1, 6),
+        (1, 1, 1, 9),  # 9 a game
+        (0, 1, 2, 14),  # 7 a game: first by the sum, which counts a game more
+    ]
+
+
+def test_at_two_seats_a_bye_still_counts_a_whole_point():
+    tournament = swiss(3, 1)
+    tournament = record(tournament, {0: 5, 1: 3, 2: 0})
+    (bye,) = tournament.rounds[0].byes
+    rows = {row.participant: row for row in standings(tournament)}
+    assert rows[bye].points == 1 and rows[bye].played == 0
