@@ -15,7 +15,11 @@ Nothing else would step a tournament whose round's last report was lost (its wor
 killed after scoring, the task never redelivered), so every step also notes the time in
 the index of running tournaments (`RunningTournaments`), and the periodic sweep
 (`sweep_stalled`) steps those not stepped for a while: `progress` records the results of
-games that ended unreported and goes on. A finished tournament leaves the index.
+games that ended unreported and goes on. A finished tournament leaves the index. Each
+step of a running tournament also renews its lifetime in Redis (a round waiting on a
+table is never swapped), and a table whose game is gone (it expired unplayed, after
+SKYPORT_ABANDONED_GAME_TTL) is void, so such a tournament neither expires with its results
+nor waits for good.
 
 Creating one with an Idempotency-Key derives its id and participant tokens from the key
 (as a game's are): a retry answers the same tournament and creates nothing.
@@ -418,6 +422,10 @@ class TournamentRunner:
         step in the index of running tournaments (or takes a finished one out)."""
         outcome = await self._progress(tournament_id)
         if outcome == "running":
+            # Only a compare-and-set swap renewed its lifetime: a round waiting on a table
+            # longer than that lost the tournament and every result. The sweep steps a
+            # running tournament every SKYPORT_TASK_STALL_SECONDS, so this keeps it.
+            await self.store.keep(tournament_id)
             await self.running.stepped(tournament_id, now_ms())
         elif outcome == "over":
             await self.running.ended(tournament_id)
@@ -514,12 +522,21 @@ class TournamentRunner:
             for table in waiting:
                 pipe.hget(store.keys(cast(str, table.game_id)).record, "status")
             statuses = await pipe.execute()
-        ended = []
+        ended: list[tuple[int, int, Result | None]] = []
         for table, status in zip(waiting, statuses, strict=True):
-            if status not in (GameStatus.FINISHED.value, GameStatus.ABORTED.value):
+            if status is not None and status not in (
+                GameStatus.FINISHED.value,
+                GameStatus.ABORTED.value,
+            ):
                 continue
             record = await store.load(cast(str, table.game_id))
             if record is None:
+                # Its games are made before a round is announced (only then is this
+                # asked): the game expired unplayed. Nobody can finish it; void.
+                log.warning(
+                    "tournament_table_game_gone", game_id=table.game_id, round=round_.number
+                )
+                ended.append((round_.number, table.number, None))
                 continue
             result = _engine_result(record)
             if record.status is GameStatus.FINISHED and result is None:

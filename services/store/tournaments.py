@@ -69,6 +69,11 @@ class TournamentStore:
             return None
         return StoredDocument(int(version), document)
 
+    async def keep(self, tournament_id: str) -> None:
+        """Keep the tournament for its whole lifetime from now (as a swap does): a running
+        one that is not swapped - a round waiting on a table - must not expire."""
+        await self.redis.pexpire(self.key(tournament_id), self.ttl_ms)
+
     async def swap(self, tournament_id: str, expected_version: int, document: str) -> bool:
         """Replace the document if it is still at `expected_version` (then at +1)."""
         verdict = await self._swap(

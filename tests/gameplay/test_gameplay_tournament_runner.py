@@ -266,3 +266,33 @@ async def test_table_seeds_are_keyed_by_the_tournaments_secret_in_every_round(ga
     ]
     game = await gameplay.store.load(after.tournament.rounds[1].tables[0].game_id or "")
     assert game is not None and game.seed == after.tournament.rounds[1].tables[0].seed
+
+
+async def test_a_running_tournament_is_kept_while_a_table_holds_its_round_up(gameplay):
+    """Only a compare-and-set renewed a tournament's lifetime; a round waiting on one table
+    for longer lost the tournament and every result. Each step (the sweep's) renews it."""
+    runner = gameplay.tournaments
+    tournament_id = await people_round_robin(gameplay)
+    key = runner.store.key(tournament_id)
+    _, version = await stored(gameplay, tournament_id)
+    await gameplay.redis.pexpire(key, 5_000)  # the lifetime nearly spent
+    assert await runner.sweep_stalled(stall_seconds=0) >= 1
+    assert (await stored(gameplay, tournament_id))[1] == version, "nothing was swapped"
+    assert await gameplay.redis.pttl(key) > runner.store.ttl_ms - 60_000
+    assert (await runner.document(tournament_id)).status == "running"
+
+
+async def test_a_table_whose_game_expired_unplayed_is_void_and_the_round_goes_on(gameplay):
+    runner = gameplay.tournaments
+    tournament_id = await people_round_robin(gameplay)
+    before, _ = await stored(gameplay, tournament_id)
+    gone, playing = before.tournament.rounds[0].tables
+    assert gone.game_id is not None and playing.game_id is not None
+    await gameplay.redis.delete(gameplay.store.keys(gone.game_id).record)  # expired
+    await runner.progress(tournament_id)
+    after, _ = await stored(gameplay, tournament_id)
+    assert after.tournament.rounds[0].tables[0].void
+    assert not after.tournament.rounds[0].tables[1].done, "its game is still there"
+    assert len(after.tournament.rounds) == 1
+    document = await runner.document(tournament_id)
+    assert [t.status for t in document.rounds[0].tables] == ["void", "playing"]
