@@ -12,7 +12,6 @@ megabytes).
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -20,10 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from services.store.tournaments import TournamentStore
 
 from .tournament_payloads import StoredTournament
+from .tournament_tags import tournaments_tagged
 from .tournaments import seeds_in_play, table_of_game
 
-TOURNAMENT_TAG = "tournament:"
-TOURNAMENT_ID = re.compile(r"^[a-z2-7]{24}$")
 REMEMBERED = 4096
 """Games whose deal is known to be out of play, at most (the oldest forgotten first)."""
 
@@ -42,10 +40,7 @@ class DealsInPlay:
         deal, if any (None for a game of no tournament)."""
         if game_id in self._out_of_play:
             return None
-        for tag in tags:
-            tournament_id = tag[len(TOURNAMENT_TAG) :]
-            if not tag.startswith(TOURNAMENT_TAG) or not TOURNAMENT_ID.match(tournament_id):
-                continue
+        for tournament_id in tournaments_tagged(tags):
             if await self._held(tournament_id, game_id):
                 return tournament_id
         self._remember(game_id)

@@ -14,7 +14,6 @@ the version it was checked at), and never turns an abandoned seat back.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -27,13 +26,12 @@ from services.store import AWAY_FIELD, GameRecord, GameStore, KeptAnswer
 
 from .payloads import CreateGameRequest
 from .problems import Problem, conflict, unprocessable
+from .tournament_tags import tournaments_tagged
 
 BOT_TAKES_OVER = "bot_takes_over"
 END_GAME = "end_game"
 ABANDONED = "abandoned"
 AUTOPILOT = "autopilot"
-TOURNAMENT_TABLE = re.compile(r"^tournament:[a-z2-7]{24}$")
-"""The tag of a tournament table's game (`tournament:<tournament id>`)."""
 
 SET_AWAY = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
@@ -101,7 +99,7 @@ def check_autopilot_allowed(record: GameRecord, seat: int) -> None:
     """Refuse autopilot at a tournament table (409 autopilot_not_allowed): the service's
     bot would play a participant's whole game and the tournament would credit them with
     its result. A seat that must go resigns instead (the game's leave policy applies)."""
-    if any(TOURNAMENT_TABLE.match(tag) for tag in record.tags):
+    if tournaments_tagged(record.tags):
         raise autopilot_not_allowed(seat)
 
 

@@ -32,7 +32,6 @@ import contextvars
 import functools
 import hmac
 import random
-import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -53,7 +52,6 @@ from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import (
     Problem,
-    conflict,
     forbidden,
     idempotency_key_reused,
     unauthorized,
@@ -70,6 +68,7 @@ from .tournament_payloads import (
     TournamentCreated,
     TournamentDocument,
 )
+from .tournament_tags import TOURNAMENT_ID, table_tag, tournaments_tagged
 from .tournament_views import tournament_document
 from .tournaments import (
     InvalidTournament,
@@ -82,12 +81,10 @@ from .tournaments import (
     needs_schedule,
     record_result,
     scheduled_games,
-    seeds_in_play,
     set_game_id,
     standings,
     standings_csv,
     start_next_round,
-    table_of_game,
     tiebreak_name,
     total_rounds,
     with_schedule,
@@ -96,8 +93,6 @@ from .webhook_targets import check_webhook_url
 
 log = structlog.get_logger(__name__)
 
-TOURNAMENT_TAG = "tournament:"
-TOURNAMENT_ID = re.compile(r"^[a-z2-7]{24}$")
 MAX_SWAPS = 64
 """Compare-and-set tries of one step before giving up (others keep winning)."""
 SWAP_BACKOFF = 0.01
@@ -339,28 +334,6 @@ class TournamentRunner:
             rounds=rounds,
         )
 
-    async def check_record(self, game_id: str, tags: list[str]) -> None:
-        """Refuse (409 deal_in_play) the record of a tournament table's finished game
-        while another table of the tournament still plays with its seed: the record
-        holds the seed and the unredacted events, and a duplicate round deals the same
-        seed at every table, so it would show those players' hidden information."""
-        for tag in tags:
-            tournament_id = tag[len(TOURNAMENT_TAG) :]
-            if not tag.startswith(TOURNAMENT_TAG) or not TOURNAMENT_ID.match(tournament_id):
-                continue
-            found = await self.store.load(tournament_id)
-            if found is None:
-                continue
-            tournament = (await _parsed(found.document, _read_pool)).tournament
-            table = table_of_game(tournament, game_id)
-            if table is not None and table.seed in seeds_in_play(tournament, besides=game_id):
-                raise conflict(
-                    "deal_in_play",
-                    f"Another table of tournament {tournament_id} is still playing this "
-                    "game's deal; its record is given once every table dealt it has finished.",
-                    tournament_id=tournament_id,
-                )
-
     async def _seat_token(
         self, stored: StoredTournament, round_number: int, table: int, seat: int
     ) -> str | None:
@@ -375,12 +348,10 @@ class TournamentRunner:
     async def game_ended(self, record: GameRecord) -> None:
         """A game finished (or was aborted): if it is a table of a tournament, record
         its result there, and start the next round if that was the round's last."""
-        tournament_id = next(
-            (tag[len(TOURNAMENT_TAG) :] for tag in record.tags if tag.startswith(TOURNAMENT_TAG)),
-            None,
-        )
-        if tournament_id is None:
+        tagged = tournaments_tagged(record.tags)
+        if not tagged:
             return
+        tournament_id = tagged[0]
         result = _engine_result(record)
         if record.status is GameStatus.FINISHED and result is None:
             return  # not scored yet: the scoring calls again
@@ -558,7 +529,7 @@ class TournamentRunner:
                 ],
                 options=spec.options,
                 seed=table.seed,
-                tags=[f"{TOURNAMENT_TAG}{stored.id}"],
+                tags=[table_tag(stored.id)],
                 clock=stored.clock,
                 on_leave=stored.on_leave,
             )
