@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -262,12 +262,15 @@ class Game(ABC, Generic[StateT, ConfigT]):
         new_state.over = True
         return Outcome(state=new_state, events=[Resigned(seat=seat)])
 
-    def standings(self, state: StateT) -> Result | None:
-        """The game's own result, with resigned seats moved to the bottom."""
+    def standings(self, state: StateT, left: Iterable[Seat] = ()) -> Result | None:
+        """The game's own result, with the seats that left moved to the bottom: the
+        resigned, and `left` (seats the service abandoned to a bot, which played them to
+        the end: a player who left does not win by their stand-in's play)."""
         result = self.result(state)
-        if result is None or not state.resigned:
+        losers = sorted({*state.resigned, *left})
+        if result is None or not losers:
             return result
-        return result.demote(state.resigned)
+        return result.demote(losers)
 
     def is_over(self, state: StateT) -> bool:
         return state.over

@@ -12,7 +12,7 @@ from .problems import Problem
 def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
     if record.standings is not None:
         return GameResult.model_validate(record.standings)
-    result = game.standings(state)
+    result = game.standings(state, left=abandoned_seats(record))
     if result is None:
         raise Problem(409, "not_finished", "The game has no result yet.")
     return GameResult(
@@ -28,7 +28,7 @@ def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
                 score=standing.score,
                 breakdown=standing.breakdown,
                 resigned=standing.seat in state.resigned,
-                abandoned=record.away.get(standing.seat, {}).get("why") == "abandoned",
+                abandoned=standing.seat in abandoned_seats(record),
             )
             for standing in result.standings
         ],
@@ -37,3 +37,8 @@ def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
         else None,
         summary=result.summary,
     )
+
+
+def abandoned_seats(record: GameRecord) -> set[int]:
+    """Seats that left under bot_takes_over: a bot played them to the end."""
+    return {seat for seat, away in record.away.items() if away.get("why") == "abandoned"}

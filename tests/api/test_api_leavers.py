@@ -43,6 +43,30 @@ def finished(api, game_id: str) -> dict:
     return api.wait_until(game_id, lambda d: d["status"] in ("finished", "aborted"), timeout=60)
 
 
+def test_a_seat_that_left_does_not_win_by_its_stand_ins_play(api, hidden_numbers):
+    """The bot that plays an abandoned seat to the end plays for the others' sake: the
+    seat that left ranks below everyone who stayed, even where its bot came out ahead
+    (as a resigned seat does), in the result, the record and its replay."""
+    for seed in range(40):
+        created = api.create(seats=3, seed=seed)
+        game_id, tokens = created["id"], tokens_of(created)
+        assert resign(api, game_id, tokens[1]).json()["abandoned"] is True
+        api.play_out(without(created, 1))
+        result = finished(api, game_id)["result"]
+        record = load_record(
+            api.client.get(f"/v1/games/{game_id}/record", headers=api.auth(tokens[0])).content
+        )
+        played = replay(record, hidden_numbers)
+        if 1 in hidden_numbers.result(played.state).winners:
+            break  # its bot won by the rules: the case to see
+    else:
+        pytest.fail("no game of 40 where the abandoned seat's bot won by the rules")
+    ranks = {s["seat"]: s["rank"] for s in result["standings"]}
+    assert ranks[1] == 3 and 1 not in result["winners"] and result["winners"]
+    assert record.result is not None and record.result.winners == result["winners"]
+    assert played.result == record.result
+
+
 def test_a_three_player_game_goes_on_to_the_end_when_a_seat_resigns(api, hidden_numbers):
     created = api.create(seats=3)
     game_id, tokens = created["id"], tokens_of(created)

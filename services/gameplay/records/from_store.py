@@ -22,8 +22,9 @@ def record_from_store(
 ) -> Record:
     """The record of a stored game. `log` must hold every version from 1 to the game's
     (the replay checks that it does). The result is the engine's standings of the final
-    state (None while the game goes on) and the final state's digest is that of the
-    stored state; the per-version digests are unknown to the store and left out.
+    state, the seats that left demoted (None while the game goes on), and the final
+    state's digest is that of the stored state; the per-version digests are unknown to
+    the store and left out.
     `left_at` gives, for seats that left, the version after which a bot played them."""
     left_at = left_at or {}
     final_state = game.load_state(stored.state)
@@ -47,7 +48,7 @@ def record_from_store(
             )
             for entry in log
         ],
-        result=game.standings(final_state),
+        result=game.standings(final_state, left=left_at),
         final_state_sha256=hashlib.sha256(stored.state.encode()).hexdigest(),
         tags=list(stored.tags),
     )

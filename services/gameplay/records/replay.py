@@ -63,7 +63,8 @@ def replay(record: Record, game: Game | None = None) -> Replayed:
     action exactly when the record has a result, and the result must be the same."""
     game = game or _game_of(record)
     _, state = deque(states(record, game), maxlen=1)[0]
-    result = game.standings(state)
+    left = [seat for seat, kept in enumerate(record.seats) if kept.left_at_version is not None]
+    result = game.standings(state, left=left)
     if record.result is not None and not game.is_over(state):
         raise ReplayMismatch(
             "not_over",
@@ -77,7 +78,8 @@ def replay(record: Record, game: Game | None = None) -> Replayed:
             "The game is over after the last action but the record has no result.",
             record.version,
         )
-    if record.result is not None and result != record.result:
+    before_leavers_lost = game.standings(state)  # records made before 2026-12-04
+    if record.result is not None and record.result not in (result, before_leavers_lost):
         raise ReplayMismatch(
             "result_differs",
             f"The recorded result is {_compact(record.result)}, the engine's is "

@@ -56,13 +56,18 @@ def stored_game(game_id: str = "dominion", players: int = 3):
 def test_a_stored_game_becomes_a_record_that_replays():
     game, played, stored, log = stored_game()
     record = record_from_store(stored, log, game, left_at={2: 40})
-    assert record.result == played.result
+    final = state_at(played, played.version)
+    assert record.result == game.standings(final, left=[2])  # seat 2 left: ranked last
+    assert record.result is not None and record.result.standings[-1].seat == 2
     assert [s.bot for s in record.seats] == [None, None, "greedy"]
     assert record.seats[2].left_at_version == 40
     assert record.tags == ["cup"]
     assert [m.events for m in record.moves] == [m.events for m in played.moves]
     replayed = replay(load_record(orjson.dumps(record.model_dump(mode="json"))))
-    assert replayed.result == played.result
+    assert replayed.result == record.result
+    # A record made before the seats that left were ranked last still replays.
+    before = record.model_copy(update={"result": played.result})
+    assert replay(load_record(orjson.dumps(before.model_dump(mode="json")))).result
 
 
 def test_a_log_with_a_version_missing_does_not_replay():
