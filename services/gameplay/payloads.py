@@ -67,12 +67,19 @@ _HIDDEN_CHARACTERS = {
 reorder text, or break the lines it is shown in."""
 
 
+ZERO_WIDTH_JOINER = "\u200d"
+_EMOJI_PARTS = ("\ufe0f", *map(chr, range(0x1F3FB, 0x1F400)))
+"""The emoji presentation selector and the skin-tone modifiers, between an emoji and a
+joiner in a sequence such as 🏳️‍🌈 or 👩🏽‍🚀."""
+
+
 def seat_name(value: str) -> str:
-    """A seat name as shown to others: NFC, trimmed, visible, no hidden characters."""
+    """A seat name as shown to others: NFC, trimmed, visible, no hidden characters (but
+    the joiner inside an emoji sequence, which draws one emoji)."""
     name = unicodedata.normalize("NFC", value)
-    for char in name:
+    for index, char in enumerate(name):
         hidden = _HIDDEN_CHARACTERS.get(unicodedata.category(char))
-        if hidden is not None:
+        if hidden is not None and not _joins_emoji(name, index):
             raise PydanticCustomError(
                 SEAT_NAME_ERROR,
                 "A seat name may not contain {hidden}: U+{point} was sent.",
@@ -86,6 +93,19 @@ def seat_name(value: str) -> str:
             SEAT_NAME_ERROR, "A seat name has at most {limit} characters.", {"limit": MAX_SEAT_NAME}
         )
     return name
+
+
+def _joins_emoji(name: str, index: int) -> bool:
+    """Whether `name[index]` is a zero-width joiner between two symbols (emoji), as in
+    🏳️‍🌈: it draws them as one emoji and hides nothing. Between letters it is refused."""
+    if name[index] != ZERO_WIDTH_JOINER or index + 1 >= len(name):
+        return False
+    before = name[:index].rstrip("".join(_EMOJI_PARTS))
+    return (
+        bool(before)
+        and unicodedata.category(before[-1]) == "So"
+        and unicodedata.category(name[index + 1]) == "So"
+    )
 
 
 SeatName = Annotated[str, AfterValidator(seat_name)]

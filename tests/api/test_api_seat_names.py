@@ -19,6 +19,9 @@ REFUSED = {
     "bidi-isolate": "Al\u2066ice",
     "zero-width-space": "Al\u200bice",
     "zero-width-joiner": "Al\u200dice",
+    "joiner-after-an-emoji-before-a-letter": "\U0001f3f3\ufe0f\u200dice",
+    "joiner-at-the-end": "Ana \U0001f3f3\u200d",
+    "joiner-starting-a-name": "\u200d\U0001f308 Ana",
     "byte-order-mark": "\ufeffAlice",
     "line-separator": "Alice\u2028",
     "spaces-only": "    ",
@@ -78,6 +81,16 @@ def test_graphql_stores_names_in_nfc(gql):
     assert result["seats"][0]["name"] == "Zoë"
 
 
-@pytest.mark.parametrize("name", ["Alice", "Zoë", "李小龍", "Ana María", "🎲 Dice", "x" * 64])
+EMOJI_SEQUENCES = [
+    "Ana \U0001f3f3\ufe0f\u200d\U0001f308",  # rainbow flag
+    "\U0001f469\U0001f3fd\u200d\U0001f680 Mae",  # astronaut, medium skin tone
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # family
+    "Run \U0001f3c3\u200d\u2640\ufe0f",  # woman running
+]
+
+
+@pytest.mark.parametrize(
+    "name", ["Alice", "Zoë", "李小龍", "Ana María", "🎲 Dice", "x" * 64, *EMOJI_SEQUENCES]
+)
 def test_ordinary_names_are_accepted(api, name):
     assert api.create(seats=[{"name": name}, {"name": "Bob"}])["seats"][0]["name"] == name
