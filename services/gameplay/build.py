@@ -3,8 +3,8 @@ API (`services.api.app`), the workers (`workers.tasks`), the CLI and the tests.
 
 The parts and who uses whom:
 
-    GameService ──▶ CommitPipeline ──▶ hooks: CommitMetrics, WebhookNotifier,
-        │                                     ClockDeadlines, NextStep ──▶ Dispatcher
+    GameService ──▶ CommitPipeline ──▶ hooks: NextStep ──▶ Dispatcher, ClockDeadlines,
+        │                                     CommitMetrics, WebhookNotifier
         └─────────▶ Referee (bots, scoring, time-outs, lost turns) ──▶ the same pipeline
 
 In embedded mode the in-process dispatcher runs `Referee.advance` in this event loop;
@@ -172,7 +172,8 @@ def build_service(
         dispatcher = _dispatcher(settings, role, redis, advance)
     notifier = WebhookNotifier(_webhook_sender(dispatcher))
     deadlines = ClockDeadlines(store)
-    pipeline = CommitPipeline(store, [CommitMetrics(), notifier, deadlines, NextStep(dispatcher)])
+    # The steps the game needs first: a webhook that cannot be sent must not hold them up.
+    pipeline = CommitPipeline(store, [NextStep(dispatcher), deadlines, CommitMetrics(), notifier])
     archive = RecordArchive(redis, settings.key_prefix, settings.record_ttl)
     states = ParsedStates()
     referee = Referee(

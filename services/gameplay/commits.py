@@ -1,13 +1,19 @@
 """The commit pipeline: a move (a player's, a bot's or a time-out's) is compare-and-set
 onto the version it was made on, and each commit that lands - and each new game - runs
-the after-commit hooks in order: metrics, webhooks, the clocks' deadline, the next step
-(a bot's turn or the scoring) handed to the dispatcher."""
+the after-commit hooks in order: the next step (a bot's turn or the scoring) handed to
+the dispatcher, the clocks' deadline, metrics, webhooks.
+
+The change stands whatever a hook does: a hook that fails is logged and counted
+(`skyport_after_commit_failures_total`) and the others still run, so the request that
+made the change is answered as it landed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+import structlog
 
 from services.engine import Game, Move, Outcome, Prompt
 from services.store import (
@@ -25,6 +31,8 @@ from .clocks import next_clock, now
 from .dispatch import Dispatcher
 from .leavers import bot_of
 from .visibility import event_views
+
+log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True)
@@ -83,7 +91,18 @@ class CommitPipeline:
 
     async def _after(self, change: Change) -> None:
         for hook in self.hooks:
-            await hook.after_commit(change)
+            try:
+                await hook.after_commit(change)
+            except Exception as error:
+                name = type(hook).__name__
+                metrics.AFTER_COMMIT_FAILURES.labels(hook=name).inc()
+                log.error(
+                    "after_commit_failed",
+                    hook=name,
+                    game_id=change.record.id,
+                    version=change.version,
+                    exc_info=error,
+                )
 
 
 def commit_of(

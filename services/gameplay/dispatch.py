@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from services.store.progress import note_moved
 
+from . import metrics
 from .webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
 
 if TYPE_CHECKING:
@@ -242,7 +243,15 @@ class CeleryDispatcher:
     async def send_webhook(
         self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
     ) -> None:
-        await self._in_thread(WEBHOOK_TASK, [event_id, event_type, url, payload])
+        """Hands the delivery to the workers; if the broker cannot take it, the webhook
+        is logged and counted as not sent and the caller goes on: it is sent after a
+        change that stands, and whatever comes next (the clocks, a bot's turn, a
+        tournament's report) matters more than one notification."""
+        try:
+            await self._in_thread(WEBHOOK_TASK, [event_id, event_type, url, payload])
+        except Exception as error:
+            metrics.WEBHOOKS_NOT_SENT.inc()
+            log.error("webhook_not_sent", event_id=event_id, url=url, error=repr(error))
 
     async def _in_thread(self, task: str, args: list[Any]) -> None:
         def send() -> None:

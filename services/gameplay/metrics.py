@@ -38,3 +38,17 @@ TURNS_RESENT = Counter(
     "skyport_turns_resent_total",
     "Bot turns or scorings sent again by the sweep because the game had stalled.",
 )
+AFTER_COMMIT_FAILURES = Counter(
+    "skyport_after_commit_failures_total",
+    "After-commit hooks that failed on a change that stands (each is logged).",
+    ["hook"],
+)
+WEBHOOKS_NOT_SENT = Counter(
+    "skyport_webhooks_not_sent_total",
+    "Webhooks that could not be handed to the workers (the broker was unreachable).",
+)
+SWEEP_FAILURES = Counter(
+    "skyport_sweep_failures_total",
+    "Games the sweep could not look at (it looks again later, backing off).",
+    ["sweep"],
+)

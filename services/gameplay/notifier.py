@@ -9,12 +9,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import structlog
+
 from services.store import GameRecord
 
+from . import metrics
 from .clocks import now
 from .commits import Change
 from .dispatch import WebhookSender
 from .visibility import Viewer, entry_for
+
+log = structlog.get_logger(__name__)
 
 
 class WebhookNotifier:
@@ -85,4 +90,10 @@ class WebhookNotifier:
             **body,
         }
         for url in record.webhooks:
-            await self.sender.send_webhook(event_id, event_type, url, payload)
+            try:
+                await self.sender.send_webhook(event_id, event_type, url, payload)
+            except Exception as error:
+                # Sent after a change that stands: what comes next (a tournament's report,
+                # the next URL) must not wait on one notification.
+                metrics.WEBHOOKS_NOT_SENT.inc()
+                log.error("webhook_not_sent", event_id=event_id, url=url, error=repr(error))

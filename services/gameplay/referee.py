@@ -203,9 +203,10 @@ class Referee:
         if verdict is AwayVerdict.DONE:
             log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)
             reason = "timeout" if at_version else "resigned"
-            await self.notifier.seat_left(record, seat, reason, bot=policy.leave_bot)
             # Sent even if a turn at this version was sent before: that one found no bot due.
+            # First: the bot's turn matters more than the webhook, which must not hold it up.
             await self.dispatcher.resend(record.id, record.version)
+            await self.notifier.seat_left(record, seat, reason, bot=policy.leave_bot)
         return verdict
 
     async def autopilot(self, record: GameRecord, seat: int, on: bool) -> AwayVerdict:

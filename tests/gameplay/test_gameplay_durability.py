@@ -1,0 +1,165 @@
+"""A move that landed is never lost, nor is the work it makes due: whatever dies or
+fails after a commit (a hook, the broker, the replica or worker itself), the game goes
+on - from the request's answer, from the sweep, or from a retried request.
+
+Each test makes the commit land, then fails or "kills" what comes after it, and checks
+that the work is done or will be found."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from kombu.exceptions import OperationalError
+
+from services.gameplay import metrics
+from services.gameplay.auth import Credentials
+from services.gameplay.build import Gameplay, build_service
+from services.gameplay.dispatch import CeleryDispatcher
+from services.gameplay.payloads import CreateGameRequest
+from services.gameplay.settings import Settings
+from services.store import GameStatus
+
+ANYONE = Credentials(None, "127.0.0.1")
+
+pytestmark = pytest.mark.anyio
+
+
+class Recorder:
+    """A dispatcher that records the turns it is asked to send, and a webhook sender
+    whose broker is unreachable while `broker_down`."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int]] = []
+        self.resent: list[tuple[str, int]] = []
+        self.webhooks: list[str] = []
+        self.broker_down = False
+
+    async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        self.sent.append((game_id, version))
+
+    async def resend(self, game_id: str, version: int) -> None:
+        self.resent.append((game_id, version))
+
+    async def send_webhook(
+        self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
+    ) -> None:
+        if self.broker_down:
+            raise OperationalError("broker unreachable")
+        self.webhooks.append(event_id)
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+async def gameplay(redis_url, key_prefix, games, recorder):
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, webhook_allow_private=True)
+    async with build_service(settings, games=games, dispatcher=recorder) as built:
+        yield built
+
+
+async def create(gameplay: Gameplay, seats: list[dict], **body: Any) -> tuple[str, list[str]]:
+    request = CreateGameRequest(game="hidden-numbers", seats=seats, seed=3, **body)
+    created, _ = await gameplay.service.create_game(ANYONE, request, None)
+    return created.id, [seat.token or "" for seat in created.seats]
+
+
+async def first_move(gameplay: Gameplay, game_id: str, token: str) -> int:
+    """Plays the seat's first legal move; returns the version it made."""
+    seat = Credentials(bearer=token, client_ip="127.0.0.1")
+    legal = await gameplay.service.legal_moves(game_id, seat)
+    accepted, _ = await gameplay.service.make_move(
+        game_id, seat, legal.moves[0], legal.version, None
+    )
+    return accepted.version
+
+
+def failures(hook: str) -> float:
+    return metrics.AFTER_COMMIT_FAILURES.labels(hook=hook)._value.get()
+
+
+HUMAN_AND_BOT = [{"name": "Ann"}, {"name": "Bot", "bot": "random"}]
+MOVE_HOOKS = {"webhook_url": "http://127.0.0.1:9/hook", "webhook_events": ["move", "seat.left"]}
+
+
+# --- a webhook that cannot be sent --------------------------------------------------------
+
+
+async def test_a_move_whose_webhook_cannot_be_sent_stands_and_its_bot_turn_is_sent(
+    gameplay, recorder
+) -> None:
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT, **MOVE_HOOKS)
+    recorder.sent.clear()
+    recorder.broker_down = True
+    before = metrics.WEBHOOKS_NOT_SENT._value.get()
+    version = await first_move(gameplay, game_id, tokens[0])  # answered, not a 500
+    assert recorder.sent == [(game_id, version)], "the bot's turn was still sent"
+    assert metrics.WEBHOOKS_NOT_SENT._value.get() == before + 1
+    stored = await gameplay.store.load(game_id)
+    assert stored is not None and stored.version == version
+
+
+async def test_a_hook_that_fails_does_not_skip_the_hooks_after_it(gameplay, recorder) -> None:
+    class Broken:
+        async def after_commit(self, change: Any) -> None:
+            raise RuntimeError("a hook's bug")
+
+    gameplay.service.pipeline.hooks = (Broken(), *gameplay.service.pipeline.hooks)
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT)
+    assert recorder.sent == [(game_id, 0)]
+    version = await first_move(gameplay, game_id, tokens[0])
+    assert recorder.sent[-1] == (game_id, version)
+    assert failures("Broken") == 2
+
+
+async def test_a_seat_taken_over_gets_its_bot_even_if_seat_left_cannot_be_sent(
+    gameplay, recorder
+) -> None:
+    game_id, _ = await create(
+        gameplay, [{"name": "Ann"}, {"name": "Bo"}, HUMAN_AND_BOT[1]], **MOVE_HOOKS
+    )
+    record = await gameplay.store.load(game_id)
+    assert record is not None
+    recorder.broker_down = True
+    await gameplay.referee.take_over(record, 0, at_version=False)
+    assert recorder.resent == [(game_id, 0)]
+
+
+async def test_the_celery_dispatcher_logs_a_webhook_it_cannot_send_and_goes_on(
+    redis_url, key_prefix
+) -> None:
+    dispatcher = CeleryDispatcher("redis://127.0.0.1:9/0", f"{key_prefix}.q", prefix=key_prefix)
+
+    async def broker_down(task: str, args: list[Any]) -> None:
+        raise OperationalError("broker unreachable")
+
+    dispatcher._in_thread = broker_down  # type: ignore[method-assign]
+    before = metrics.WEBHOOKS_NOT_SENT._value.get()
+    await dispatcher.send_webhook("g:1:move", "move", "http://hooks.example/x", {})
+    assert metrics.WEBHOOKS_NOT_SENT._value.get() == before + 1
+    await dispatcher.close()
+
+
+async def test_a_finished_game_is_reported_even_if_game_finished_cannot_be_sent(
+    gameplay, recorder
+) -> None:
+    ended: list[str] = []
+
+    async def game_ended(record: Any) -> None:
+        ended.append(record.id)
+
+    gameplay.referee.game_ended = game_ended
+    game_id, tokens = await create(
+        gameplay, [{"name": "Ann"}, {"name": "Bo"}], webhook_url="http://127.0.0.1:9/hook"
+    )
+    ann = Credentials(bearer=tokens[0], client_ip="127.0.0.1")
+    resigned, _ = await gameplay.service.resign(game_id, ann, None, None)
+    assert resigned.status is GameStatus.SCORING
+    recorder.broker_down = True
+    await gameplay.referee.advance(game_id, resigned.version)
+    assert ended == [game_id]
+    stored = await gameplay.store.load(game_id)
+    assert stored is not None and stored.status is GameStatus.FINISHED
