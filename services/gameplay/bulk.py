@@ -22,6 +22,7 @@ from services.store.bulk import BatchCreator
 
 from . import metrics
 from .auth import Credentials, check_idempotency_key, new_salt
+from .commits import due_on_creation
 from .invites import Invites
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
 from .problems import (
@@ -119,7 +120,8 @@ class BulkCreation:
         batch_record = orjson.dumps(
             {"fingerprint": body_print, "games": [record.id for record in records]}
         ).decode()
-        outcome = await self.batches.create(records, digest, batch_record)
+        dues = [due_on_creation(one.record, one.turn) for one in built]
+        outcome = await self.batches.create(records, digest, batch_record, dues)
         if outcome.replayed is not None:
             return await self._replayed(who, request, key, outcome.replayed, body_print), True
         if outcome.clash is not None:

@@ -10,7 +10,7 @@ made the change is answered as it landed."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import structlog
@@ -77,10 +77,12 @@ class CommitPipeline:
         by: str,
         turn: tuple[int, ...] | None = None,
     ) -> CommitOutcome:
-        outcome = await self.store.commit(commit)
+        change = Change(record, commit.entry, by, commit.clock is not None, turn)
+        # Noted with the commit itself: a process that dies before the hooks leaves the
+        # game in the pending index, where the sweep finds it.
+        outcome = await self.store.commit(replace(commit, work_due=steps_due(change)))
         if outcome.verdict is CommitVerdict.COMMITTED:
-            clocked = commit.clock is not None
-            await self._after(Change(record, commit.entry, by, clocked, turn))
+            await self._after(change)
         return outcome
 
     async def created(self, record: GameRecord, turn: tuple[int, ...] | None = None) -> None:
@@ -158,11 +160,23 @@ class NextStep:
         self.dispatcher = dispatcher
 
     async def after_commit(self, change: Change) -> None:
-        if _only_humans_due(change):
-            return  # sending a task per human move was most of a move's cost
-        if change.record.status is GameStatus.WAITING:
-            return  # nothing is due until the last open seat is filled (`seats.py`)
-        await self.dispatcher.after_commit(change.record.id, change.version)
+        if steps_due(change):
+            await self.dispatcher.after_commit(change.record.id, change.version)
+
+
+def steps_due(change: Change) -> bool:
+    """Whether the workers may owe the game a step after `change` (a bot's turn, the
+    scoring): what `NextStep` sends, and what the store notes in the pending index with
+    the commit itself."""
+    if _only_humans_due(change):
+        return False  # sending a task per human move was most of a move's cost
+    # Nothing is due until the last open seat is filled (`seats.py`).
+    return change.record.status is not GameStatus.WAITING
+
+
+def due_on_creation(record: GameRecord, turn: tuple[int, ...] | None) -> bool:
+    """`steps_due` of a new game, before it is stored."""
+    return steps_due(Change(record, None, "created", record.clock_rules is not None, turn))
 
 
 def _only_humans_due(change: Change) -> bool:

@@ -93,6 +93,8 @@ class Referee:
         if record is None:
             return
         if record.version != version:
+            # The task that committed the current version may have died before its hooks.
+            await self.deadlines.note(record)
             if self.work_due(record):
                 await self.dispatcher.after_commit(record.id, record.version, moved=False)
             return

@@ -39,7 +39,7 @@ from . import idempotency, metrics
 from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
 from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
-from .commits import CommitPipeline, commit_of
+from .commits import CommitPipeline, commit_of, due_on_creation
 from .creation_quota import CreationQuota
 from .deals import DealsInPlay
 from .idempotency import fingerprint
@@ -237,9 +237,10 @@ class GameService:
             invites=invites.stored,
         )
         record = self._with_created_answer(record)
-        stored_print = await self.store.create(record)
+        turn = prompted_seats(game, state)
+        stored_print = await self.store.create(record, work_due=due_on_creation(record, turn))
         if stored_print is None:
-            await self.pipeline.created(record, prompted_seats(game, state))
+            await self.pipeline.created(record, turn)
             return invites.shown_in(self._created_answer(record, tokens)), False
         if stored_print != request_print or idempotency_key is None:
             raise idempotency_key_reused()
@@ -413,6 +414,7 @@ class GameService:
         if record.status is GameStatus.ACTIVE:
             _check_present(record, seat)  # a bot plays the seat: it has no moves to send
             moves = game.legal_moves(self.states.load(game, record.state), seat)
+        await self._nudge(record)  # a bot's turn or the scoring a crashed process dropped
         return LegalMovesDocument.model_construct(
             id=record.id,
             version=record.version,
@@ -451,6 +453,7 @@ class GameService:
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
+        await self._nudge(record)
         start_due = (
             since == 0
             and not after_start
@@ -840,9 +843,16 @@ class GameService:
         for _ in range(MAX_COMMIT_ATTEMPTS):
             if expected_version is not None and expected_version != record.version:
                 raise version_conflict(record.version, expected_version)
-            accepted, commit = self._prepare(
-                record, seat, act, digest, request_print, with_view, resigning
-            )
+            try:
+                accepted, commit = self._prepare(
+                    record, seat, act, digest, request_print, with_view, resigning
+                )
+            except Problem as problem:
+                if problem.code == "out_of_time":
+                    # The clock decides: make sure the sweep knows its deadline has passed
+                    # (whoever committed the turn may have died before noting it).
+                    await self.referee.deadlines.note(record)
+                raise
             outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
             if outcome.verdict is CommitVerdict.COMMITTED:
                 self._keep_committed(record, commit)
@@ -966,6 +976,14 @@ class GameService:
         return accepted, remembered
 
     # --- helpers ---------------------------------------------------------------------
+
+    async def _nudge(self, record: GameRecord) -> None:
+        """Re-kick a step a crashed process may have dropped (see `Referee.nudge`)."""
+        if record.status is GameStatus.ACTIVE:
+            game = self._game_of(record)
+            await self.referee.nudge(record, game.prompts(self.states.load(game, record.state)))
+        elif record.status is GameStatus.SCORING:
+            await self.referee.nudge(record, [])
 
     async def _load(self, game_id: str, *, keep: bool = False) -> GameRecord:
         """The stored record; `keep` it for the move its reader may make next."""

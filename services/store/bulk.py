@@ -14,7 +14,7 @@ from typing import cast
 from redis.asyncio import Redis
 
 from .records import GameRecord
-from .store import GameStore
+from .store import DueNote, GameStore
 
 CREATE_BATCH = """
 -- KEYS[1] the batch's idempotency record (never written when ARGV[3] is '')
@@ -70,10 +70,16 @@ class BatchCreator:
         return cast(str | None, await self.redis.get(self.batch_key(scope_digest)))
 
     async def create(
-        self, records: Sequence[GameRecord], scope_digest: str | None, batch_record: str
+        self,
+        records: Sequence[GameRecord],
+        scope_digest: str | None,
+        batch_record: str,
+        work_due: Sequence[bool] = (),
     ) -> BatchOutcome:
         """Write every record, or none. `batch_record` is kept under the batch key for
-        `idempotency` seconds when `scope_digest` is given."""
+        `idempotency` seconds when `scope_digest` is given. `work_due`: per record,
+        whether a bot may be prompted first (noted with the batch, as `GameStore.create`
+        does)."""
         keys = [self.batch_key(scope_digest)]
         args: list[str | int] = [
             self.store.lifetimes.abandoned_game * 1000,
@@ -85,7 +91,9 @@ class BatchCreator:
             keys.append(ids.record)
             fields = [item for pair in record.to_fields().items() for item in pair]
             args += [ids.channel, len(fields), *fields]
-        verdict, value = await self._create(keys=keys, args=args)
+        dues = list(work_due) or [False] * len(records)
+        notes = [DueNote.of_new(record, due) for record, due in zip(records, dues, strict=True)]
+        verdict, value = await self.store.noted_before(self._create, keys, args, notes)
         if verdict == "replayed":
             return BatchOutcome(False, replayed=str(value))
         if verdict == "exists":

@@ -6,7 +6,8 @@ one — so both modes run the very same code, Lua scripts included.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -16,7 +17,9 @@ import orjson
 from redis.asyncio import Redis
 
 from . import scripts
+from .clocks import Clock
 from .keys import GameKeys, IndexKeys
+from .progress import note_moved
 from .records import (
     AWAY_FIELD,
     SEAT_FIELD,
@@ -84,6 +87,9 @@ class Commit:
     """The clocks after this move (`Clock.to_json()`), for timed games."""
     expected_revision: int | None = None
     """When set, the commit lands only if the record's revision is still this one."""
+    work_due: bool = False
+    """Whether the game may owe the workers a step once this lands (a bot's turn, the
+    scoring): it is put in the pending index in the same round trip, before the commit."""
 
     def applied_to(self, record: GameRecord) -> GameRecord | None:
         """`record` as the COMMIT script leaves it once this commit lands on it; None
@@ -99,6 +105,21 @@ class Commit:
             updated_at=self.entry.at,
             clock=self.clock or record.clock,
         )
+
+
+@dataclass(frozen=True)
+class DueNote:
+    """What a change about to be stored may make due: a step of the workers, a clock."""
+
+    game_id: str
+    work_due: bool
+    deadline_ms: int | None
+
+    @classmethod
+    def of_new(cls, record: GameRecord, work_due: bool) -> DueNote:
+        """A new game's: its first step, if `work_due`, and its first running clock."""
+        active = record.status is GameStatus.ACTIVE
+        return cls(record.id, work_due and active, _deadline(record.clock) if active else None)
 
 
 @dataclass(frozen=True)
@@ -139,14 +160,17 @@ class GameStore:
 
     # --- creating ----------------------------------------------------------------
 
-    async def create(self, record: GameRecord) -> str | None:
+    async def create(self, record: GameRecord, *, work_due: bool = False) -> str | None:
         """Store a new game. Returns None when created, else the creation fingerprint of
-        the game already stored under that id (an idempotent retry, or a clash)."""
+        the game already stored under that id (an idempotent retry, or a clash).
+        `work_due`: a bot may be prompted first (noted with it, as for `commit`)."""
         keys = self.keys(record.id)
         fields = [item for pair in record.to_fields().items() for item in pair]
-        verdict, fingerprint = await self._create(
-            keys=[keys.record],
-            args=[self.lifetimes.abandoned_game * 1000, keys.channel, *fields],
+        verdict, fingerprint = await self.noted_before(
+            self._create,
+            [keys.record],
+            [self.lifetimes.abandoned_game * 1000, keys.channel, *fields],
+            [DueNote.of_new(record, work_due)],
         )
         if verdict == "exists":
             return str(fingerprint)
@@ -191,23 +215,31 @@ class GameStore:
     # --- changing ----------------------------------------------------------------
 
     async def commit(self, commit: Commit) -> CommitOutcome:
+        """Compare-and-set one move. What the commit makes due is noted first, in the same
+        round trip (`_noted_before`), so a process that dies right after the commit
+        leaves the game where the sweeps find it."""
         keys = self.keys(commit.game_id)
-        verdict, value = await self._commit(
-            keys=[keys.record, keys.log, keys.answer(commit.idempotency_digest)],
-            args=[
-                commit.expected_version,
-                commit.state,
-                commit.status.value,
-                commit.entry.to_json(),
-                commit.entry.at,
-                self._ttl_ms(commit.status),
-                (commit.idempotency_answer or "") if commit.idempotency_digest else "",
-                self.lifetimes.idempotency * 1000,
-                keys.channel,
-                commit.clock or "",
-                str(commit.entry.seat) if commit.entry.action == "resign" else "",
-                "" if commit.expected_revision is None else str(commit.expected_revision),
-            ],
+        deadline = _deadline(commit.clock) if commit.status is GameStatus.ACTIVE else None
+        script_keys = [keys.record, keys.log, keys.answer(commit.idempotency_digest)]
+        script_args = [
+            commit.expected_version,
+            commit.state,
+            commit.status.value,
+            commit.entry.to_json(),
+            commit.entry.at,
+            self._ttl_ms(commit.status),
+            (commit.idempotency_answer or "") if commit.idempotency_digest else "",
+            self.lifetimes.idempotency * 1000,
+            keys.channel,
+            commit.clock or "",
+            str(commit.entry.seat) if commit.entry.action == "resign" else "",
+            "" if commit.expected_revision is None else str(commit.expected_revision),
+        ]
+        verdict, value = await self.noted_before(
+            self._commit,
+            script_keys,
+            script_args,
+            [DueNote(commit.game_id, commit.work_due, deadline)],
         )
         verdict = CommitVerdict(verdict)
         if verdict in (CommitVerdict.COMMITTED, CommitVerdict.CONFLICT, CommitVerdict.STALE):
@@ -215,6 +247,31 @@ class GameStore:
         if verdict is CommitVerdict.REPLAYED:
             return CommitOutcome(verdict, answer=value)
         return CommitOutcome(verdict, status=value or None)
+
+    async def noted_before(
+        self, script: Any, keys: list[str], args: list[Any], notes: Sequence[DueNote]
+    ) -> Any:
+        """Runs `script` after noting, in the same pipeline (one round trip, applied in
+        order), which games may have work due (the pending index) and when their first
+        running clock may run out (the clocks index, only ever brought earlier: `LT`).
+
+        The indexes span games, so they cannot be written by the script itself on Redis
+        Cluster (a script's keys share one slot); written before it, they are there
+        whenever its change is. A note for a change that did not land costs a look: the
+        sweep takes a game with nothing due out of the pending index, and a deadline
+        that has not come re-notes the stored one."""
+        notes = [note for note in notes if note.work_due or note.deadline_ms is not None]
+        if not notes:
+            return await script(keys=keys, args=args)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for note in notes:
+                if note.work_due:
+                    note_moved(pipe, self.prefix, note.game_id, _now_ms())
+                if note.deadline_ms is not None:
+                    pipe.zadd(self.index.clocks, {note.game_id: note.deadline_ms}, lt=True)
+            await script(keys=keys, args=args, client=pipe)
+            results = await pipe.execute()
+        return results[-1]
 
     async def transition(
         self,
@@ -363,6 +420,15 @@ def _matches(
         and (tag is None or tag in summary.tags)
         and (status is None or summary.status is status)
     )
+
+
+def _deadline(clock: str | None) -> int | None:
+    """When the first running clock of `clock` (JSON; None or '' untimed) runs out."""
+    return Clock.from_json(clock).deadline_ms() if clock else None
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def _created_ms(created_at: str) -> int:

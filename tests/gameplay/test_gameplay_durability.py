@@ -7,6 +7,7 @@ that the work is done or will be found."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -15,10 +16,14 @@ from kombu.exceptions import OperationalError
 from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
+from services.gameplay.commits import CommitPipeline
 from services.gameplay.dispatch import CeleryDispatcher
 from services.gameplay.payloads import CreateGameRequest
+from services.gameplay.problems import Problem
 from services.gameplay.settings import Settings
 from services.store import GameStatus
+from services.store.progress import pending_key
+from tests.conftest import Crash, crash
 
 ANYONE = Credentials(None, "127.0.0.1")
 
@@ -96,7 +101,7 @@ async def test_a_move_whose_webhook_cannot_be_sent_stands_and_its_bot_turn_is_se
     recorder.broker_down = True
     before = metrics.WEBHOOKS_NOT_SENT._value.get()
     version = await first_move(gameplay, game_id, tokens[0])  # answered, not a 500
-    assert recorder.sent == [(game_id, version)], "the bot's turn was still sent"
+    assert recorder.sent[-1] == (game_id, version), "the bot's turn was still sent"
     assert metrics.WEBHOOKS_NOT_SENT._value.get() == before + 1
     stored = await gameplay.store.load(game_id)
     assert stored is not None and stored.version == version
@@ -163,3 +168,84 @@ async def test_a_finished_game_is_reported_even_if_game_finished_cannot_be_sent(
     assert ended == [game_id]
     stored = await gameplay.store.load(game_id)
     assert stored is not None and stored.status is GameStatus.FINISHED
+
+
+# --- a process that dies right after its commit -------------------------------------------
+
+
+async def test_a_bot_turn_due_after_a_move_whose_replica_died_is_found_by_the_sweep(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT)
+    index = pending_key(gameplay.store.prefix)
+    await gameplay.store.redis.zrem(index, game_id)  # the creation's turn was played
+    with monkeypatch.context() as dying:
+        dying.setattr(CommitPipeline, "_after", crash)  # the replica dies after COMMIT
+        with pytest.raises(Crash):
+            await first_move(gameplay, game_id, tokens[0])
+    record = await gameplay.store.load(game_id)
+    assert record is not None and record.version == 1 and gameplay.referee.work_due(record)
+    assert await gameplay.store.redis.zscore(index, game_id) is not None, "noted with the commit"
+    recorder.sent.clear()
+    assert await gameplay.referee.resend_stalled(0) == 1
+    assert recorder.resent == [(game_id, 1)]
+
+
+async def test_reading_the_legal_moves_or_the_feed_sends_a_bot_turn_that_was_dropped(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT)
+    with monkeypatch.context() as dying:
+        dying.setattr(CommitPipeline, "_after", crash)
+        with pytest.raises(Crash):
+            await first_move(gameplay, game_id, tokens[0])
+    recorder.sent.clear()
+    ann = Credentials(bearer=tokens[0], client_ip="127.0.0.1")
+    await gameplay.service.legal_moves(game_id, ann)
+    assert recorder.sent == [(game_id, 1)]
+    await gameplay.service.follow(game_id, ann, 1)
+    assert recorder.sent == [(game_id, 1)] * 2
+
+
+TIMED = {"clock": {"initial_seconds": 0.3, "increment_seconds": 0, "on_timeout": "forfeit"}}
+
+
+async def test_a_clock_started_by_a_worker_that_died_after_its_commit_still_runs_out(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT, **TIMED)
+    await first_move(gameplay, game_id, tokens[0])  # Ann discards; only the bot runs now
+    clocks = gameplay.store.index.clocks
+    assert await gameplay.store.redis.zscore(clocks, game_id) is None
+    with monkeypatch.context() as dying:
+        dying.setattr(CommitPipeline, "_after", crash)  # the worker dies after COMMIT
+        with pytest.raises(Crash):
+            await gameplay.referee.advance(game_id, 1)  # the bot discards: Ann's clock runs
+    assert await gameplay.store.redis.zscore(clocks, game_id) is not None, "noted with it"
+    await asyncio.sleep(0.35)
+    assert await gameplay.referee.enforce_clocks() == 1
+    record = await gameplay.store.load(game_id)
+    assert record is not None and record.status is GameStatus.SCORING, "Ann forfeited"
+
+
+async def test_a_move_refused_out_of_time_and_a_stale_redelivery_note_the_deadline(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, HUMAN_AND_BOT, **TIMED)
+    await first_move(gameplay, game_id, tokens[0])
+    redis, clocks = gameplay.store.redis, gameplay.store.index.clocks
+    with monkeypatch.context() as dying:
+        dying.setattr(CommitPipeline, "_after", crash)
+        with pytest.raises(Crash):
+            await gameplay.referee.advance(game_id, 1)
+    await redis.zrem(clocks, game_id)  # as if the deadline had never been noted
+    await gameplay.referee.advance(game_id, 1)  # the task redelivered: stale
+    assert await redis.zscore(clocks, game_id) is not None
+    await redis.zrem(clocks, game_id)
+    await asyncio.sleep(0.35)
+    with pytest.raises(Problem) as refused:
+        await first_move(gameplay, game_id, tokens[0])
+    assert refused.value.code == "out_of_time"
+    assert await gameplay.referee.enforce_clocks() == 1, "the refusal noted the deadline"
+    record = await gameplay.store.load(game_id)
+    assert record is not None and record.status is GameStatus.SCORING

@@ -104,7 +104,9 @@ async def test_a_commit_bumps_the_version_and_appends_one_log_entry(store: GameS
     assert [entry_id for entry_id, _ in raw] == ["1-0"]
 
 
-@pytest.mark.parametrize("clock", [None, '{"remaining": [1000, 2000]}'])
+@pytest.mark.parametrize(
+    "clock", [None, '{"remaining_ms": [1000, 2000], "since_ms": 5, "running": [0]}']
+)
 @pytest.mark.parametrize("over", [False, True])
 async def test_a_commit_tells_the_record_it_leaves_as_stored(store: GameStore, clock, over):
     """What a replica keeps after its commit, for the next move, is what a read gives."""
@@ -113,6 +115,26 @@ async def test_a_commit_tells_the_record_it_leaves_as_stored(store: GameStore, c
     made = replace(commit("g1", 0, over=over), clock=clock)
     assert (await store.commit(made)).verdict is CommitVerdict.COMMITTED
     assert made.applied_to(created) == await store.load("g1")
+
+
+async def test_what_a_commit_makes_due_is_noted_with_it_and_deadlines_only_come_earlier(
+    store: GameStore,
+):
+    """The pending index and the clocks' deadline are written in the commit's round trip,
+    before it: a process that dies after the commit leaves them for the sweeps."""
+    from services.store.progress import pending_key
+
+    await store.create(record())
+    clocks, pending = store.index.clocks, pending_key(store.prefix)
+    await store.redis.zadd(clocks, {"g1": 1_000})
+    later = '{"remaining_ms": [90000, null], "since_ms": 5000, "running": [0]}'
+    made = replace(commit("g1", 0), clock=later, work_due=True)
+    assert (await store.commit(made)).verdict is CommitVerdict.COMMITTED
+    assert await store.redis.zscore(pending, "g1") is not None
+    assert await store.redis.zscore(clocks, "g1") == 1_000, "never pushed later: LT"
+    await store.redis.zrem(clocks, "g1")
+    await store.commit(replace(commit("g1", 1), clock=later))
+    assert await store.redis.zscore(clocks, "g1") == 95_000
 
 
 async def test_a_resignation_does_not_tell_its_record(store: GameStore):
