@@ -184,6 +184,7 @@ class BulkCreation:
                     f"Game {index} of this batch ({game_id}) has expired.",
                     refusal=True,
                 )
+            await self.service.finish_creation(record)  # the first batch may have died
             game_key = f"bulk:{key}:{index}"
             tokens = self.service._tokens(spec, who, game_key, record.token_salt)
             invites = self.service.invites(who, spec, game_key, record.token_salt)

@@ -247,6 +247,7 @@ class GameService:
         existing = await self.store.load(game_id)
         if existing is None:
             raise not_found(game_id)
+        await self.finish_creation(existing)
         metrics.IDEMPOTENT_REPLAYS.inc()
         replayed = self._tokens(request, who, idempotency_key, existing.token_salt)
         again = invites_for(
@@ -257,6 +258,15 @@ class GameService:
             expires_ms=0,  # the codes only: the answer kept says when they expire
         )
         return again.shown_in(self._created_answer(existing, replayed)), True
+
+    async def finish_creation(self, record: GameRecord) -> None:
+        """Redo what follows the creation of a game, for a replayed creation: the first
+        attempt may have died right after storing it. Each step is idempotent: the
+        listing indexes, the clocks' deadline, and the first step (a bot's turn) if one
+        is due at the game's version now."""
+        await self.store.add_to_indexes(record)
+        await self.referee.deadlines.note(record)
+        await self._nudge(record)
 
     async def checked_setup(
         self, request: CreateGameRequest

@@ -16,12 +16,13 @@ from kombu.exceptions import OperationalError
 from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
+from services.gameplay.bulk import BulkCreateRequest
 from services.gameplay.commits import CommitPipeline
 from services.gameplay.dispatch import CeleryDispatcher
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.problems import Problem
 from services.gameplay.settings import Settings
-from services.store import GameStatus
+from services.store import Clock, GameStatus, GameStore
 from services.store.progress import pending_key
 from tests.conftest import Crash, crash
 
@@ -249,3 +250,78 @@ async def test_a_move_refused_out_of_time_and_a_stale_redelivery_note_the_deadli
     assert await gameplay.referee.enforce_clocks() == 1, "the refusal noted the deadline"
     record = await gameplay.store.load(game_id)
     assert record is not None and record.status is GameStatus.SCORING
+
+
+# --- a creation retried after its first attempt died -----------------------------------------
+
+PLATFORM = Credentials(bearer="platform-key-for-tests-0001", client_ip="", platform=True)
+TWO_BOTS = [{"name": "A", "bot": "random"}, {"name": "B", "bot": "random"}]
+
+
+@pytest.fixture
+async def platform_gameplay(redis_url, key_prefix, games, recorder):
+    settings = Settings(
+        redis_url=redis_url, key_prefix=key_prefix, api_keys="platform-key-for-tests-0001"
+    )
+    async with build_service(settings, games=games, dispatcher=recorder) as built:
+        yield built
+
+
+async def test_a_replayed_creation_does_what_its_first_attempt_died_before(
+    platform_gameplay, recorder, monkeypatch
+) -> None:
+    gameplay = platform_gameplay
+    request = CreateGameRequest(game="hidden-numbers", seats=TWO_BOTS, seed=3, tags=["mine"])
+    with monkeypatch.context() as dying:
+        dying.setattr(GameStore, "add_to_indexes", crash)  # dies right after CREATE
+        with pytest.raises(Crash):
+            await gameplay.service.create_game(PLATFORM, request, "create-key-0001")
+    assert recorder.sent == []
+    created, replayed = await gameplay.service.create_game(PLATFORM, request, "create-key-0001")
+    assert replayed
+    listed = await gameplay.service.list_games(
+        PLATFORM, status=None, game=None, tag="mine", limit=10, cursor=None
+    )
+    assert [game.id for game in listed.games] == [created.id]
+    assert recorder.sent == [(created.id, 0)], "its first bot turn"
+
+
+async def test_a_replayed_timed_creation_notes_its_clock(
+    platform_gameplay, recorder, monkeypatch
+) -> None:
+    gameplay = platform_gameplay
+    request = CreateGameRequest(game="hidden-numbers", seats=HUMAN_AND_BOT, seed=3, **TIMED)
+    with monkeypatch.context() as dying:
+        dying.setattr(CommitPipeline, "created", crash)
+        with pytest.raises(Crash):
+            await gameplay.service.create_game(PLATFORM, request, "create-key-0002")
+    clocks = gameplay.store.index.clocks
+    game_id = (await gameplay.store.redis.zrange(clocks, 0, -1))[0]
+    await gameplay.store.redis.zrem(clocks, game_id)  # as if never noted
+    await asyncio.sleep(0.05)
+    created, _ = await gameplay.service.create_game(PLATFORM, request, "create-key-0002")
+    record = await gameplay.store.load(created.id)
+    assert record is not None and record.clock
+    deadline = Clock.from_json(record.clock).deadline_ms()
+    assert await gameplay.store.redis.zscore(clocks, created.id) == deadline, "the stored one"
+
+
+async def test_a_replayed_batch_does_what_its_first_attempt_died_before(
+    platform_gameplay, recorder, monkeypatch
+) -> None:
+    gameplay = platform_gameplay
+    request = BulkCreateRequest(
+        games=[CreateGameRequest(game="hidden-numbers", seats=TWO_BOTS, seed=3, tags=["batch"])] * 2
+    )
+    with monkeypatch.context() as dying:
+        dying.setattr(GameStore, "add_to_indexes", crash)
+        with pytest.raises(Crash):
+            await gameplay.bulk.create_games(PLATFORM, request, "bulk-key-0001")
+    created, replayed = await gameplay.bulk.create_games(PLATFORM, request, "bulk-key-0001")
+    assert replayed
+    ids = [game.id for game in created.games]
+    listed = await gameplay.service.list_games(
+        PLATFORM, status=None, game=None, tag="batch", limit=10, cursor=None
+    )
+    assert sorted(game.id for game in listed.games) == sorted(ids)
+    assert sorted(recorder.sent) == sorted((game_id, 0) for game_id in ids)
