@@ -96,6 +96,10 @@ class RecordArchive:
         """One sorted set per (creator, tag), and one per creator for every record."""
         return f"{self.prefix}:records:{creator}:" + (f"tag:{tag}" if tag else "all")
 
+    async def has(self, game_id: str) -> bool:
+        """Whether the game's record is kept (whole: `load` would give it)."""
+        return bool(await self.redis.hexists(self._key(game_id), "summary"))
+
     async def keep(self, archived: ArchivedRecord) -> None:
         """Writes the record; keeping it again (the referee and a reader may both do so)
         keeps the first archiving's `finished_at`, so the listing holds it once."""

@@ -104,7 +104,10 @@ class Referee:
             await self._play_bot(record)
         elif record.status is GameStatus.FINISHED:
             # The scoring task again: a worker may have died between storing the standings
-            # and sending game.finished. Webhooks are at least once; receivers dedupe by id.
+            # and archiving the record or sending game.finished. Webhooks are at least once;
+            # receivers dedupe by id.
+            if self.archive is not None and not await self.archive.has(record.id):
+                await self.keep_record(record)
             await self.notifier.finished(record)
             await self._ended(record)
 

@@ -21,6 +21,7 @@ from services.gameplay.commits import CommitPipeline
 from services.gameplay.dispatch import CeleryDispatcher
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.problems import Problem
+from services.gameplay.referee import Referee
 from services.gameplay.settings import Settings
 from services.store import Clock, GameStatus, GameStore
 from services.store.progress import pending_key
@@ -325,3 +326,23 @@ async def test_a_replayed_batch_does_what_its_first_attempt_died_before(
     )
     assert sorted(game.id for game in listed.games) == sorted(ids)
     assert sorted(recorder.sent) == sorted((game_id, 0) for game_id in ids)
+
+
+# --- a scoring task that died before archiving -------------------------------------------------
+
+
+async def test_a_redelivered_scoring_keeps_the_record_its_first_run_died_before(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
+    ann = Credentials(bearer=tokens[0], client_ip="127.0.0.1")
+    resigned, _ = await gameplay.service.resign(game_id, ann, None, None)
+    with monkeypatch.context() as dying:
+        dying.setattr(Referee, "keep_record", crash)  # dies right after FINISHED is stored
+        with pytest.raises(Crash):
+            await gameplay.referee.advance(game_id, resigned.version)
+    archive = gameplay.referee.archive
+    assert not await archive.has(game_id)
+    await gameplay.referee.advance(game_id, resigned.version)  # the task redelivered
+    kept = await archive.load(game_id)
+    assert kept is not None and kept.id == game_id
