@@ -79,9 +79,10 @@ class Gameplay:
     _listening: bool = field(default=False, init=False)
 
     async def start(self) -> None:
-        """For a serving process: listen for live updates and, in embedded mode (where no
-        worker runs the sweep), sweep the clocks and the stalled tournaments in this
-        event loop."""
+        """For a serving process: listen for live updates and, when it runs the bots
+        itself (where no worker runs the sweep), sweep the clocks, the stalled turns
+        (such as those a restart cut short) and the stalled tournaments in this event
+        loop."""
         await self.live.start()
         self._listening = True
         if isinstance(self.dispatcher, InProcessDispatcher):
@@ -97,6 +98,10 @@ class Gameplay:
                 await self.referee.enforce_clocks()
             except Exception as error:
                 log.error("clock_sweep_failed", exc_info=error)
+            try:
+                await self.referee.resend_stalled(self.settings.task_stall_seconds)
+            except Exception as error:
+                log.error("turn_sweep_failed", exc_info=error)
             try:
                 await self.tournaments.sweep_stalled(self.settings.task_stall_seconds)
             except Exception as error:
@@ -224,7 +229,9 @@ def _dispatcher(settings: Settings, role: Role, redis: Redis, advance: Advance) 
     """Bots and scoring in this process (embedded mode), or on the Celery workers."""
     broker = settings.celery_broker_url
     if role == "api" and (settings.task_mode == "inprocess" or broker is None):
-        return InProcessDispatcher(advance, webhook_policy(settings))
+        return InProcessDispatcher(
+            advance, webhook_policy(settings), pending=redis, prefix=settings.key_prefix
+        )
     return CeleryDispatcher(
         broker or "",
         settings.task_queue,

@@ -109,13 +109,28 @@ async def deliver_with_retries(
 class InProcessDispatcher:
     """Runs `advance` in background tasks of this process, one per (game, version)."""
 
-    def __init__(self, advance: Advance, webhooks: WebhookPolicy | None = None) -> None:
+    def __init__(
+        self,
+        advance: Advance,
+        webhooks: WebhookPolicy | None = None,
+        *,
+        pending: Redis | None = None,
+        prefix: str = "skyport",
+    ) -> None:
         self._advance = advance
         self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._webhooks = webhooks
         self._deliveries: set[asyncio.Task[Any]] = set()
+        self._pending = pending
+        """Where the pending index is, as with Celery: a turn this process was running
+        when it stopped is found there by the sweep of the process that comes next."""
+        self._prefix = prefix
 
     async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
+        if self._pending is not None:
+            async with self._pending.pipeline(transaction=False) as pipe:
+                note_moved(pipe, self._prefix, game_id, _now_ms(), moved=moved)
+                await pipe.execute()
         key = (game_id, version)
         if key in self._running:
             return
@@ -123,7 +138,7 @@ class InProcessDispatcher:
         self._running[key] = task
 
     async def resend(self, game_id: str, version: int) -> None:
-        await self.after_commit(game_id, version)
+        await self.after_commit(game_id, version, moved=False)
 
     async def _run(self, key: tuple[str, int]) -> None:
         try:

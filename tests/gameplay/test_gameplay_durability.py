@@ -18,12 +18,12 @@ from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
 from services.gameplay.bulk import BulkCreateRequest
 from services.gameplay.commits import CommitPipeline
-from services.gameplay.dispatch import CeleryDispatcher
+from services.gameplay.dispatch import CeleryDispatcher, InProcessDispatcher
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.problems import Problem
 from services.gameplay.referee import Referee
 from services.gameplay.settings import Settings
-from services.store import Clock, GameStatus, GameStore
+from services.store import Clock, GameStatus, GameStore, open_redis
 from services.store.progress import pending_key
 from tests.conftest import Crash, crash
 
@@ -346,3 +346,46 @@ async def test_a_redelivered_scoring_keeps_the_record_its_first_run_died_before(
     await gameplay.referee.advance(game_id, resigned.version)  # the task redelivered
     kept = await archive.load(game_id)
     assert kept is not None and kept.id == game_id
+
+
+# --- bots in the API process (SKYPORT_TASKS=inprocess) over a real Redis -----------------------
+
+
+async def test_bot_games_cut_short_by_a_restart_go_on_in_the_process_that_comes_next(
+    redis_url, key_prefix, games
+) -> None:
+    settings = Settings(
+        redis_url=redis_url,
+        key_prefix=key_prefix,
+        tasks="inprocess",
+        clock_sweep_seconds=0.05,
+        task_stall_seconds=0.2,
+    )
+    stopped = Recorder()  # the process before: it stopped before it ran the bot's turn
+    async with build_service(settings, games=games, dispatcher=stopped) as before:
+        game_id, _ = await create(before, TWO_BOTS)
+    async with build_service(settings, games=games) as after:
+        await after.start()
+        for _ in range(100):
+            record = await after.store.load(game_id)
+            if record is not None and record.version > 0:
+                break
+            await asyncio.sleep(0.05)
+        assert record is not None and record.version > 0, "its sweep sent the turn again"
+
+
+async def test_the_in_process_dispatcher_notes_the_turns_it_runs(redis_url, key_prefix) -> None:
+    redis = open_redis(redis_url)
+    ran: list[tuple[str, int]] = []
+
+    async def advance(game_id: str, version: int) -> None:
+        ran.append((game_id, version))
+
+    dispatcher = InProcessDispatcher(advance, pending=redis, prefix=key_prefix)
+    await dispatcher.after_commit("g" * 24, 3, moved=False)
+    await dispatcher.resend("h" * 24, 1)
+    index = pending_key(key_prefix)
+    assert await redis.zscore(index, "g" * 24) is not None
+    assert await redis.zscore(index, "h" * 24) is not None
+    await dispatcher.close()
+    await redis.aclose()
