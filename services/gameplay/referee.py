@@ -19,7 +19,7 @@ from services.ai.bot import Bot
 from services.ai.mcts import MctsBot
 from services.engine import Game, GameState, Move, Outcome, Prompt
 from services.store import CommitVerdict, GameRecord, GameStatus, GameStore, KeptAnswer
-from services.store.progress import PendingGames
+from services.store.progress import PendingGames, SweepBackoff
 
 from . import metrics
 from .archive import RecordArchive, archived_from_store, full_log
@@ -40,6 +40,10 @@ BotMaker = Callable[[str, int], Bot]
 GameEnded = Callable[[GameRecord], Awaitable[None]]
 """Told of every game that finished (with its standings) or was aborted; called again
 when the scoring task is redelivered, so it must be idempotent."""
+
+
+SWEEP_BACKOFF_BASE_MS = 5000
+"""The first wait before a sweep looks again at a game it could not look at."""
 
 
 def budgeted_bots(mcts_seconds: float, mcts_iterations: int) -> BotMaker:
@@ -266,7 +270,25 @@ class Referee:
                 await self.enforce_clock(game_id)
             except Exception as error:
                 log.error("clock_failed", game_id=game_id, exc_info=error)
+                await self._back_off("clocks", self.store.index.clocks, game_id)
         return len(due)
+
+    async def _back_off(
+        self, sweep: str, index: str, game_id: str, seen: int | None = None
+    ) -> None:
+        """The sweep could not look at `game_id`: count it, and look again later."""
+        metrics.SWEEP_FAILURES.labels(sweep=sweep).inc()
+        try:
+            if seen is None:
+                score = await self.store.redis.zscore(index, game_id)
+                if score is None:
+                    return
+                seen = int(score)
+            backoff = SweepBackoff(self.store.redis, self.store.prefix)
+            delay = await backoff.failed(index, game_id, seen, now_ms(), SWEEP_BACKOFF_BASE_MS)
+            log.warning("sweep_backed_off", sweep=sweep, game_id=game_id, delay_ms=delay)
+        except Exception as error:
+            log.error("sweep_back_off_failed", sweep=sweep, game_id=game_id, exc_info=error)
 
     async def enforce_clock(self, game_id: str) -> None:
         record = await self.store.load(game_id)
@@ -338,6 +360,7 @@ class Referee:
                     sent += 1
             except Exception as error:
                 log.error("resend_failed", game_id=game_id, exc_info=error)
+                await self._back_off("turns", pending.key, game_id, seen)
         return sent
 
     async def give_up(self, game_id: str, version: int, reason: str) -> bool:

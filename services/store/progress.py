@@ -34,6 +34,39 @@ return 1
 """
 
 
+SWEEP_BACKOFF_MAX_MS = 3600 * 1000
+"""The longest a sweep waits before it looks again at a game it could not look at."""
+SWEEP_FAILURES_TTL_MS = 24 * 3600 * 1000
+"""How long the count of a game's failed looks is kept after its last failure."""
+
+
+def failures_key(prefix: str) -> str:
+    """Hash: `<index key>|<game id>` -> how many looks at the game failed lately."""
+    return f"{prefix}:sweep:failures"
+
+
+class SweepBackoff:
+    """A game a sweep could not look at (its record unreadable, a bug) is put back in its
+    index later, each time twice as late (up to an hour), instead of staying at the
+    front and starving every game behind it once a sweep's worth of them pile up."""
+
+    def __init__(self, redis: Redis, prefix: str) -> None:
+        self.redis = redis
+        self.key = failures_key(prefix)
+        self._swap = redis.register_script(SWAP_SCORE)
+
+    async def failed(self, index: str, game_id: str, seen: int, at_ms: int, base_ms: int) -> int:
+        """Moves `game_id` in sorted set `index` from score `seen` (if still there) to
+        `at_ms` plus the back-off; returns the back-off in ms."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(self.key, f"{index}|{game_id}", 1)
+            pipe.pexpire(self.key, SWEEP_FAILURES_TTL_MS)
+            failures, _ = await pipe.execute()
+        delay: int = min(max(base_ms, 1000) * 2 ** min(int(failures) - 1, 20), SWEEP_BACKOFF_MAX_MS)
+        await self._swap(keys=[index], args=[game_id, seen, at_ms + delay])
+        return delay
+
+
 def pending_key(prefix: str) -> str:
     """Sorted set: game id scored by the unix ms of its last commit (or last re-send)."""
     return f"{prefix}:pending"

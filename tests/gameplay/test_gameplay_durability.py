@@ -389,3 +389,50 @@ async def test_the_in_process_dispatcher_notes_the_turns_it_runs(redis_url, key_
     assert await redis.zscore(index, "h" * 24) is not None
     await dispatcher.close()
     await redis.aclose()
+
+
+# --- games a sweep cannot look at ------------------------------------------------------------
+
+
+async def test_games_the_sweep_cannot_read_are_put_back_and_do_not_starve_the_others(
+    gameplay, recorder, monkeypatch
+) -> None:
+    redis, index = gameplay.store.redis, pending_key(gameplay.store.prefix)
+    poison = [await create(gameplay, TWO_BOTS) for _ in range(2)]
+    good, _ = await create(gameplay, TWO_BOTS)
+    poisoned = {game_id for game_id, _ in poison}
+    await redis.zadd(index, {game_id: 1_000 + n for n, game_id in enumerate(poisoned)})
+    await redis.zadd(index, {good: 5_000})
+    work_due = gameplay.referee.work_due
+
+    def unreadable(record: Any) -> bool:
+        if record.id in poisoned:
+            raise ValueError("a record this code cannot read")
+        return work_due(record)
+
+    monkeypatch.setattr(gameplay.referee, "work_due", unreadable)
+    before = metrics.SWEEP_FAILURES.labels(sweep="turns")._value.get()
+    assert await gameplay.referee.resend_stalled(0, limit=2) == 0  # both poisoned: put back
+    assert metrics.SWEEP_FAILURES.labels(sweep="turns")._value.get() == before + 2
+    assert await gameplay.referee.resend_stalled(0, limit=2) == 1
+    assert recorder.resent == [(good, 0)]
+    for game_id in poisoned:
+        assert (await redis.zscore(index, game_id) or 0) > 5_000, "looked at again later"
+
+
+async def test_games_the_clock_sweep_cannot_enforce_do_not_starve_the_others(
+    gameplay, monkeypatch
+) -> None:
+    clocks = gameplay.store.index.clocks
+    await gameplay.store.redis.zadd(clocks, {"p" * 24: 1_000, "q" * 24: 1_001, "r" * 24: 5_000})
+    looked: list[str] = []
+
+    async def enforce(game_id: str) -> None:
+        if game_id != "r" * 24:
+            raise ValueError("a record this code cannot read")
+        looked.append(game_id)
+
+    monkeypatch.setattr(gameplay.referee, "enforce_clock", enforce)
+    await gameplay.referee.enforce_clocks(limit=2)
+    await gameplay.referee.enforce_clocks(limit=2)
+    assert looked == ["r" * 24]
