@@ -128,7 +128,16 @@ class Referee:
             log.error("bot_failed", game_id=record.id, seat=seat, error=type(error).__name__)
             await self._abort(record, f"The bot of seat {seat} could not move.")
             return
-        await self._commit_unasked(record, game, seat, move, outcome, "bot")
+        # A seat a bot plays only while its player is away may be taken back while the bot
+        # thinks: its move then lands only on the record as read (revision included).
+        stand_in = record.seats[seat].bot is None
+        landed = await self._commit_unasked(
+            record, game, seat, move, outcome, "bot", at_revision=stand_in
+        )
+        if landed is CommitVerdict.STALE:
+            log.info("bot_move_dropped", game_id=record.id, seat=seat, version=record.version)
+            # The seats changed meanwhile: whatever is due now is judged on the new record.
+            await self.dispatcher.resend(record.id, record.version)
 
     async def _bot_choice(
         self, record: GameRecord, game: Game, state: GameState, seat: int, level: str
@@ -149,16 +158,18 @@ class Referee:
         move: Move | None,
         outcome: Outcome,
         by: str,
-    ) -> bool:
-        """Commit what no request asked for (a bot's move, a time-out); False if another
-        commit got there first."""
-        commit, prompts = commit_of(record, game, seat, move, outcome)
+        *,
+        at_revision: bool = False,
+    ) -> CommitVerdict:
+        """Commit what no request asked for (a bot's move, a time-out); anything but
+        COMMITTED if another change got there first (`at_revision`: a change of the
+        record's seats too)."""
+        commit, prompts = commit_of(record, game, seat, move, outcome, at_revision=at_revision)
         turn = tuple(prompt.seat for prompt in prompts)
         landed = await self.pipeline.commit(record, commit, by, turn)
-        if landed.verdict is not CommitVerdict.COMMITTED:
-            return False
-        self.states.remember(game, commit.state, outcome.state)
-        return True
+        if landed.verdict is CommitVerdict.COMMITTED:
+            self.states.remember(game, commit.state, outcome.state)
+        return landed.verdict
 
     async def _score(self, record: GameRecord) -> None:
         game = self.served.of(record)
@@ -328,7 +339,8 @@ class Referee:
         if outcome is None:
             outcome = game.resign(state, seat)
         how = "timeout_bot" if move is not None else "timeout_forfeit"
-        if await self._commit_unasked(record, game, seat, move, outcome, how):
+        landed = await self._commit_unasked(record, game, seat, move, outcome, how)
+        if landed is CommitVerdict.COMMITTED:
             log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
         else:
             await self.deadlines.renote(game_id)

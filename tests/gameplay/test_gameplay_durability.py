@@ -436,3 +436,28 @@ async def test_games_the_clock_sweep_cannot_enforce_do_not_starve_the_others(
     await gameplay.referee.enforce_clocks(limit=2)
     await gameplay.referee.enforce_clocks(limit=2)
     assert looked == ["r" * 24]
+
+
+# --- a seat taken back while its bot thinks ---------------------------------------------------
+
+
+async def test_a_bot_move_for_a_seat_taken_back_while_it_thought_is_dropped(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
+    ann = Credentials(bearer=tokens[0], client_ip="127.0.0.1")
+    await gameplay.service.autopilot(game_id, ann, 0, True)
+    choose = Referee._bot_choice
+
+    async def slow_choice(self: Referee, *args: Any) -> Any:
+        chosen = await choose(self, *args)
+        await gameplay.service.autopilot(game_id, ann, 0, False)  # Ann is back meanwhile
+        return chosen
+
+    monkeypatch.setattr(Referee, "_bot_choice", slow_choice)
+    recorder.resent.clear()
+    await gameplay.referee.advance(game_id, 0)
+    record = await gameplay.store.load(game_id)
+    assert record is not None and record.version == 0, "no move made for Ann"
+    assert await gameplay.store.log(game_id, 0, 10) == []
+    assert recorder.resent == [(game_id, 0)], "what is due now is judged again"
