@@ -82,7 +82,7 @@ class BatchCreator:
         does)."""
         keys = [self.batch_key(scope_digest)]
         args: list[str | int] = [
-            self.store.lifetimes.abandoned_game * 1000,
+            max((self.store.ttl_of_new(record) for record in records), default=0),
             self.store.lifetimes.idempotency * 1000,
             batch_record if scope_digest is not None else "",
         ]

@@ -29,6 +29,9 @@ from .records import (
     LogEntry,
 )
 
+CLOCK_TTL_MARGIN_MS = 3600 * 1000
+"""How much longer than its largest time bank a timed game is kept at least."""
+
 
 @dataclass(frozen=True)
 class Lifetimes:
@@ -169,13 +172,17 @@ class GameStore:
         verdict, fingerprint = await self.noted_before(
             self._create,
             [keys.record],
-            [self.lifetimes.abandoned_game * 1000, keys.channel, *fields],
+            [self.ttl_of_new(record), keys.channel, *fields],
             [DueNote.of_new(record, work_due)],
         )
         if verdict == "exists":
             return str(fingerprint)
         await self.add_to_indexes(record)
         return None
+
+    def ttl_of_new(self, record: GameRecord) -> int:
+        """How long a new game is kept (ms) if nothing happens to it."""
+        return self._ttl_ms(record.status, record.clock)
 
     async def add_to_indexes(self, record: GameRecord) -> None:
         member = f"{_created_ms(record.created_at):015d}:{record.id}"
@@ -227,7 +234,7 @@ class GameStore:
             commit.status.value,
             commit.entry.to_json(),
             commit.entry.at,
-            self._ttl_ms(commit.status),
+            self._ttl_ms(commit.status, commit.clock),
             (commit.idempotency_answer or "") if commit.idempotency_digest else "",
             self.lifetimes.idempotency * 1000,
             keys.channel,
@@ -317,10 +324,18 @@ class GameStore:
         due = await self.redis.zrangebyscore(self.index.clocks, "-inf", now_ms, start=0, num=limit)
         return cast(list[str], due)
 
-    def _ttl_ms(self, status: GameStatus) -> int:
+    def _ttl_ms(self, status: GameStatus, clock: str | None = None) -> int:
+        """How long a game is kept after a change leaves it in `status` with `clock`: a
+        game still on is kept while any seat's clock has time left (plus a margin for
+        the sweep to apply the time-out), even past SKYPORT_ABANDONED_GAME_TTL."""
         if status in (GameStatus.FINISHED, GameStatus.ABORTED):
             return self.lifetimes.finished_game * 1000
-        return self.lifetimes.abandoned_game * 1000
+        ttl = self.lifetimes.abandoned_game * 1000
+        if clock:
+            banks = [bank for bank in Clock.from_json(clock).remaining_ms if bank is not None]
+            if banks:
+                ttl = max(ttl, max(banks) + CLOCK_TTL_MARGIN_MS)
+        return ttl
 
     # --- listing -------------------------------------------------------------------
 

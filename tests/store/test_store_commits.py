@@ -137,6 +137,20 @@ async def test_what_a_commit_makes_due_is_noted_with_it_and_deadlines_only_come_
     assert await store.redis.zscore(clocks, "g1") == 95_000
 
 
+async def test_a_timed_game_is_kept_while_a_seat_has_time_left(store: GameStore):
+    """SKYPORT_ABANDONED_GAME_TTL after its last change, or longer: while a clock still
+    has time, the game waits for it to run out (and for the sweep to apply it)."""
+    long_bank = 40 * 24 * 3600 * 1000  # longer than the games' 30-day lifetime
+    clock = f'{{"remaining_ms": [{long_bank}, null], "since_ms": 5, "running": [0]}}'
+    await store.create(replace(record(), clock=clock))
+    assert await store.redis.pttl(store.keys("g1").record) > long_bank
+    await store.commit(replace(commit("g1", 0), clock=clock))
+    for key in (store.keys("g1").record, store.keys("g1").log):
+        assert await store.redis.pttl(key) > long_bank
+    await store.create(record("g2"))
+    assert await store.redis.pttl(store.keys("g2").record) <= LIFETIMES.abandoned_game * 1000
+
+
 async def test_a_resignation_does_not_tell_its_record(store: GameStore):
     resigning = commit("g1", 0)
     resigning = replace(resigning, entry=replace(resigning.entry, action="resign", move=None))
