@@ -106,8 +106,11 @@ class RecordArchive:
         key = self._key(archived.id)
         async with self.redis.pipeline(transaction=True) as claim:
             claim.hsetnx(key, "finished_at", archived.finished_at)
+            # With it, in its MULTI: a keeper that dies before the rest leaves no key
+            # without an expiry (a key without `record` is kept again when read).
+            claim.pexpire(key, self.ttl_ms)
             claim.hget(key, "finished_at")
-            _, first = await claim.execute()
+            _, _, first = await claim.execute()
         summary = archived.summary.model_copy(update={"finished_at": cast(str, first)})
         member = f"{_ms(summary.finished_at):015d}:{archived.id}"
         indexes = [self._index(archived.creator, None)]

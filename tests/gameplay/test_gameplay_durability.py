@@ -14,6 +14,7 @@ import pytest
 from kombu.exceptions import OperationalError
 
 from services.gameplay import metrics
+from services.gameplay.archive import RecordArchive, archived_from_store, full_log
 from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
 from services.gameplay.bulk import BulkCreateRequest
@@ -461,3 +462,29 @@ async def test_a_bot_move_for_a_seat_taken_back_while_it_thought_is_dropped(
     assert record is not None and record.version == 0, "no move made for Ann"
     assert await gameplay.store.log(game_id, 0, 10) == []
     assert recorder.resent == [(game_id, 0)], "what is due now is judged again"
+
+
+# --- a record keeper that dies half-way ---------------------------------------------------------
+
+
+async def test_a_record_keeping_cut_short_leaves_nothing_that_never_expires(
+    gameplay, monkeypatch
+) -> None:
+    game_id, tokens = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}])
+    ann = Credentials(bearer=tokens[0], client_ip="127.0.0.1")
+    resigned, _ = await gameplay.service.resign(game_id, ann, None, None)
+    archive = gameplay.referee.archive
+    with monkeypatch.context() as dying:
+        dying.setattr(RecordArchive, "_index", crash)  # dies after its first MULTI
+        with pytest.raises(Crash):
+            await archive.keep(await kept_of(gameplay, game_id))
+    ttl = await gameplay.store.redis.pttl(archive._key(game_id))
+    assert 0 < ttl <= archive.ttl_ms
+    assert await archive.load(game_id) is None, "kept again when read"
+
+
+async def kept_of(gameplay: Gameplay, game_id: str) -> Any:
+    record = await gameplay.store.load(game_id)
+    assert record is not None
+    entries = await full_log(gameplay.store, game_id, record.version)
+    return await archived_from_store(record, entries, gameplay.service.served.of(record))
