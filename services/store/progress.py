@@ -1,12 +1,13 @@
 """The index of games that may have work due between requests (a bot turn, scoring).
 
 A sorted set, `<prefix>:pending`: game id scored by the unix ms of its last commit. It is
-written right after every commit (by the dispatcher, with the task it sends) and only
-taken out by the sweep, once the sweep has seen that nothing is due at the game's
-current version. So a game whose task was lost (a worker killed between its commit and
-its dispatch, a message lost in a Redis restart) stays in the index with an old score,
-and the sweep sends its turn again; the sweep reads only the games that have not moved
-for a while, never all of them.
+written with every commit that may leave a step due (by the store, in the commit's
+round trip, before the script: `GameStore.noted_before`), again by the dispatcher with
+the task it sends, and only taken out by the sweep, once the sweep has seen that
+nothing is due at the game's current version. So a game whose task was lost (a worker
+killed between its commit and its dispatch, a message lost in a Redis restart) stays in
+the index with an old score, and the sweep sends its turn again; the sweep reads only
+the games that have not moved for a while, never all of them.
 
 The sweep changes an entry only if its score is still the one it read (a compare-and-set
 in Lua), so concurrent sweeps on several workers send a stalled game's turn once, and a
