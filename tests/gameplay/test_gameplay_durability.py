@@ -8,12 +8,14 @@ that the work is done or will be found."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from kombu.exceptions import OperationalError
 
 from services.gameplay import metrics
+from services.gameplay import referee as referee_module
 from services.gameplay.archive import RecordArchive, archived_from_store, full_log
 from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
@@ -488,3 +490,20 @@ async def kept_of(gameplay: Gameplay, game_id: str) -> Any:
     assert record is not None
     entries = await full_log(gameplay.store, game_id, record.version)
     return await archived_from_store(record, entries, gameplay.service.served.of(record))
+
+
+async def test_a_seat_taken_over_by_a_process_that_died_right_after_gets_its_bot(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, _ = await create(gameplay, [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}])
+    index = pending_key(gameplay.store.prefix)
+    await gameplay.store.redis.zrem(index, game_id)
+    record = await gameplay.store.load(game_id)
+    assert record is not None
+    with monkeypatch.context() as dying:
+        dying.setattr(referee_module, "log", SimpleNamespace(info=crash))  # after the change
+        with pytest.raises(Crash):
+            await gameplay.referee.take_over(record, 0, at_version=False)
+    assert recorder.resent == []
+    assert await gameplay.referee.resend_stalled(0) == 1
+    assert recorder.resent == [(game_id, 0)]
