@@ -129,7 +129,8 @@ class MyRound:
     seat: int | None
     game_id: strawberry.ID | None
     seat_token: str | None = strawberry.field(
-        description="The seat token for that game (null for a bye, a bot, or an expired game)."
+        description="The seat token for that game (null for a bye, a bot, an expired game, "
+        "or for a moment while the round's games are being made: ask again)."
     )
 
 

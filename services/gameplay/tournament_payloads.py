@@ -156,7 +156,8 @@ class MyRound(BaseModel):
     seat: int | None
     game_id: str | None
     seat_token: str | None = Field(
-        description="The seat token for that game (null for a bye, a bot, or an expired game)."
+        description="The seat token for that game (null for a bye, a bot, an expired game, "
+        "or for a moment while the round's games are being made: ask again)."
     )
 
 

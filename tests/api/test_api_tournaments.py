@@ -288,9 +288,15 @@ def test_people_read_their_seat_token_of_each_round_with_their_participant_token
     ada = created["participants"][0]["token"]
     tid = created["id"]
     for _ in range(3):
-        mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()
+        deadline = time.monotonic() + 20
+        while True:  # a round is shown a moment before its games are made
+            mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()
+            current = mine["rounds"][-1]
+            if current["bye"] or current["seat_token"] is not None:
+                break
+            assert time.monotonic() < deadline, mine
+            time.sleep(0.05)
         assert mine["participant"] == 0 and mine["name"] == "Ada"
-        current = mine["rounds"][-1]
         if current["bye"]:
             assert current["seat_token"] is None
         else:
