@@ -217,7 +217,7 @@ class Referee:
         """The seat left: a bot of the game's leave_bot level plays it from here on.
         `keep`: the answer to the request that asked for it, kept with the change."""
         policy = leave_policy(record, self.served.of(record))
-        await self._note_due(record.id)
+        await self.note_due(record.id)
         verdict = await self.seats_away.abandon(
             record, seat, policy.leave_bot, at_version=at_version, keep=keep
         )
@@ -233,14 +233,15 @@ class Referee:
     async def autopilot(self, record: GameRecord, seat: int, on: bool) -> AwayVerdict:
         policy = leave_policy(record, self.served.of(record))
         if on:
-            await self._note_due(record.id)
+            await self.note_due(record.id)
         verdict = await self.seats_away.autopilot(record, seat, policy.leave_bot if on else None)
         if verdict is AwayVerdict.DONE and on:
             await self.dispatcher.resend(record.id, record.version)
         return verdict
 
-    async def _note_due(self, game_id: str) -> None:
-        """Before a change of seats that may leave a bot's turn due: in the pending index,
+    async def note_due(self, game_id: str) -> None:
+        """Before a change of seats that may leave a bot's turn due (a seat handed to a
+        bot, an open seat filled that starts the game): in the pending index,
         a process that dies between the change and sending the turn leaves it to the
         sweep (which takes the game out again if nothing is due)."""
         await PendingGames(self.store.redis, self.store.prefix).note(game_id, now_ms())

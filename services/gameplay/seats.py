@@ -374,6 +374,8 @@ class SeatDesk:
         # be goes with it. The state is the first one: nothing moves while it waits.
         game = self.served.of(record)
         turn = seats_to_act(game.prompts(game.load_state(record.state)))
+        if set(record.invites) == {seat}:  # the last open seat: this fill starts the game
+            await self.referee.note_due(record.id)
         return await self.open_seats.fill(
             record.id,
             seat,

@@ -222,7 +222,8 @@ class Settings(BaseSettings):
         default=5.0,
         gt=0,
         description="A game whose bot turn or scoring is due and that has not moved for "
-        "this long gets its turn sent again by the sweep (every `skyport worker`). Kept at "
+        "this long gets its turn sent again by the sweep (every `skyport worker`, or the "
+        "API process itself with SKYPORT_TASKS=inprocess). Kept at "
         "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
     )
     task_retry_seconds: float = Field(

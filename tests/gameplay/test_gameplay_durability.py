@@ -507,3 +507,29 @@ async def test_a_seat_taken_over_by_a_process_that_died_right_after_gets_its_bot
     assert recorder.resent == []
     assert await gameplay.referee.resend_stalled(0) == 1
     assert recorder.resent == [(game_id, 0)]
+
+
+async def test_a_game_started_by_a_fill_whose_process_died_right_after_gets_its_bot(
+    gameplay, recorder, monkeypatch
+) -> None:
+    from services.gameplay import seats as seats_module
+    from services.gameplay.seats import ClaimSeatRequest
+
+    request = CreateGameRequest(
+        game="hidden-numbers", seats=[{"name": "Bot", "bot": "random"}, {"open": True}], seed=3
+    )
+    created, _ = await gameplay.service.create_game(ANYONE, request, None)
+    code = created.seats[1].invite_code or ""  # only the creation answer shows it
+    assert created.status is GameStatus.WAITING
+    await gameplay.store.redis.zrem(pending_key(gameplay.store.prefix), created.id)
+    with monkeypatch.context() as dying:
+        dying.setattr(seats_module, "log", SimpleNamespace(info=crash))  # after the fill
+        with pytest.raises(Crash):
+            await gameplay.service.seats.claim(
+                created.id, 1, ClaimSeatRequest(code=code, name="Ann"), None
+            )
+    started = await gameplay.store.load(created.id)
+    assert started is not None and started.status is GameStatus.ACTIVE
+    assert recorder.resent == []
+    assert await gameplay.referee.resend_stalled(0) == 1
+    assert recorder.resent == [(created.id, 0)]
