@@ -7,6 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const HUMAN = "human";
   const RECONNECT_MS = 2000;
+  const BACKOFF_MAX_S = 30; // a failed refresh is tried again after 1, 2, 4 … up to this
+  const STALE_NOTE_MS = 8000;
   const FILTER_FROM = 12; // moves: show a filter box from this many on
 
   const table = {
@@ -22,6 +24,11 @@
     again: false,
     ended: false,
     known: -1, // the newest version this page has heard of
+    drawn: -1, // the version the page shows (board, moves, status all loaded)
+    fetching: -1, // the version the refresh under way is sure to bring, or -1
+    failures: 0, // refreshes failed in a row (network, server), for the back-off
+    retry: null, // timer of the next try after a failed refresh
+    limitedUntil: 0, // Date.now() until which a 429's Retry-After asks us to wait
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -36,20 +43,57 @@
 
   const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+  // One line of news under the moves (rate limited, offline, a stale click), polite to
+  // screen readers. Each kind of news clears only itself.
+  const notice = { kind: null, timer: null };
+
+  function say(kind, text, forMs = 0) {
+    const box = $("notice");
+    clearTimeout(notice.timer);
+    notice.kind = kind;
+    box.textContent = text;
+    box.hidden = false;
+    if (forMs) notice.timer = setTimeout(() => unsay(kind), forMs);
+  }
+
+  function unsay(kind) {
+    if (notice.kind !== kind) return;
+    clearTimeout(notice.timer);
+    notice.kind = null;
+    $("notice").hidden = true;
+    $("notice").textContent = "";
+  }
+
+  // While a 429's Retry-After runs, every request waits for it (no point asking sooner)
+  // and the page says so, counting down.
+  async function waitOutTheLimit() {
+    for (;;) {
+      const left = Math.ceil((table.limitedUntil - Date.now()) / 1000);
+      if (left <= 0) break;
+      say("limited", `Rate limited, retrying in ${left} s…`);
+      await sleep(Math.min(1000, table.limitedUntil - Date.now()));
+    }
+    unsay("limited");
+  }
+
+  const LIMITED_TRIES = 8;
+
   async function api(path, { method = "GET", body, token, accept = "application/json" } = {}) {
     const headers = { Accept: accept };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     for (let attempt = 0; ; attempt += 1) {
+      await waitOutTheLimit();
       const response = await fetch(path, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
         cache: "no-store",
       });
-      if (response.status === 429 && attempt < 3) {
-        const wait = Number(response.headers.get("Retry-After")) || 1;
-        await sleep(Math.min(wait, 10) * 1000);
+      // A request refused for the rate limit did nothing (not even a move): send it again.
+      if (response.status === 429 && attempt < LIMITED_TRIES) {
+        const wait = Math.max(1, Math.ceil(Number(response.headers.get("Retry-After")) || 1));
+        table.limitedUntil = Math.max(table.limitedUntil, Date.now() + wait * 1000);
         continue;
       }
       if (!response.ok) {
@@ -249,8 +293,19 @@
     table.seen = new Set();
     table.ended = false;
     table.known = -1;
+    table.drawn = -1;
+    table.fetching = -1;
+    table.failures = 0;
+    clearTimeout(table.retry);
     $("log").replaceChildren();
     follow();
+    refresh();
+  }
+
+  // A move's version is heard of twice (the POST's answer and the live stream's event):
+  // only the first that is newer than what is shown or being fetched costs a refresh.
+  function refreshFor(version) {
+    if (version <= Math.max(table.drawn, table.fetching)) return;
     refresh();
   }
 
@@ -260,21 +315,49 @@
       table.again = true;
       return;
     }
+    clearTimeout(table.retry);
     table.refreshing = true;
     $("moves").setAttribute("aria-busy", "true");
     try {
       do {
         table.again = false;
+        table.fetching = table.known;
         const id = table.gameId;
         const results = await Promise.allSettled([loadDocument(), loadBoard(), loadMoves()]);
         if (id !== table.gameId) return;
         const failed = results.find((result) => result.status === "rejected");
-        showError("table-error", failed ? failed.reason : null);
+        if (failed) {
+          table.fetching = -1;
+          refreshFailed(failed.reason);
+          return;
+        }
+        table.drawn = Math.max(table.drawn, table.document.version);
+        table.failures = 0;
+        unsay("offline");
+        showError("table-error", null);
       } while (table.again);
     } finally {
+      table.fetching = -1;
       table.refreshing = false;
       $("moves").setAttribute("aria-busy", "false");
     }
+  }
+
+  // The network or the server failing will pass: say so kindly and try again, waiting a
+  // little longer each time. Anything else (an unknown game, a bad token) is shown as is.
+  const passing = (error) => !(error instanceof ApiError) || error.status >= 500 || error.status === 429;
+
+  function refreshFailed(error) {
+    if (!passing(error)) {
+      showError("table-error", error);
+      return;
+    }
+    showError("table-error", null);
+    const wait = Math.min(BACKOFF_MAX_S, 2 ** table.failures);
+    table.failures += 1;
+    const why = navigator.onLine === false ? "You seem to be offline." : "The server could not be reached.";
+    say("offline", `${why} Trying again in ${wait} s…`);
+    table.retry = setTimeout(refresh, wait * 1000);
   }
 
   // Move buttons are only live for the newest version the page knows: a move made on an
@@ -405,6 +488,7 @@
     buttons.forEach((button) => {
       button.disabled = true;
     });
+    unsay("stale");
     try {
       const accepted = await api(gamePath("/moves"), {
         method: "POST",
@@ -413,10 +497,16 @@
       });
       heardOf(accepted.version);
       showError("table-error", null);
+      refreshFor(accepted.version);
+      return;
     } catch (error) {
-      if (error.code !== "version_conflict") showError("table-error", error);
+      if (error.code === "version_conflict") {
+        say("stale", "The game moved on; your click was not played.", STALE_NOTE_MS);
+      } else if (!passing(error)) {
+        showError("table-error", error);
+      }
     }
-    refresh();
+    refresh(); // a refused or unsent click: show the game as it is (backing off if offline)
   }
 
   // --- the live stream (SSE over fetch, so the seat's token goes in a header) ------------
@@ -430,9 +520,16 @@
     const controller = new AbortController();
     table.stream = controller;
     let last = null;
+    let opened = 0;
+    // Events missed while the stream was down are replayed from Last-Event-ID, but a
+    // refresh that failed meanwhile is not: a reconnection refreshes too.
+    const onOpen = () => {
+      opened += 1;
+      if (opened > 1) refresh();
+    };
     while (!controller.signal.aborted && !table.ended) {
       try {
-        last = await readStream(controller.signal, last);
+        last = await readStream(controller.signal, last, onOpen);
       } catch (error) {
         if (controller.signal.aborted) return;
       }
@@ -440,7 +537,7 @@
     }
   }
 
-  async function readStream(signal, lastEventId) {
+  async function readStream(signal, lastEventId, onOpen) {
     const headers = { Accept: "text/event-stream" };
     const token = viewerToken();
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -455,6 +552,7 @@
       if (response.status < 500 && response.status !== 429) table.ended = true;
       throw new Error(`The live stream answered ${response.status}.`);
     }
+    onOpen();
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     let last = lastEventId;
@@ -503,7 +601,7 @@
     table.seen.add(data.version);
     heardOf(data.version);
     logEntry(data);
-    refresh();
+    refreshFor(data.version);
   }
 
   // --- the event log and the result ------------------------------------------------------
@@ -563,5 +661,10 @@
     restart();
   });
   window.addEventListener("hashchange", route);
+  window.addEventListener("online", () => {
+    if (table.gameId === null) return;
+    table.failures = 0;
+    refresh();
+  });
   loadCatalog().then(route);
 })();
