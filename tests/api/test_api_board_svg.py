@@ -347,6 +347,26 @@ def test_sky_lanterns_solo_picture_draws_the_virtual_opponent(api):
     assert not re.search(r"\b(board|card|tile|influence|project|era|space2?):", raw)
 
 
+def test_a_lost_solo_game_shows_the_opponents_final_score_and_the_summary(api):
+    """The ghost's end-game bonuses are in the result, not in the view's VP: the picture
+    shows the score it won with, ranks it among the final scores and says why."""
+    created = api.create("sky-lanterns", [{"name": "Ann", "bot": "random"}], seed=5)
+    document = api.wait_until(created["id"], lambda d: d["status"] == "finished", timeout=60)
+    result, view = document["result"], document["view"]
+    rival = result["opponent"]
+    assert result["winners"] == [] and rival["rank"] == 1, "seed 5 is a lost game"
+    assert rival["score"] != sum(view["opponent"]["vp"].values())
+    lines = texts(picture(api, created["id"]))
+    assert f"{rival['score']} VP" in lines
+    finals = lines[lines.index("Final scores") + 1 :]
+    ann = result["standings"][0]
+    assert finals[:2] == [
+        f"1. ★ {rival['name']}: {rival['score']} pts",
+        f"2. Ann: {ann['score']} pts",
+    ]
+    assert " ".join(finals[2:]).startswith("You lost")
+
+
 def played_out_with_an_income(api, created: dict) -> tuple[dict, str]:
     """Play `created` to its end, flipping Upgrade Tiles first (what gains incomes); if it
     ends with none (a solo game may be lost early), play new games of the next seeds."""

@@ -282,3 +282,32 @@ def test_watching_a_bots_game_by_its_id(page, playground_url, shots: Path):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "playground-phone.png", full_page=True)
     assert page.console.errors == []
+
+
+def test_a_lost_solo_game_says_who_won(page, playground_url):
+    """A solo Valley of Sky Lanterns game lost to the ghost: the result ranks the virtual
+    opponent above the player, with its final score, and says why."""
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={"game": "sky-lanterns", "seats": [{"name": "Ann", "bot": "random"}], "seed": 5},
+        timeout=10,
+    ).json()
+    deadline = time.monotonic() + 60
+    while (finished := spectator_document(playground_url, created["id"]))["status"] == "active":
+        assert time.monotonic() < deadline, "the bot's solo game did not end"
+        time.sleep(0.2)
+    result = finished["result"]
+    rival = result["opponent"]
+    assert result["winners"] == [] and rival["rank"] == 1
+    page.goto(f"{playground_url}/play#game={created['id']}")
+    page.wait_for_selector("#result-panel", state="visible")
+    rows = [
+        [cell.text_content() for cell in row.locator("td").all()]
+        for row in page.locator("#result tbody tr").all()
+    ]
+    assert [row[:3] for row in rows] == [
+        ["1", f"★ {rival['name']} (virtual opponent)", str(rival["score"])],
+        ["2", "Ann", str(result["standings"][0]["score"])],
+    ]
+    assert page.text_content("#result-summary") == result["summary"]
+    assert page.console.errors == []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from services.gameplay.payloads import OpponentInfo
 from services.games.sky_lanterns.components import (
     EFFECTS,
     ERAS,
@@ -52,9 +53,10 @@ def draw(scene: Scene[SkyLanternsView]) -> str:
         y = _influence(svg, scene, y)
     y = _players(svg, scene, y)
     if view.opponent is not None:
-        y = _opponent(svg, view.opponent, y)
+        final = scene.result.opponent if scene.result is not None else None
+        y = _opponent(svg, view.opponent, final, y)
     if scene.result is not None:
-        y = _final_scores(svg, scene, set(scene.result.winners), y)
+        y = _final_scores(svg, scene, y)
     return svg.render(y + PAD)
 
 
@@ -430,11 +432,13 @@ def _hand(svg: Svg, title: str, cards: list[str], top: float, kind: str) -> floa
 # --- solo ---------------------------------------------------------------------------------
 
 
-def _opponent(svg: Svg, rival: OpponentView, top: float) -> float:
-    """Solo: the virtual opponent, all it shows in the view (its deck only as a size)."""
+def _opponent(svg: Svg, rival: OpponentView, final: OpponentInfo | None, top: float) -> float:
+    """Solo: the virtual opponent, all it shows in the view (its deck only as a size);
+    once the game is over, its final score (with the end-game bonuses the view's VP do
+    not hold yet), as the result ranks it."""
     y = _section(svg, top + 6, "Virtual opponent")
     mode = " · Challenge Mode" if rival.challenge else ""
-    vp = sum(rival.vp.values())
+    vp = sum(rival.vp.values()) if final is None else final.score
     svg.text(
         PAD,
         y + 14,
@@ -450,8 +454,9 @@ def _opponent(svg: Svg, rival: OpponentView, top: float) -> float:
     basics = " · ".join(f"{name.capitalize()} {n}" for name, n in rival.resources.items())
     facts = f"{basics} · Coins ${rival.coins} · Camphor {rival.camphor}"
     y = svg.paragraph(PAD, y + 12, facts, 66, 12, fill=INK)
-    points = " · ".join(f"{part.replace('_', ' ')} {n}" for part, n in rival.vp.items())
-    y = svg.paragraph(PAD, y, f"VP: {points}", 66, 12, fill=MUTED)
+    scored = rival.vp if final is None else final.breakdown
+    points = " · ".join(f"{part.replace('_', ' ')} {n}" for part, n in scored.items())
+    y = svg.paragraph(PAD, y, f"{'Final VP' if final else 'VP'}: {points}", 66, 12, fill=MUTED)
     if rival.dice:
         svg.text(PAD, y + 18, "Dice", 12, fill=INK)
         for i, die in enumerate(rival.dice):
@@ -477,11 +482,28 @@ def _opponent(svg: Svg, rival: OpponentView, top: float) -> float:
 # --- end ----------------------------------------------------------------------------------
 
 
-def _final_scores(svg: Svg, scene: Scene[SkyLanternsView], winners: set[int], top: float) -> float:
+def _final_scores(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
+    """Every standing in rank order, the virtual opponent of a solo game among them (it
+    may have won), then why the game ended so, when the game says."""
+    result = scene.result
+    assert result is not None
     y = _section(svg, top + 6, "Final scores")
-    for player in scene.view.players:
-        crown = "★ " if player.seat in winners else ""
-        line = f"{crown}{scene.name(player.seat)}: {player.score_now} pts"
-        svg.text(PAD, y + 14, line, 13, font_weight="bold", fill=INK)
+    winners = set(result.winners)
+    lines = [
+        (
+            standing.rank,
+            f"{'★ ' if standing.seat in winners else ''}{scene.name(standing.seat)}",
+            standing.score,
+        )
+        for standing in result.standings
+    ]
+    if result.opponent is not None:
+        rival = result.opponent
+        crown = "★ " if rival.rank == 1 and not winners else ""
+        lines.append((rival.rank, f"{crown}{short(rival.name, 32)}", rival.score))
+    for rank, name, score in sorted(lines, key=lambda line: line[0]):
+        svg.text(PAD, y + 14, f"{rank}. {name}: {score} pts", 13, font_weight="bold", fill=INK)
         y += 20
+    if result.summary:
+        y = svg.paragraph(PAD, y + 12, result.summary, 66, 13, fill=INK)
     return y

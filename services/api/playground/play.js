@@ -628,23 +628,41 @@
     $("log").prepend(item);
   }
 
+  // Every standing in rank order, with a solo game's virtual opponent ranked among them
+  // (a solo player who lost is 2nd to it), then why the game ended so.
   function showResult(result) {
-    const rows = result.standings.map((standing) => {
+    const lines = result.standings.map((standing) => ({
+      rank: standing.rank,
+      name: standing.name + standingNote(standing),
+      score: standing.score,
+      breakdown: standing.breakdown,
+      winner: result.winners.includes(standing.seat),
+    }));
+    if (result.opponent) {
+      const rival = result.opponent;
+      lines.push({
+        rank: rival.rank,
+        name: `${rival.name} (virtual opponent)`,
+        score: rival.score,
+        breakdown: rival.breakdown,
+        winner: rival.rank === 1 && !result.winners.length,
+      });
+    }
+    lines.sort((a, b) => a.rank - b.rank);
+    const rows = lines.map((line) => {
       const row = element("tr");
-      const winner = result.winners.includes(standing.seat);
-      const breakdown = Object.entries(standing.breakdown)
+      const breakdown = Object.entries(line.breakdown)
         .map(([name, points]) => `${name.replace(/_/g, " ")} ${points}`)
         .join(" · ");
-      row.append(
-        element("td", String(standing.rank)),
-        element("td", (winner ? "★ " : "") + standing.name + standingNote(standing)),
-        element("td", String(standing.score)),
-        element("td", breakdown),
-      );
-      if (winner) row.className = "winner";
+      const name = element("td", line.winner ? "★ " : "");
+      name.append(element("bdi", line.name));
+      row.append(element("td", String(line.rank)), name, element("td", String(line.score)), element("td", breakdown));
+      if (line.winner) row.className = "winner";
       return row;
     });
     $("result").tBodies[0].replaceChildren(...rows);
+    $("result-summary").textContent = result.summary || "";
+    $("result-summary").hidden = !result.summary;
     $("result-panel").hidden = false;
   }
 
