@@ -9,7 +9,8 @@
   const RECONNECT_MS = 2000;
   const BACKOFF_MAX_S = 30; // a failed refresh is tried again after 1, 2, 4 … up to this
   const STALE_NOTE_MS = 8000;
-  const FILTER_FROM = 12; // moves: show a filter box from this many on
+  const FILTER_FROM = 12;
+  const MAX_SEED = 2n ** 63n - 1n; // moves: show a filter box from this many on
 
   const table = {
     catalog: [],
@@ -197,11 +198,19 @@
     });
     const body = { game: $("game-select").value, seats };
     const seed = $("seed-input").value.trim();
-    if (seed) body.seed = Number(seed);
+    let text = JSON.stringify(body);
+    if (seed) {
+      // Sent as typed: Number() would round a seed past 2^53 to another game.
+      if (!/^[0-9]{1,19}$/.test(seed) || BigInt(seed) > MAX_SEED) {
+        showError("start-error", `The seed is a whole number from 0 to ${MAX_SEED}.`);
+        return;
+      }
+      text = `${text.slice(0, -1)},"seed":${BigInt(seed)}}`;
+    }
     const button = $("create-button");
     button.disabled = true;
     try {
-      const created = await api("/v1/games", { method: "POST", body });
+      const created = await api("/v1/games", { method: "POST", body: text });
       const tokens = {};
       for (const seat of created.seats) if (seat.token) tokens[seat.seat] = seat.token;
       remember(created.id, tokens);
@@ -248,8 +257,10 @@
 
   // --- the table -----------------------------------------------------------------------
 
-  function route() {
-    const match = /^#game=([a-z2-7]{24})$/.exec(location.hash);
+  // #game=<id>, or a resume link #game=<id>&token=<seat token>: the token rides in the
+  // fragment, which the browser never sends, and leaves the address bar once read.
+  async function route() {
+    const match = /^#game=([a-z2-7]{24})(?:&token=([A-Za-z0-9_~.%-]{1,200}))?$/.exec(location.hash);
     closeStream();
     if (!match) {
       table.gameId = null;
@@ -257,7 +268,40 @@
       $("start").hidden = false;
       return;
     }
-    openGame(match[1]);
+    const id = match[1];
+    if (match[2]) {
+      history.replaceState(null, "", `${location.pathname}#game=${id}`);
+      try {
+        const token = decodeURIComponent(match[2]);
+        const seen = await api(`/v1/games/${id}`, { token });
+        if (seen.you !== null) remember(id, { ...recall(id), [seen.you]: token });
+      } catch (error) {
+        openGame(id);
+        showError("table-error", error);
+        return;
+      }
+    }
+    openGame(id);
+  }
+
+  function showResume() {
+    const token = viewerToken();
+    $("resume").hidden = !token;
+    if (!token) return;
+    const link = `${location.origin}${location.pathname}#game=${table.gameId}&token=${encodeURIComponent(token)}`;
+    $("resume-link").value = link;
+    $("resume-token").textContent = token;
+  }
+
+  async function copyResume() {
+    const field = $("resume-link");
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+      say("copied", "Resume link copied.", 3000);
+    } catch (error) {
+      say("copied", "Select the link and copy it (the browser did not let the page do it).", 6000);
+    }
   }
 
   function openGame(id) {
@@ -297,6 +341,7 @@
     table.fetching = -1;
     table.failures = 0;
     clearTimeout(table.retry);
+    showResume();
     $("log").replaceChildren();
     follow();
     refresh();
@@ -671,6 +716,7 @@
   $("create-form").addEventListener("submit", createGame);
   $("watch-form").addEventListener("submit", watchGame);
   $("moves-filter").addEventListener("input", applyFilter);
+  $("resume-copy").addEventListener("click", copyResume);
   $("leave-button").addEventListener("click", () => {
     location.hash = "";
   });
