@@ -164,6 +164,99 @@
     const preferred = counts.includes(2) ? 2 : counts[0];
     $("players-select").replaceChildren(...counts.map((n) => option(n, `${n}`, n === preferred)));
     seatRows();
+    optionControls(game);
+  }
+
+  // --- game options, from the catalog's options_schema (JSON Schema from pydantic) ------
+
+  const alternatives = (schema) => (schema.anyOf || [schema]).filter((alt) => alt.type !== "null");
+
+  // A control per option the form can offer: booleans as checkboxes, enums as selects,
+  // integers as number inputs, strings and lists of strings as text (lists comma-separated).
+  // Left at its default, an option is not sent, so the game's own default applies.
+  function optionControl(key, schema) {
+    const alts = alternatives(schema);
+    const choices = alts.find((alt) => Array.isArray(alt.enum));
+    const title = schema.title || key.replace(/_/g, " ");
+    let control;
+    let kind;
+    if (alts.length === 1 && alts[0].type === "boolean") {
+      kind = "boolean";
+      control = element("input");
+      control.type = "checkbox";
+      control.defaultChecked = schema.default === true;
+    } else if (choices) {
+      kind = "enum";
+      control = element("select");
+      if (schema.default === null || schema.default === undefined) control.append(option("", "(default)", true));
+      for (const value of choices.enum) control.append(option(value, String(value), value === schema.default));
+    } else if (alts.some((alt) => alt.type === "integer")) {
+      kind = "integer";
+      const range = alts.find((alt) => alt.type === "integer");
+      control = element("input");
+      control.type = "number";
+      control.step = "1";
+      if (range.minimum !== undefined) control.min = String(range.minimum);
+      if (range.maximum !== undefined) control.max = String(range.maximum);
+      control.placeholder = schema.default === null || schema.default === undefined ? "default" : String(schema.default);
+    } else if (alts.some((alt) => alt.type === "string" || (alt.type === "array" && alt.items && alt.items.type === "string"))) {
+      const list = alts.some((alt) => alt.type === "array");
+      kind = list ? (alts.some((alt) => alt.type === "string") ? "text-or-list" : "list") : "text";
+      control = element("input");
+      control.placeholder = list ? "default (a list: comma-separated)" : "default";
+      control.autocomplete = "off";
+      control.spellcheck = false;
+    } else {
+      return null; // nothing this form can ask for: the game's default applies
+    }
+    control.dataset.option = key;
+    control.dataset.kind = kind;
+    control.name = `option-${key}`;
+    const label = element("label", kind === "boolean" ? undefined : title, kind === "boolean" ? "check" : undefined);
+    if (kind === "boolean") label.append(control, document.createTextNode(title));
+    else label.append(control);
+    if (schema.description) {
+      const hint = element("small", schema.description, "hint");
+      hint.id = `option-${key}-hint`;
+      control.setAttribute("aria-describedby", hint.id);
+      label.append(hint);
+    }
+    return label;
+  }
+
+  function optionControls(game) {
+    const properties = (game.options_schema && game.options_schema.properties) || {};
+    const rows = Object.entries(properties)
+      .map(([key, schema]) => optionControl(key, schema))
+      .filter(Boolean);
+    $("option-rows").replaceChildren(...rows);
+    $("options").hidden = rows.length === 0;
+  }
+
+  function chosenOptions() {
+    const options = {};
+    for (const control of $("option-rows").querySelectorAll("[data-option]")) {
+      const key = control.dataset.option;
+      const value = control.value.trim();
+      const items = () => value.split(",").map((item) => item.trim()).filter(Boolean);
+      switch (control.dataset.kind) {
+        case "boolean":
+          if (control.checked !== control.defaultChecked) options[key] = control.checked;
+          break;
+        case "integer":
+          if (value !== "") options[key] = Number(value);
+          break;
+        case "list":
+          if (value !== "") options[key] = items();
+          break;
+        case "text-or-list":
+          if (value !== "") options[key] = value.includes(",") ? items() : value;
+          break;
+        default:
+          if (value !== "") options[key] = value;
+      }
+    }
+    return options;
   }
 
   function seatRows() {
@@ -197,6 +290,8 @@
       return who.value === HUMAN ? { name: name.value } : { name: name.value, bot: who.value };
     });
     const body = { game: $("game-select").value, seats };
+    const options = chosenOptions();
+    if (Object.keys(options).length) body.options = options;
     const seed = $("seed-input").value.trim();
     let text = JSON.stringify(body);
     if (seed) {
