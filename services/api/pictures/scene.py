@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from services.gameplay.payloads import GameDocument, GameResult, SeatInfo
 
-from .svg import Svg, short
+from .svg import Svg, fit, isolated, short, text_width
 
 V = TypeVar("V", bound=BaseModel)
 
@@ -39,13 +39,24 @@ class Scene(Generic[V]):
     result: GameResult | None
 
     def name(self, seat: int, limit: int = 16) -> str:
-        return short(self.seats[seat].name, limit) if 0 <= seat < len(self.seats) else "?"
+        if not 0 <= seat < len(self.seats):
+            return "?"
+        return isolated(short(self.seats[seat].name, limit))
+
+    def mark(self, seat: int) -> str:
+        info = self.seats[seat]
+        return " (you)" if seat == self.you else f" ({info.bot} bot)" if info.bot else ""
 
     def who(self, seat: int, limit: int = 16) -> str:
         """The seat's name, marked when it is a bot or the reader."""
-        info = self.seats[seat]
-        mark = " (you)" if seat == self.you else f" ({info.bot} bot)" if info.bot else ""
-        return self.name(seat, limit) + mark
+        return self.name(seat, limit) + self.mark(seat)
+
+    def who_within(self, seat: int, width: float, size: float, prefix: str = "") -> str:
+        """`prefix` and `who(seat)`, the name cut so that the whole fits in `width` at
+        `size` (a long name must not run into the score beside it)."""
+        mark = self.mark(seat)
+        room = width - text_width(prefix + mark, size)
+        return prefix + isolated(fit(self.seats[seat].name, room, size)) + mark
 
     @property
     def reader(self) -> str:

@@ -15,7 +15,7 @@ from services.games.sky_islands.view import (
 )
 
 from .scene import INK, MUTED, PAD, PANEL, PAPER, Scene, heading, reader_line, seat_colour
-from .svg import Svg
+from .svg import Svg, text_width
 
 WIDTH = 480
 RULER = 20
@@ -330,7 +330,9 @@ def _player_row(
         stroke_width=2.5,
     )
     svg.rect(PAD, y, 8, height, fill=seat_colour(player.seat), rx=3)
-    name = ("▶ " if acting else "") + scene.who(player.seat, 18)
+    # the name ends where the VP begin ("999 VP" at 15 bold, and a gap)
+    room = WIDTH - 2 * PAD - 26 - text_width("999 VP", 15) - 12
+    name = scene.who_within(player.seat, room, 15, "▶ " if acting else "")
     svg.text(PAD + 16, y + 20, name, 15, font_weight="bold", fill=INK)
     svg.text(
         WIDTH - PAD - 10,

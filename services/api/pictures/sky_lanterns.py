@@ -25,7 +25,7 @@ from services.games.sky_lanterns.view import (
 )
 
 from .scene import INK, MUTED, PAD, PANEL, PAPER, Scene, heading, reader_line, seat_colour
-from .svg import Svg, short
+from .svg import Svg, fit, isolated, short, text_width
 
 WIDTH = 480
 INSET = PAD + 16
@@ -71,7 +71,11 @@ def _header(svg: Svg, scene: Scene[SkyLanternsView]) -> float:
         return f"Round {view.round} · {view.step} · {acting} to act"
 
     heading(svg, scene, view.active_seat is None, playing)
-    order = " → ".join(scene.name(seat, 12) for seat in view.turn_order)
+    share = (WIDTH - 2 * PAD - text_width("Turn order ", 12)) / max(len(view.turn_order), 1)
+    order = " → ".join(
+        isolated(fit(scene.seats[seat].name, share - text_width(" → ", 12), 12))
+        for seat in view.turn_order
+    )
     svg.text(PAD, 65, f"Turn order {order}", 12, fill=MUTED)
     reader_line(svg, scene, 81)
     y = _eras(svg, view, 90.0)
@@ -222,7 +226,8 @@ def _players(svg: Svg, scene: Scene[SkyLanternsView], top: float) -> float:
 def _player(svg: Svg, scene: Scene[SkyLanternsView], player: PlayerView, top: float) -> float:
     acting = player.seat in _acting(scene)
     mark = svg.mark()
-    name = ("▶ " if acting else "") + scene.who(player.seat, 20)
+    room = WIDTH - PAD - 8 - INSET - text_width("999 pts", 15) - 12
+    name = scene.who_within(player.seat, room, 15, "▶ " if acting else "")
     svg.text(INSET, top + 20, name, 15, font_weight="bold", fill=INK)
     svg.text(
         WIDTH - PAD - 8,

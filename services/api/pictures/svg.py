@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import unicodedata
 from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
@@ -31,6 +32,48 @@ def short(text: str, limit: int) -> str:
     """At most `limit` characters, with an ellipsis when cut."""
     text = clean(text)
     return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
+
+
+_NARROW = set("fijlrtI.,:;'!|()[] ")
+_WIDE = set("mwMW@%")
+_RTL = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\U00010800-\U00010fff\U0001e800-\U0001efff\u202a-\u202e\u2066-\u2069\u200f\u061c]"
+)
+
+
+def _em(char: str) -> float:
+    """A character's width in ems, roughly, in a bold sans-serif (erring wide)."""
+    if char in _NARROW:
+        return 0.34
+    if char in _WIDE:
+        return 1.1
+    if ord(char) >= 0x1100 and unicodedata.east_asian_width(char) in "WF":
+        return 1.15  # CJK, emoji
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0.0
+    return 0.8 if char.isupper() else 0.68
+
+
+def text_width(text: str, size: Number) -> float:
+    """An estimate of `text`'s width at `size` (no fonts to measure with on a server)."""
+    return sum(_em(char) for char in text) * size
+
+
+def fit(text: str, width: Number, size: Number) -> str:
+    """`text` cut (with an ellipsis) to about `width` at `size`, so it does not run into
+    what is drawn beside it."""
+    text = clean(text)
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def isolated(name: str) -> str:
+    """A name that holds right-to-left text (or bidi controls) between FIRST STRONG
+    ISOLATE and POP DIRECTIONAL ISOLATE, so it cannot reorder the text around it."""
+    return f"\u2068{name}\u2069" if _RTL.search(name) else name
 
 
 def _number(value: Number) -> str:
@@ -102,7 +145,8 @@ class Svg:
         lines = textwrap.wrap(clean(text), width_chars) or [""]
         leading = size * 1.3
         spans = "".join(
-            f"<tspan{_attrs({'x': x, 'dy': 0 if i == 0 else leading})}>{escape(line)}</tspan>"
+            f"<tspan{_attrs({'x': x, 'dy': 0 if i == 0 else leading})}>"
+            f"{escape(line if i == len(lines) - 1 else line + ' ')}</tspan>"
             for i, line in enumerate(lines)
         )
         self.raw_element("text", {"x": x, "y": y, "font_size": size, **attrs}, spans)
