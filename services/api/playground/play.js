@@ -420,7 +420,8 @@
     const select = $("viewer-select");
     const seats = Object.keys(table.tokens).map(Number).sort((a, b) => a - b);
     const names = table.document ? table.document.seats : [];
-    const label = (seat) => (names[seat] ? `${names[seat].name} (seat ${seat + 1})` : `Seat ${seat + 1}`);
+    const cut = (name) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
+    const label = (seat) => (names[seat] ? `${isolate(cut(names[seat].name))} (seat ${seat + 1})` : `Seat ${seat + 1}`);
     select.replaceChildren(
       option("", "Spectator", table.viewer === null),
       ...seats.map((seat) => option(String(seat), label(seat), seat === table.viewer)),
@@ -541,12 +542,17 @@
     return standing.resigned ? " (resigned)" : "";
   }
 
+  // A name between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE (what <bdi> does, for
+  // places that hold text only, like an <option>): right-to-left names cannot reorder the
+  // text around them.
+  const isolate = (name) => `\u2068${name}\u2069`;
+
   function seatName(seat) {
     const seats = table.document ? table.document.seats : [];
     if (!seats[seat]) return `Seat ${seat + 1}`;
     const info = seats[seat];
     const tag = seat === table.viewer ? " (you)" : info.bot ? ` (${info.bot} bot)` : "";
-    return info.name + tag;
+    return isolate(info.name) + tag;
   }
 
   function statusText(document_) {
