@@ -146,3 +146,19 @@ def test_a_stale_click_says_it_was_not_played(page, playground_url):
     )
     assert page.is_hidden("#table-error")
     assert page.errors == []
+
+
+def test_the_log_reads_like_the_moves(page, playground_url):
+    """Your own move is logged by its button's label, seats by name, and the commonest
+    events in words rather than as their fields."""
+    solo_game(page, playground_url)
+    button = page.locator(READY_MOVE).first
+    label = button.text_content()
+    before = shown_version(page)
+    button.click()
+    entry = page.locator(f'#log > li[value="{before + 1}"]')
+    entry.wait_for(state="attached")
+    assert entry.locator(".head").text_content() == f" \u2068Player 1\u2069 (you): {label}"
+    events = entry.locator("ul > li").all_text_contents()
+    assert events and not any(text.startswith("move made") for text in events), events
+    assert page.errors == []

@@ -20,6 +20,7 @@
     viewer: null, // seat whose token reads the game, or null for a spectator
     document: null,
     seen: new Set(), // log versions shown
+    labels: new Map(), // version -> label of a move this page made
     stream: null, // AbortController of the live stream
     refreshing: false,
     again: false,
@@ -431,6 +432,7 @@
   function restart() {
     closeStream();
     table.seen = new Set();
+    table.labels = new Map();
     table.ended = false;
     table.known = -1;
     table.drawn = -1;
@@ -635,6 +637,7 @@
       button.disabled = true;
     });
     unsay("stale");
+    table.labels.set(version + 1, move.label); // the usual next version, until the answer says
     try {
       const accepted = await api(gamePath("/moves"), {
         method: "POST",
@@ -642,10 +645,13 @@
         body: { move, expected_version: version },
       });
       heardOf(accepted.version);
+      if (accepted.version !== version + 1) table.labels.delete(version + 1);
+      labelEntry(accepted.version, move.label);
       showError("table-error", null);
       refreshFor(accepted.version);
       return;
     } catch (error) {
+      table.labels.delete(version + 1);
       if (error.code === "version_conflict") {
         say("stale", "The game moved on; your click was not played.", STALE_NOTE_MS);
       } else if (!passing(error)) {
@@ -754,24 +760,90 @@
 
   const isEmpty = (value) => value === null || (Array.isArray(value) && value.length === 0);
 
+  const cardList = (cards) => (cards && cards.length ? cards.join(", ") : "");
+  const hidden = (value) => value === null || value === undefined;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // The commonest events in words; the rest fall back to their fields.
+  const FORMATS = {
+    turn_started: (e) => `turn ${e.turn} begins`,
+    turn_ended: (e) => `turn ${e.turn} ends`,
+    card_played: (e) => `plays ${e.card}`,
+    card_bought: (e) => `buys ${e.card}`,
+    event_bought: (e) => `buys the Event ${e.event}`,
+    card_gained: (e) => `gains ${e.card}${e.to && e.to !== "discard" ? ` (to ${e.to.replace(/_/g, " ")})` : ""}`,
+    cards_drawn: (e) => `draws ${plural(e.count, "card")}${hidden(e.cards) ? "" : `: ${cardList(e.cards)}`}`,
+    cards_trashed: (e) => `trashes ${cardList(e.cards)}`,
+    cards_discarded: (e) => `discards ${cardList(e.cards)}`,
+    cards_revealed: (e) => `reveals ${cardList(e.cards)}`,
+    shuffled: (e) => `shuffles (${plural(e.count, "card")})`,
+    tile_placed: (e) => `places tile ${e.tile} at (${e.x}, ${e.y})`,
+    tile_drawn: () => "draws a tile",
+    built: (e) => `builds a ${e.building.replace(/_/g, " ")} at (${e.x}, ${e.y})${e.vp ? ` (+${e.vp} VP)` : ""}`,
+    move_made: (e) => e.text,
+    opponent_acted: (e) => `the opponent: ${e.text}`,
+    round_began: (e) => `round ${e.round} begins`,
+    game_ended: (e) => {
+      const parts = ["game over"];
+      if (Array.isArray(e.scores)) parts.push(e.scores.map((n, seat) => `${seatName(seat)} ${n}`).join(", "));
+      if (Array.isArray(e.winners)) parts.push(`won: ${e.winners.map(seatName).join(", ") || "nobody"}`);
+      return parts.join(" · ");
+    },
+  };
+
+  // Fields that hold seats read as names, not 0-based indices.
+  const SEAT_FIELD = /^(seat|seats|player|players|winner|winners|target|targets|to_seat|from_seat|owner)$/;
+
+  function fieldText(key, value) {
+    if (SEAT_FIELD.test(key)) {
+      if (Number.isInteger(value)) return seatName(value);
+      if (Array.isArray(value) && value.every(Number.isInteger)) return value.map(seatName).join(", ");
+    }
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+
   function describeEvent(event) {
-    const fields = Object.entries(event)
-      .filter(([key, value]) => !["kind", "seat", "private_to"].includes(key) && !isEmpty(value))
-      .map(([key, value]) => `${key.replace(/_/g, " ")} ${typeof value === "object" ? JSON.stringify(value) : value}`);
-    const text = event.kind.replace(/_/g, " ") + (fields.length ? `: ${fields.join(", ")}` : "");
+    let text;
+    const format = FORMATS[event.kind];
+    try {
+      text = format ? format(event) : undefined;
+    } catch (error) {
+      text = undefined; // a field this formatter expects is missing: fall back
+    }
+    if (text === undefined || text.includes("undefined")) {
+      const fields = Object.entries(event)
+        .filter(([key, value]) => !["kind", "seat", "private_to"].includes(key) && !isEmpty(value))
+        .map(([key, value]) => `${key.replace(/_/g, " ")} ${fieldText(key, value)}`);
+      text = event.kind.replace(/_/g, " ") + (fields.length ? `: ${fields.join(", ")}` : "");
+    }
     const who = event.seat === null || event.seat === undefined ? "" : `${seatName(event.seat)}: `;
     return who + (text.length > 200 ? `${text.slice(0, 199)}…` : text);
   }
 
+  // Your own moves are logged by their button's label.
+  function entryHead(entry) {
+    if (entry.action === "resign") return `${seatName(entry.seat)} resigned`;
+    const label = table.labels.get(entry.version);
+    return label && entry.seat === table.viewer ? `${seatName(entry.seat)}: ${label}` : `${seatName(entry.seat)} moved`;
+  }
+
   function logEntry(entry) {
     const item = element("li");
-    const head = entry.action === "resign" ? `${seatName(entry.seat)} resigned` : `${seatName(entry.seat)} moved`;
-    item.append(element("span", `v${entry.version}`, "version"), element("strong", ` ${head}`));
+    item.append(element("span", `v${entry.version}`, "version"), element("strong", ` ${entryHead(entry)}`, "head"));
     const list = element("ul");
     for (const event of entry.events) list.append(element("li", describeEvent(event)));
     item.append(list);
     item.value = entry.version;
+    item.dataset.seat = String(entry.seat);
     $("log").prepend(item);
+  }
+
+  function labelEntry(version, label) {
+    table.labels.set(version, label);
+    const item = $("log").querySelector(`:scope > li[value="${version}"]`);
+    if (item && Number(item.dataset.seat) === table.viewer) {
+      item.querySelector(".head").textContent = ` ${seatName(table.viewer)}: ${label}`;
+    }
   }
 
   // Every standing in rank order, with a solo game's virtual opponent ranked among them
