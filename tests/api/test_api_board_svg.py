@@ -491,3 +491,14 @@ def test_text_xml_cannot_hold_is_dropped_not_a_broken_picture():
     root = ET.fromstring(svg.render(20))
     assert root.find(f"{SVG}text").text == "abcd <&>"
     assert root.find(f"{SVG}title").text == "title"
+
+
+def test_wrapped_lines_keep_the_space_between_their_words():
+    """A screen reader (or a copy) reads a wrapped paragraph as its text content: the
+    words at the ends of two lines must not run together."""
+    svg = Svg(480, "t")
+    words = "Board P-00 · 0 VP · Hand 3 · Lantern project L4A · Railway project R3A"
+    svg.paragraph(12, 20, words, 30)
+    text = ET.fromstring(svg.render(100)).find(f"{SVG}text")
+    assert text is not None and len(list(text)) > 1
+    assert "".join(text.itertext()) == words

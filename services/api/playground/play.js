@@ -21,6 +21,7 @@
     document: null,
     seen: new Set(), // log versions shown
     labels: new Map(), // version -> label of a move this page made
+    refocus: false, // a move was clicked: focus the next choice when it comes
     stream: null, // AbortController of the live stream
     refreshing: false,
     again: false,
@@ -525,6 +526,7 @@
     $("game-status").textContent = statusText(document_);
     if (firstLook) viewerOptions();
     if (document_.result) showResult(document_.result);
+    $("board-summary").textContent = boardSummary(document_);
     followTheTurn(document_);
   }
 
@@ -537,6 +539,36 @@
     table.viewer = next;
     viewerOptions();
     restart();
+  }
+
+  // The board in words, for those who cannot see the picture: whose turn, each player's
+  // score and hand size, your own hand (as the reader's view shows them).
+  function boardSummary(document_) {
+    const view = document_.view || {};
+    const parts = [`${table.title}, version ${document_.version}, ${document_.status}.`];
+    if (document_.status === "active" && document_.turn.length) {
+      parts.push(`To act: ${document_.turn.map(seatName).join(", ")}.`);
+    }
+    const first = (object, keys) => keys.map((key) => object[key]).find((value) => value !== undefined && value !== null);
+    for (const player of Array.isArray(view.players) ? view.players : []) {
+      const facts = [];
+      const score = first(player, ["score_now", "victory_points"]);
+      if (typeof score === "number") facts.push(`${score} points`);
+      const hand = first(player, ["hand_size", "hand_count"]);
+      const size = typeof hand === "number" ? hand : Array.isArray(player.hand) ? player.hand.length : undefined;
+      if (size !== undefined) facts.push(`${size} in hand`);
+      if (facts.length) parts.push(`${seatName(player.seat)}: ${facts.join(", ")}.`);
+    }
+    const mine = Array.isArray(view.hand) ? view.hand : undefined;
+    const own = table.viewer !== null && Array.isArray(view.players)
+      ? (view.players.find((player) => player.seat === table.viewer) || {}).hand
+      : undefined;
+    const hand = Array.isArray(own) ? own : mine;
+    if (table.viewer !== null && hand && hand.length) {
+      const names = hand.map((card) => (typeof card === "object" ? card.name || card.id || JSON.stringify(card) : String(card)));
+      parts.push(`Your hand: ${names.join(", ")}.`);
+    }
+    return parts.join(" ");
   }
 
   function standingNote(standing) {
@@ -604,13 +636,17 @@
     const active = table.document === null || table.document.status === "active";
     if (!legal.moves.length) {
       note.textContent = active ? "Waiting for the other players…" : "No more moves: the game is over.";
+      const inMoves = box.contains(document.activeElement);
       box.replaceChildren();
       filter.hidden = true;
+      if (inMoves || (table.refocus && document.activeElement === document.body)) note.focus();
+      if (!active) table.refocus = false;
       return;
     }
     const count = `${legal.moves.length} legal move${legal.moves.length === 1 ? "" : "s"}`;
     const prompt = table.document && table.document.prompts.find((p) => p.seat === table.viewer);
     note.textContent = prompt && prompt.text ? `${prompt.text} (${count})` : count;
+    const refocus = table.refocus && [box, note, document.body].some((n) => n === document.activeElement || n.contains(document.activeElement));
     box.replaceChildren(
       ...legal.moves.map((move) => {
         const button = element("button", move.label, "move");
@@ -621,6 +657,13 @@
     );
     filter.hidden = legal.moves.length < FILTER_FROM;
     applyFilter();
+    // After a click the focus goes to the first move of the new choice (the button it was
+    // on is gone), unless the reader has moved it elsewhere meanwhile.
+    if (refocus) {
+      table.refocus = false;
+      const next = [...box.children].find((button) => !button.hidden);
+      if (next) next.focus();
+    }
   }
 
   function applyFilter() {
@@ -637,6 +680,7 @@
       button.disabled = true;
     });
     unsay("stale");
+    table.refocus = true;
     table.labels.set(version + 1, move.label); // the usual next version, until the answer says
     try {
       const accepted = await api(gamePath("/moves"), {
