@@ -8,9 +8,11 @@ from starlette.responses import Response
 from services.gameplay.problems import Problem
 
 from . import pictures
+from .compression import encode
 from .inputs import credentials, service
 from .operations import BEARER_OR_NONE, Answer, operation
 from .params import GamePath
+from .preconditions import not_modified
 
 SVG_HEADERS = {
     "Cache-Control": "private, no-store",
@@ -27,7 +29,14 @@ SVG_HEADERS = {
     summary="The board as an SVG picture, drawn from the view for your token "
     "(a spectator's without one). 404 no_picture for a game without a drawing.",
     security=BEARER_OR_NONE,
-    answers=(Answer(200, "The picture", {"image/svg+xml": {"type": "string"}}),),
+    answers=(
+        Answer(
+            200,
+            "The picture (weak ETag, Vary: Authorization)",
+            {"image/svg+xml": {"type": "string"}},
+        ),
+        Answer(304, "Unchanged since the ETag in If-None-Match"),
+    ),
     problems=(401,),
     operation_id="boardPicture",
 )
@@ -39,8 +48,13 @@ async def board_svg(request: Request, path: GamePath) -> Response:
     game = gameplay.games[document.game]
     if not pictures.has_picture(document.game):
         raise Problem(404, "no_picture", f"There is no board picture for {game.title} yet.")
-    svg = pictures.draw(document, game.view_model, game.title)
-    return Response(svg, media_type="image/svg+xml", headers=SVG_HEADERS)
+    # Tagged by the document's version and reader (and the drawing code), so a client
+    # that holds this picture gets a 304 and nothing is drawn.
+    headers = {**SVG_HEADERS, "ETag": pictures.entity_tag(document)}
+    if not_modified(request, headers["ETag"]):
+        return Response(status_code=304, headers=headers)
+    svg = pictures.draw(document, game.view_model, game.title).encode()
+    return Response(encode(request, svg, headers), media_type="image/svg+xml", headers=headers)
 
 
 operations = [board_svg]

@@ -502,3 +502,35 @@ def test_wrapped_lines_keep_the_space_between_their_words():
     text = ET.fromstring(svg.render(100)).find(f"{SVG}text")
     assert text is not None and len(list(text)) > 1
     assert "".join(text.itertext()) == words
+
+
+def test_the_picture_is_gzipped_when_asked_and_tagged_by_version_and_reader(api):
+    """board.svg (SVG text) is gzipped for a client that takes it — the game's JSON is
+    not: its CPU per move is what bounds the service — and its ETag names the version
+    and the reader, so a client holding the picture gets a 304 without a drawing."""
+    created = api.create("sky-islands", [{"name": "Ann"}, {"name": "Ben"}], seed=2)
+    tokens = tokens_of(created)
+    path = f"/v1/games/{created['id']}/board.svg"
+
+    def get(token: str | None = None, **headers: str):
+        return api.client.get(path, headers={**api.auth(token), **headers})
+
+    zipped = get(tokens[0], **{"Accept-Encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert {"Authorization", "Accept-Encoding"} <= {
+        v.strip() for v in zipped.headers["vary"].split(",")
+    }
+    assert int(zipped.headers["content-length"]) * 3 < len(zipped.content)
+    plain = get(tokens[0], **{"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == zipped.content
+    document = api.client.get(f"/v1/games/{created['id']}", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in document.headers
+
+    tags = {get(token).headers["etag"] for token in (None, tokens[0], tokens[1])}
+    assert len(tags) == 3
+    tag = plain.headers["etag"]
+    again = get(tokens[0], **{"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b""
+    play_some(api, created, 1)
+    moved = get(tokens[0], **{"If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["etag"] != tag
