@@ -3,36 +3,18 @@ out of time under the tables' on_leave, so one unplayed table cannot stall the e
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import pytest
+
+from tests.api.test_api_tournaments import KEY, create, finished
 
 pytestmark = pytest.mark.timeout(120)
 
-KEY = {"Authorization": "Bearer platform-key-for-tests-0001"}
 PLATFORM = KEY["Authorization"].split()[1]
 
 
 @pytest.fixture
 def settings(settings):
     return settings.model_copy(update={"clock_sweep_seconds": 0.1})
-
-
-def create(api, **body: Any) -> dict[str, Any]:
-    response = api.client.post("/v1/tournaments", json=body, headers=KEY)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def finished(api, tournament_id: str, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        document = api.client.get(f"/v1/tournaments/{tournament_id}").json()
-        if document["status"] == "finished":
-            return document
-        assert time.monotonic() < deadline, f"still running: {document['rounds'][-1]}"
-        time.sleep(0.05)
 
 
 def test_a_participant_who_never_moves_forfeits_on_time_and_the_tournament_ends(api):

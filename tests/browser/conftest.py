@@ -72,6 +72,20 @@ def playground_url(serve) -> Iterator[str]:
 
 
 @pytest.fixture
+def page(browser) -> Iterator[object]:
+    """A fresh 1200x900 page keeping its uncaught errors (`page.errors`); modules with
+    pages of their own define `page` themselves."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    opened = context.new_page()
+    opened.set_default_timeout(15_000)
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    opened.errors = errors
+    yield opened
+    context.close()
+
+
+@pytest.fixture
 def shots(tmp_path: Path) -> Path:
     where = os.environ.get("SKYPORT_SCREENSHOTS_DIR")
     folder = Path(where) if where else tmp_path / "screenshots"

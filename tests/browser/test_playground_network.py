@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -16,18 +15,6 @@ import pytest
 pytestmark = pytest.mark.timeout(120)
 
 READY_MOVE = '#moves[aria-busy="false"] button:enabled'
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    opened.errors = errors
-    yield opened
-    context.close()
 
 
 def solo_game(page, url: str, seed: int = 3) -> str:

@@ -5,24 +5,11 @@ as text; an option left at its default is not sent."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    opened.errors = errors
-    yield opened
-    context.close()
 
 
 def test_game_options_can_be_chosen(page, playground_url):
