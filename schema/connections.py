@@ -113,9 +113,7 @@ class Paging:
     def first_argument(self) -> Any:
         """Annotate `first` with this: its bounds are in the schema and in the cost."""
         return strawberry.argument(
-            description=f"How many items, from 1 to {self.maximum}. The query's cost counts "
-            f"a variable here as {self.maximum}: with a rich selection, write the page size "
-            "in the query itself.",
+            description=f"How many items, from 1 to {self.maximum}.",
             metadata={MAX_LIST_SIZE: self.maximum},
         )
 

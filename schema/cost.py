@@ -6,8 +6,11 @@ Cost: every field costs 1, and a list multiplies what is under it by its size â€
 it, as in `games(first: 100) { edges { node { ... } } }`, else a typical list size. An
 argument left out counts as its default. An argument may declare the largest value it
 accepts (`MAX_LIST_SIZE`, in its Strawberry metadata or graphql-core extensions): a
-variable counts as that largest value, and a literal over it counts as it too (the
-resolver refuses such a page with its own clear error).
+variable counts as that largest value while validating, and a literal over it counts as
+it too (the resolver refuses such a page with its own clear error). A document over the
+limit only because of such variables is not refused then: its cost is checked again with
+each request's values (`cost_check`), so `events(first: $n)` with a rich selection runs
+for `$n = 20` and is refused for `$n = 1000`.
 
 A field whose values are large (a JSON scalar holding a game's whole catalog, say) may
 declare what one value costs (`FIELD_COST`, in its Strawberry metadata or graphql-core
@@ -42,11 +45,12 @@ document nests deeper than the limits allow, so the walk's own recursion stays b
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphql import (
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
@@ -67,6 +71,7 @@ from graphql import (
     TypeMetaFieldDef,
     Undefined,
     ValidationRule,
+    VariableNode,
     get_named_type,
     is_leaf_type,
     is_list_type,
@@ -144,7 +149,8 @@ def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[Validat
             elif size.depth > max_depth:
                 self.report_error(_depth_error(node, size.depth, max_depth))
             elif size.cost > max_cost:
-                self.report_error(_cost_error(node, size.cost, max_cost))
+                error = _cost_error(node, size.cost, max_cost)
+                self.report_error(_deferred(error) if measure.varied else error)
             if size.aliases > max_aliases:
                 self.report_error(_aliases_error(node, size.aliases, max_aliases))
 
@@ -179,6 +185,10 @@ class _Measure:
     max_depth: int
     steps: _Steps
     too_deep: GraphQLError | None = None
+    variables: Mapping[str, Any] | None = None
+    """The request's variables, when known (a size given by one then counts as given)."""
+    varied: bool = False
+    """Whether a size came from a variable (counted at its largest while validating)."""
     _known: dict[tuple[str, str, int | None], _Size] = field(default_factory=dict)
     _visiting: set[str] = field(default_factory=set)
     _introspecting: bool = False
@@ -266,7 +276,7 @@ class _Measure:
             if meta is not None and parent is self.schema.query_type:
                 return self._introspection(node, meta, alias, nesting)
             return _Size(1, 0, alias)  # __typename, or an unknown field
-        given = _size(node, definition) or _declared(definition, LIST_SIZE) or size
+        given = self._size(node, definition) or _declared(definition, LIST_SIZE) or size
         multiplier, field_type, size = _multiplier(definition.type, given)
         own = _declared(definition, FIELD_COST) or 1
         if node.selection_set is None:
@@ -277,6 +287,38 @@ class _Measure:
         below = self.selection(node.selection_set, field_type, size, depth + 1, nesting)
         cost = min(multiplier * (own + below.cost), _CEILING)
         return _Size(cost, 1 + below.depth, alias + below.aliases)
+
+    def _size(self, node: FieldNode, definition: GraphQLField) -> int | None:
+        """How many items a field asks for, from its size argument (given or default).
+        A variable counts at the argument's largest value, unless the request's value is
+        known (`variables`)."""
+        for name in SIZE_ARGUMENTS:
+            argument = definition.args.get(name)
+            if argument is None:
+                continue
+            maximum = _largest(argument)
+            given = next((a.value for a in node.arguments or () if a.name.value == name), None)
+            if given is None:
+                default = argument.default_value
+                size = default if isinstance(default, int) and default >= 1 else None
+            elif isinstance(given, IntValueNode):
+                digits = given.value.lstrip("-")
+                size = _CEILING if len(digits) > 18 else max(int(given.value), 1)
+            else:
+                self.varied = True
+                size = self._variable_size(given, maximum)
+            return min(size, maximum) if size is not None and maximum else size
+        return None
+
+    def _variable_size(self, given: object, maximum: int | None) -> int:
+        value = (
+            self.variables.get(given.name.value)
+            if self.variables is not None and isinstance(given, VariableNode)
+            else None
+        )
+        if isinstance(value, int) and not isinstance(value, bool):
+            return max(value, 1)
+        return maximum or VARIABLE_LIST_SIZE  # unknown, or not a number: at its costliest
 
     def _introspection(
         self, node: FieldNode, meta: GraphQLField, alias: int, nesting: int
@@ -479,26 +521,6 @@ def _multiplier(
     return multiplier, field_type, size
 
 
-def _size(node: FieldNode, definition: GraphQLField) -> int | None:
-    """How many items a field asks for, from its size argument (given or default)."""
-    for name in SIZE_ARGUMENTS:
-        argument = definition.args.get(name)
-        if argument is None:
-            continue
-        maximum = _largest(argument)
-        given = next((a.value for a in node.arguments or () if a.name.value == name), None)
-        if given is None:
-            default = argument.default_value
-            size = default if isinstance(default, int) and default >= 1 else None
-        elif isinstance(given, IntValueNode):
-            digits = given.value.lstrip("-")
-            size = _CEILING if len(digits) > 18 else max(int(given.value), 1)
-        else:
-            size = maximum or VARIABLE_LIST_SIZE
-        return min(size, maximum) if size is not None and maximum else size
-    return None
-
-
 def _largest(argument: GraphQLArgument) -> int | None:
     return _declared(argument, MAX_LIST_SIZE)
 
@@ -530,6 +552,61 @@ def _aliases_error(node: OperationDefinitionNode, aliases: int, limit: int) -> G
         node,
         extensions={"code": "too_many_aliases", "limit": limit},
     )
+
+
+COST_BY_VARIABLES = "query_cost_by_variables"
+"""The code of a validation error that is not one yet: the document costs too much with
+its variable sizes at their largest, so its cost is checked with each request's values
+(`cost_check`)."""
+
+
+def _deferred(error: GraphQLError) -> GraphQLError:
+    return GraphQLError(
+        error.message,
+        error.nodes,
+        extensions={**(error.extensions or {}), "code": COST_BY_VARIABLES},
+    )
+
+
+def cost_check(max_cost: int, max_depth: int) -> CostCheck:
+    """The check of a document whose cost depends on its variables, with the values a
+    request sent (one walk of the operation run, as the validation rule makes)."""
+
+    def check(
+        schema: GraphQLSchema,
+        document: DocumentNode,
+        operation_name: str | None,
+        variables: Mapping[str, Any] | None,
+    ) -> GraphQLError | None:
+        operations = [
+            d
+            for d in document.definitions
+            if isinstance(d, OperationDefinitionNode)
+            and (operation_name is None or (d.name is not None and d.name.value == operation_name))
+        ]
+        fragments = {
+            d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+        }
+        for node in operations[:1]:
+            root = schema.get_root_type(node.operation)
+            measure = _Measure(
+                schema,
+                fragments,
+                max_depth,
+                _Steps(INTROSPECTION_STEPS * max_cost),
+                variables=variables or {},
+            )
+            size = measure.selection(node.selection_set, root, None, 0, 0)
+            if size.cost > max_cost:
+                return _cost_error(node, size.cost, max_cost)
+        return None
+
+    return check
+
+
+CostCheck = Callable[
+    [GraphQLSchema, DocumentNode, str | None, Mapping[str, Any] | None], GraphQLError | None
+]
 
 
 def _cost_error(node: OperationDefinitionNode, cost: int, limit: int) -> GraphQLError:

@@ -4,12 +4,14 @@ Clients send the same few documents again and again, so the second time a docume
 costs one dictionary look-up. Strawberry's own ParserCache and ValidationCache did the
 same in two extensions, but the validation cache was keyed by the parsed document,
 whose hash walks its whole syntax tree on every request; the text's hash is computed
-once per string. The token limit applies when a document is parsed, and the query
-limits rule (`schema.cost`) when it is validated, so a remembered document has passed
-both. Only documents that pass are remembered, and only up to `MAX_TEXT` characters of
-them in all as well as `size` documents: a parsed document holds about a hundred times
-its text in syntax-tree objects, so unique refused or outsized documents must not pile up
-(a client's few documents are a few hundred characters each). The limits rule runs
+once per string. The token limit applies when a document is parsed, and the query limits
+rule (`schema.cost`) when it is validated, so a remembered document has passed both -
+but for a document whose cost is over the limit only with its variable page sizes at
+their largest: its cost is checked again with each request's variables. Only documents
+that pass are remembered, and only up to `MAX_TEXT` characters of them in all as well as
+`size` documents: a parsed document holds about a hundred times its text in syntax-tree
+objects, so unique refused or outsized documents must not pile up (a client's few
+documents are a few hundred characters each). The limits rule runs
 alone before the others: graphql-core's overlapping-fields check is quadratic in the
 fields of a selection, so a thousand aliases must be refused before it runs.
 
@@ -33,6 +35,7 @@ from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.execution import PreExecutionError
 
+from .cost import COST_BY_VARIABLES, CostCheck
 from .errors import SkyportSchema
 
 MAX_TEXT = 1_000_000
@@ -44,17 +47,26 @@ class _Checked:
     document: DocumentNode
     errors: list[GraphQLError] | None = None
     """None until validated."""
+    cost_by_variables: bool = False
+    """Its cost is over the limit with its variable sizes at their largest: checked with
+    each request's variables (`cost.cost_check`)."""
 
 
 class DocumentCache:
     """The documents seen lately (up to `size`, least recently used dropped first)."""
 
     def __init__(
-        self, size: int, max_tokens: int, rule: type[ValidationRule], max_text: int = MAX_TEXT
+        self,
+        size: int,
+        max_tokens: int,
+        rule: type[ValidationRule],
+        cost_check: CostCheck,
+        max_text: int = MAX_TEXT,
     ) -> None:
         self.size = size
         self.max_tokens = max_tokens
         self.rule = rule
+        self.cost_check = cost_check
         self.max_text = max_text
         self._documents: OrderedDict[str, _Checked] = OrderedDict()
         self._text = 0
@@ -86,7 +98,10 @@ class DocumentCache:
         document `ours` (parsed from the request's text) that passes is remembered."""
         if checked.errors is None:
             schema = context.schema._schema
-            checked.errors = validate_document(schema, checked.document, (self.rule,))
+            errors = validate_document(schema, checked.document, (self.rule,))
+            deferred = [e for e in errors if (e.extensions or {}).get("code") == COST_BY_VARIABLES]
+            checked.cost_by_variables = bool(deferred) and len(deferred) == len(errors)
+            checked.errors = [] if checked.cost_by_variables else errors
             if not checked.errors:
                 rules = tuple(context.validation_rules)
                 checked.errors = validate_document(schema, checked.document, rules)
@@ -124,7 +139,14 @@ class DocumentCache:
         if operation_type not in context.allowed_operations:
             raise InvalidOperationTypeError(operation_type)
         async with hooks.validation():
-            return _failed(context, self.validated(context, checked, ours))
+            errors = self.validated(context, checked, ours)
+            if not errors and checked.cost_by_variables:
+                schema = context.schema._schema
+                costly = self.cost_check(
+                    schema, checked.document, context.operation_name, context.variables
+                )
+                errors = [costly] if costly is not None else []
+            return _failed(context, errors)
 
 
 class CachedDocumentsSchema(SkyportSchema):

@@ -15,7 +15,7 @@ from strawberry.schema.name_converter import NameConverter
 from services.engine import Game
 from services.gameplay.served import ServedGames
 
-from .cost import FIELD_COST, LIST_SIZE, json_cost, limits_rule
+from .cost import FIELD_COST, LIST_SIZE, cost_check, json_cost, limits_rule
 from .document_cache import CachedDocumentsSchema, DocumentCache
 from .execution import PlainExecutor
 from .game_types import build_game_types
@@ -64,7 +64,12 @@ def build_schema(games: Mapping[str, Game], limits: Limits | None = None) -> Cac
         execution_context_class=PlainExecutor,
         config=StrawberryConfig(name_converter=_RememberedNames()),
         scalar_overrides={JSON: CHECKED_JSON},
-        documents=DocumentCache(limits.cache_size, limits.max_tokens, rule),
+        documents=DocumentCache(
+            limits.cache_size,
+            limits.max_tokens,
+            rule,
+            cost_check(limits.max_cost, limits.max_depth),
+        ),
     )
     _charge_the_catalog(schema._schema, games)
     return schema

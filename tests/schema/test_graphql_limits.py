@@ -137,6 +137,36 @@ def test_a_connection_costs_a_field_per_edge_of_its_page(skyport, query, edges):
     assert cost_of(skyport, query % LISTED) == 1 + edges * 4
 
 
+PAGED_EVENTS = """query($id: ID!, $n: Int!) { events(gameId: $id, first: $n) {
+    edges { cursor node { version seat action move status at events { kind seat data } } }
+} }"""
+"""A page of a game's log with each entry's events: over the cost limit at 1,000 entries."""
+
+
+def test_a_page_size_given_by_a_variable_is_costed_at_the_value_sent(gql, api):
+    """The cost was checked once per document, a variable counting as its largest value:
+    this usual paged query was refused even for 20 entries (cost 49,004)."""
+    game_id = api.create()["id"]
+    for _ in range(2):  # and once more, the document remembered
+        assert "errors" not in gql(PAGED_EVENTS, {"id": game_id, "n": 20})
+        [error] = gql(PAGED_EVENTS, {"id": game_id, "n": 1000})["errors"]
+        assert error["extensions"]["code"] == "query_too_costly"
+        assert error["extensions"]["cost"] > error["extensions"]["limit"]
+    for n in ("many", None, True):  # not a size: at its costliest, then refused as a type
+        assert gql(PAGED_EVENTS, {"id": game_id, "n": n})["errors"]
+
+
+def test_a_page_size_given_by_a_variable_is_costed_at_its_value_over_a_websocket(client, api):
+    from tests.schema.test_graphql_ws_limits import code_of, run, socket
+
+    game_id = api.create()["id"]
+    with socket(client) as ws:
+        assert run(ws, "1", PAGED_EVENTS, {"id": game_id, "n": 20})["type"] == "next"
+        assert code_of(run(ws, "2", PAGED_EVENTS, {"id": game_id, "n": 1000})) == (
+            "query_too_costly"
+        )
+
+
 # --- large values cost what they weigh ----------------------------------------------------
 
 
