@@ -134,16 +134,11 @@ def limits_rule(max_cost: int, max_depth: int, max_aliases: int) -> type[Validat
 
         def enter_operation_definition(self, node: OperationDefinitionNode, *_args: object) -> None:
             schema = self.context.schema
-            root = schema.get_root_type(node.operation)
-            if root is None:
+            if schema.get_root_type(node.operation) is None:
                 return
-            fragments = {
-                definition.name.value: definition
-                for definition in self.context.document.definitions
-                if isinstance(definition, FragmentDefinitionNode)
-            }
+            fragments = _fragments(self.context.document)
             measure = _Measure(schema, fragments, max_depth, self.steps)
-            size = measure.selection(node.selection_set, root, None, 0, 0)
+            size = measure.operation(node)
             if measure.too_deep is not None:
                 self.report_error(measure.too_deep)
             elif size.depth > max_depth:
@@ -192,6 +187,11 @@ class _Measure:
     _known: dict[tuple[str, str, int | None], _Size] = field(default_factory=dict)
     _visiting: set[str] = field(default_factory=set)
     _introspecting: bool = False
+
+    def operation(self, node: OperationDefinitionNode) -> _Size:
+        return self.selection(
+            node.selection_set, self.schema.get_root_type(node.operation), None, 0, 0
+        )
 
     def selection(
         self,
@@ -554,6 +554,10 @@ def _aliases_error(node: OperationDefinitionNode, aliases: int, limit: int) -> G
     )
 
 
+def _fragments(document: DocumentNode) -> dict[str, FragmentDefinitionNode]:
+    return {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+
+
 COST_BY_VARIABLES = "query_cost_by_variables"
 """The code of a validation error that is not one yet: the document costs too much with
 its variable sizes at their largest, so its cost is checked with each request's values
@@ -578,28 +582,23 @@ def cost_check(max_cost: int, max_depth: int) -> CostCheck:
         operation_name: str | None,
         variables: Mapping[str, Any] | None,
     ) -> GraphQLError | None:
-        operations = [
-            d
-            for d in document.definitions
-            if isinstance(d, OperationDefinitionNode)
-            and (operation_name is None or (d.name is not None and d.name.value == operation_name))
-        ]
-        fragments = {
-            d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-        }
-        for node in operations[:1]:
-            root = schema.get_root_type(node.operation)
-            measure = _Measure(
-                schema,
-                fragments,
-                max_depth,
-                _Steps(INTROSPECTION_STEPS * max_cost),
-                variables=variables or {},
-            )
-            size = measure.selection(node.selection_set, root, None, 0, 0)
-            if size.cost > max_cost:
-                return _cost_error(node, size.cost, max_cost)
-        return None
+        node = next(
+            (
+                d
+                for d in document.definitions
+                if isinstance(d, OperationDefinitionNode)
+                and (operation_name is None or (d.name and d.name.value == operation_name))
+            ),
+            None,
+        )
+        if node is None:
+            return None
+        steps = _Steps(INTROSPECTION_STEPS * max_cost)
+        measure = _Measure(
+            schema, _fragments(document), max_depth, steps, variables=variables or {}
+        )
+        cost = measure.operation(node).cost
+        return _cost_error(node, cost, max_cost) if cost > max_cost else None
 
     return check
 
