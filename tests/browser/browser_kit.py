@@ -18,3 +18,7 @@ def embedded_settings(**more: Any) -> Settings:
         log_level="warning",
         **more,
     )
+
+
+READY_MOVE = '#moves[aria-busy="false"] button:enabled'
+"""A move button the playground has drawn and not yet greyed out for a request."""

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from browser_kit import READY_MOVE
 
 pytestmark = pytest.mark.timeout(420)
 
-READY_MOVE = '#moves[aria-busy="false"] button:enabled'
 WIDE = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 

@@ -11,10 +11,9 @@ from collections import Counter
 
 import httpx
 import pytest
+from browser_kit import READY_MOVE
 
 pytestmark = pytest.mark.timeout(120)
-
-READY_MOVE = '#moves[aria-busy="false"] button:enabled'
 
 
 def solo_game(page, url: str, seed: int = 3) -> str:

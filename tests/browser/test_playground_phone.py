@@ -4,10 +4,10 @@ board, and long or right-to-left seat names do not widen the page."""
 from __future__ import annotations
 
 import pytest
+from browser_kit import READY_MOVE
 
 pytestmark = pytest.mark.timeout(120)
 
-READY_MOVE = '#moves[aria-busy="false"] button:enabled'
 PHONE = {"width": 375, "height": 812}
 
 

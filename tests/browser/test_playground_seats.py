@@ -9,10 +9,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from browser_kit import READY_MOVE
 
 pytestmark = pytest.mark.timeout(120)
-
-READY_MOVE = '#moves[aria-busy="false"] button:enabled'
 
 
 @pytest.fixture
