@@ -8,6 +8,12 @@ entry, `id: 0-start` / `event: start` / `data: {status, version, turn, at}` when
 open seat is filled. Reconnecting with `Last-Event-ID: <version>` resumes after that
 version (`0-start`: after the start); with `<version>-end` the answer is 204, which tells
 EventSource to stop.
+
+A seat's status changes without a commit (it left under `bot_takes_over`, its autopilot
+went on or off): `event: seat` / `data: {seat, abandoned, autopilot, version, at}`, with
+no `id:` line, so EventSource's last event id stays the last version and resuming replays
+the log as before. A status is not in the log: every stream sends, once it has caught up,
+the status of each seat a bot plays for now, so one that (re)connects still learns it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
 from services.gameplay.problems import Problem, bad_request
-from services.gameplay.service import FeedEnd, FeedEntry, FeedItem, FeedStart
+from services.gameplay.service import FeedEnd, FeedEntry, FeedItem, FeedSeat, FeedStart
 from services.store import GameStatus
 
 from .inputs import credentials, json_response, service
@@ -132,6 +138,16 @@ def _frame(item: FeedItem) -> bytes:
         }
         head = f"id: {item.version}-start\nevent: start\n"
         return head.encode() + b"data: " + orjson.dumps(start) + b"\n\n"
+    if isinstance(item, FeedSeat):
+        # No id: a status is not a place in the log to resume from (see the module's doc).
+        seat = {
+            "seat": item.seat,
+            "abandoned": item.abandoned,
+            "autopilot": item.autopilot,
+            "version": item.version,
+            "at": item.at,
+        }
+        return b"event: seat\ndata: " + orjson.dumps(seat) + b"\n\n"
     if isinstance(item, FeedEnd):
         end = {
             "status": item.status.value,

@@ -9,12 +9,15 @@ autopilot on (a bot plays its turns) and off again.
 Which seats a bot plays for now is a field of the game's record hash per seat
 (`away:<seat>`), so it shares the game's lifetime and is read with every load. Each
 change is one Lua script that checks the game is still active (and, for a time-out, at
-the version it was checked at), and never turns an abandoned seat back.
+the version it was checked at), never turns an abandoned seat back, and rings the game's
+live channel: nothing is committed, so live readers (`GameService.follow`) read the
+seats' status from the record and send it as a seat frame.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -36,7 +39,9 @@ AUTOPILOT = "autopilot"
 SET_AWAY = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
 -- ARGV[1] the version it must be at ('' any), ARGV[2] the seat's away field,
--- ARGV[3] its value ('' back in), ARGV[4] the answer to keep ('' none), ARGV[5] its ttl ms
+-- ARGV[3] its value ('' back in), ARGV[4] the answer to keep ('' none), ARGV[5] its ttl ms,
+-- ARGV[6] the game's live channel: rung (with the version), as a commit rings it, so live
+-- readers learn of the change without waiting for the next commit
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HGET', KEYS[1], 'status') ~= 'active' then return 'closed' end
 if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 'moved' end
@@ -49,6 +54,7 @@ else
 end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5], 'NX') end
+redis.call('PUBLISH', ARGV[6], redis.call('HGET', KEYS[1], 'version'))
 return 'done'
 """
 
@@ -158,12 +164,14 @@ class SeatsAway:
         """Mark `seat` abandoned from the record's version on. `at_version`: only if the
         game is still at that version (a time-out decided on it). `keep`: the answer to
         the request that asked for it, kept if it is done."""
-        value = {"why": ABANDONED, "bot": bot, "since": record.version}
+        value = {"why": ABANDONED, "bot": bot, "since": record.version, "at": _now()}
         return await self._write(record, seat, value, at_version, keep)
 
     async def autopilot(self, record: GameRecord, seat: int, bot: str | None) -> AwayVerdict:
         """Autopilot on with `bot`, or off (None)."""
-        value = {"why": AUTOPILOT, "bot": bot, "since": record.version} if bot else None
+        value = (
+            {"why": AUTOPILOT, "bot": bot, "since": record.version, "at": _now()} if bot else None
+        )
         return await self._write(record, seat, value, False)
 
     async def _write(
@@ -183,6 +191,12 @@ class SeatsAway:
                 orjson.dumps(value).decode() if value is not None else "",
                 keep.answer if keep else "",
                 self.store.lifetimes.idempotency * 1000,
+                keys.channel,
             ],
         )
         return AwayVerdict(verdict)
+
+
+def _now() -> str:
+    """As `clocks.now` (which imports this module)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

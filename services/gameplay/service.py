@@ -30,6 +30,7 @@ from services.store import (
     GameStatus,
     GameStore,
     KeptAnswer,
+    LiveStatus,
     LiveUpdates,
     SeatRecord,
 )
@@ -45,6 +46,8 @@ from .deals import DealsInPlay
 from .idempotency import fingerprint
 from .invites import Invites, invites_for
 from .leavers import (
+    ABANDONED,
+    AUTOPILOT,
     AwayVerdict,
     check_autopilot_allowed,
     is_abandoned,
@@ -155,11 +158,30 @@ class FeedEnd:
 
 
 @dataclass(frozen=True)
+class FeedSeat:
+    """A seat's status, sent when it changes without a commit (the seat left under
+    `bot_takes_over`, by resigning or running out of time; its autopilot went on or off),
+    and, for every seat a bot plays for now, once the reader has caught up with the log
+    (so one who connects or reconnects later still learns it). A status, not an event:
+    a reader may get the same status again after reconnecting."""
+
+    seat: int
+    abandoned: bool
+    autopilot: bool
+    version: int
+    """The game version the status holds from: the version the seat left or stepped
+    away at; for a seat back in play, the version it was seen back at (the change rings
+    at once, so that is the version it came back at unless a move came in between)."""
+    at: str
+    """When the seat left or stepped away; for a seat back in play, when it was seen."""
+
+
+@dataclass(frozen=True)
 class FeedIdle:
     """Nothing happened for a while (time for a keep-alive)."""
 
 
-FeedItem = FeedEntry | FeedStart | FeedEnd | FeedIdle
+FeedItem = FeedEntry | FeedStart | FeedSeat | FeedEnd | FeedIdle
 
 
 @dataclass
@@ -459,7 +481,10 @@ class GameService:
         """Checks access now, then gives every entry after `since`, then live ones as
         they commit, then the end. Fed from the Redis log (rung by pub/sub), so any
         replica serves any game and a reconnecting reader misses nothing. A game that
-        waited for players has its start first (unless `after_start`: the reader had it)."""
+        waited for players has its start first (unless `after_start`: the reader had it).
+        Once caught up, the status of each seat a bot plays for now (`FeedSeat`), then
+        each change of a seat's status, which commits nothing: it is read from the
+        game's record (public: every reader of the game sees its seats' status)."""
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
@@ -470,12 +495,20 @@ class GameService:
             and (record.status is GameStatus.WAITING or record.started is not None)
         )
         full = await self._sees_everything(record, viewer)
-        return self._feed(game_id, viewer, full, since, start_due)
+        return self._feed(game_id, viewer, full, since, start_due, record.players)
 
     async def _feed(
-        self, game_id: str, viewer: Viewer, full: bool, since: int, start_due: bool
+        self,
+        game_id: str,
+        viewer: Viewer,
+        full: bool,
+        since: int,
+        start_due: bool,
+        players: int,
     ) -> AsyncIterator[FeedItem]:
         last = since
+        # Per seat, the status last sent: why and since when it is away (None: in play).
+        seats_sent: dict[int, tuple[str, int] | None] = {}
         async with self.live.watch(game_id) as bell:
             while not self.live.closing:
                 seen = bell.rings
@@ -490,10 +523,13 @@ class GameService:
                     last = entry.version
                 if entries:
                     continue
-                current = await self.store.version_and_status(game_id)
+                current = await self.store.live_status(game_id, players)
                 if current is None:
                     return
-                version, status = current
+                version, status = current.version, current.status
+                if last >= version:  # caught up: the seats' status now goes with it
+                    for seat in _seat_changes(seats_sent, current, players):
+                        yield seat
                 if status in FINAL_STATUSES and last >= version:
                     yield await self._end(game_id, version, status)
                     return
@@ -1073,6 +1109,30 @@ def _check_expected_version(version: int | None) -> None:
 def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> None:
     if value is not None and not pattern.match(value):
         raise bad_request("invalid_query", f"{name} is not valid here.")
+
+
+def _seat_changes(
+    sent: dict[int, tuple[str, int] | None], current: LiveStatus, players: int
+) -> list[FeedSeat]:
+    """The seats whose status differs from the one last `sent` (noting it as sent);
+    before anything was sent, every seat counts as in play."""
+    changes = []
+    for seat in range(players):
+        away = current.away.get(seat)
+        status = (str(away.get("why")), int(away.get("since", current.version))) if away else None
+        if status == sent.get(seat):
+            continue
+        sent[seat] = status
+        changes.append(
+            FeedSeat(
+                seat=seat,
+                abandoned=status is not None and status[0] == ABANDONED,
+                autopilot=status is not None and status[0] == AUTOPILOT,
+                version=status[1] if status is not None else current.version,
+                at=str(away.get("at") or now()) if away else now(),
+            )
+        )
+    return changes
 
 
 def _check_present(record: GameRecord, seat: int, *, resigning: bool = False) -> None:

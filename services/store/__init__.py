@@ -23,6 +23,7 @@ from .store import (
     GameSummary,
     KeptAnswer,
     Lifetimes,
+    LiveStatus,
 )
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "IndexKeys",
     "KeptAnswer",
     "Lifetimes",
+    "LiveStatus",
     "LiveUpdates",
     "LogEntry",
     "SeatRecord",

@@ -52,6 +52,16 @@ class KeptAnswer:
     """JSON, as `idempotent_answer` gives it back."""
 
 
+@dataclass(frozen=True)
+class LiveStatus:
+    """What a live reader needs of a game's record between entries of its log."""
+
+    version: int
+    status: GameStatus
+    away: dict[int, dict[str, Any]]
+    """The seats a bot plays for now (`GameRecord.away`): left, or on autopilot."""
+
+
 class CommitVerdict(StrEnum):
     COMMITTED = "committed"
     CONFLICT = "conflict"
@@ -205,6 +215,23 @@ class GameStore:
         if version is None or status is None:
             return None
         return int(version), GameStatus(status)
+
+    async def live_status(self, game_id: str, players: int) -> LiveStatus | None:
+        """The version, status and seats away of a game, read at once: what a live
+        reader checks after it has sent every entry (one HMGET, however many seats)."""
+        away_fields = [f"{AWAY_FIELD}{seat}" for seat in range(players)]
+        found = cast(
+            list[str | None],
+            await self.redis.hmget(self.keys(game_id).record, "version", "status", *away_fields),
+        )
+        version, status, *away = found
+        if version is None or status is None:
+            return None
+        return LiveStatus(
+            version=int(version),
+            status=GameStatus(status),
+            away={seat: orjson.loads(value) for seat, value in enumerate(away) if value},
+        )
 
     async def log(self, game_id: str, after: int, count: int) -> list[LogEntry]:
         """Up to `count` log entries with versions after `after`, oldest first."""

@@ -788,8 +788,9 @@
       refresh();
       return;
     }
-    if (frame.event === "start") {
-      // A game that waited for players started: not a log entry, but the game changed.
+    if (frame.event === "start" || frame.event === "seat") {
+      // A game that waited for players started, or a seat left or went on or off
+      // autopilot: not a log entry, but the game (its seats) changed.
       refresh();
       return;
     }
