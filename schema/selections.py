@@ -51,3 +51,38 @@ def _fields(
             fragment = fragments.get(selection.name.value)
             if fragment is not None:
                 yield from _fields(fragment.selection_set, name, fragments, seen)
+
+
+def selects_type(info: Any, type_name: str) -> bool:
+    """Whether the resolver's result selects anything on the object type `type_name`: an
+    inline fragment or a fragment spread with that type condition, at its top level (a
+    union or interface field's members are told apart so). `info`: a `strawberry.Info`."""
+    raw = info._raw_info
+    return any(
+        _on_type(node.selection_set, type_name, raw.fragments, set()) for node in raw.field_nodes
+    )
+
+
+def _on_type(
+    selection_set: SelectionSetNode | None,
+    type_name: str,
+    fragments: dict[str, FragmentDefinitionNode],
+    seen: set[str],
+) -> bool:
+    for selection in selection_set.selections if selection_set else ():
+        if isinstance(selection, InlineFragmentNode):
+            condition = selection.type_condition
+            if condition is not None and condition.name.value == type_name:
+                return True
+            if _on_type(selection.selection_set, type_name, fragments, seen):
+                return True  # in a fragment on the union itself
+        elif isinstance(selection, FragmentSpreadNode) and selection.name.value not in seen:
+            seen.add(selection.name.value)
+            fragment = fragments.get(selection.name.value)
+            if fragment is None:
+                continue
+            if fragment.type_condition.name.value == type_name:
+                return True
+            if _on_type(fragment.selection_set, type_name, fragments, seen):
+                return True
+    return False

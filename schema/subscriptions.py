@@ -1,7 +1,11 @@
 """The live subscription: `gameEvents(gameId, sinceVersion)` replays what the client
 missed, then streams new versions as they commit on any replica (fed from the Redis
 log, rung by pub/sub), then ends with `GameEnded`. A game that waited for players has
-its start (`GameStarted`) before its first version."""
+its start (`GameStarted`) before its first version. A seat's status changing without a
+commit (it left under bot_takes_over, its autopilot went on or off) is `SeatChanged`,
+sent only to a subscription that selects it (`... on SeatChanged`), so one written before
+it existed gets no updates it did not ask for; once caught up, each seat a bot plays for
+now has one (a reader who subscribes later still learns it)."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -11,10 +15,11 @@ from typing import Annotated
 import strawberry
 
 from services.gameplay import metrics
-from services.gameplay.service import FeedEnd, FeedEntry, FeedStart
+from services.gameplay.service import FeedEnd, FeedEntry, FeedSeat, FeedStart
 from services.store import GameStatus as StoreStatus
 
 from .context import GraphQLContext
+from .selections import selects_type
 from .types import GameResult, GameStatus, LogEntry, status_of
 
 Info = strawberry.Info[GraphQLContext, None]
@@ -31,6 +36,25 @@ class GameStarted:
     at: str
 
 
+@strawberry.type(
+    description="A seat's status changed without a commit: it left (onLeave bot_takes_over: "
+    "resigned or ran out of time; a bot plays it to the end), or its autopilot went on or "
+    "off. Once caught up, a subscription also has one for each seat a bot plays for now. "
+    "A status, not a log entry: it may come again to a reader who subscribes again."
+)
+class SeatChanged:
+    seat: int
+    abandoned: bool = strawberry.field(description="The seat left; a bot plays it to the end.")
+    autopilot: bool = strawberry.field(description="A bot plays the seat's turns for now.")
+    version: int = strawberry.field(
+        description="The game version the status holds from (the seat left or stepped away "
+        "at it; for a seat back in play, the version it was seen back at)."
+    )
+    at: str = strawberry.field(
+        description="When the seat left or stepped away; for one back in play, when seen."
+    )
+
+
 @strawberry.type(description="The game is over and every entry has been sent.")
 class GameEnded:
     version: int
@@ -43,10 +67,11 @@ class GameEnded:
 
 
 GameUpdate = Annotated[
-    LogEntry | GameStarted | GameEnded,
+    LogEntry | GameStarted | SeatChanged | GameEnded,
     strawberry.union(
         "GameUpdate",
-        description="A committed version, the start of a game that waited, or the end.",
+        description="A committed version, the start of a game that waited, a seat's "
+        "status, or the end.",
     ),
 ]
 
@@ -55,12 +80,14 @@ GameUpdate = Annotated[
 class Subscription:
     @strawberry.subscription(
         description="Every version after sinceVersion, redacted for you, then live ones. "
-        "A game that waited for players has its start (GameStarted) before its first version."
+        "A game that waited for players has its start (GameStarted) before its first version. "
+        "SeatChanged comes only to a subscription that selects it (... on SeatChanged)."
     )
     async def game_events(
         self, info: Info, game_id: strawberry.ID, since_version: int = 0
     ) -> AsyncGenerator[GameUpdate, None]:
         context = info.context
+        seats_wanted = selects_type(info, "SeatChanged")
         feed = await context.service.follow(str(game_id), context.credentials(), since_version)
         metrics.LIVE_STREAMS.labels(kind="graphql").inc()
         try:
@@ -74,6 +101,15 @@ class Subscription:
                         turn=item.turn,
                         at=item.at,
                     )
+                elif isinstance(item, FeedSeat):
+                    if seats_wanted:
+                        yield SeatChanged(
+                            seat=item.seat,
+                            abandoned=item.abandoned,
+                            autopilot=item.autopilot,
+                            version=item.version,
+                            at=item.at,
+                        )
                 elif isinstance(item, FeedEnd):
                     yield GameEnded(
                         version=item.version,
