@@ -63,7 +63,9 @@ class PageInfo:
         description="The first edge's cursor; null when the page is empty."
     )
     end_cursor: str | None = strawberry.field(
-        description="The last edge's cursor, to pass as `after`; null when the page is empty."
+        description="Where the next page starts, to pass as `after`: the last edge's cursor, "
+        "or, when a filter passed over items after it (a page looks at a bounded number), "
+        "the last item looked at; null when the page is empty and nothing follows."
     )
 
 
@@ -86,17 +88,18 @@ class Connection(Generic[NodeType]):
         *,
         more: bool,
         after: bool,
+        resume: str | None = None,
         **fields: Any,
     ) -> Self:
         """A page from its nodes and their (already opaque) cursors: `more` says items
-        follow it, `after` that it was asked for after a cursor; `fields` are those a
-        subclass adds."""
+        may follow it, `after` that it was asked for after a cursor, `resume` where the
+        next page starts if not after the last edge; `fields` are those a subclass adds."""
         edges = [Edge(cursor=c, node=n) for n, c in zip(nodes, cursors, strict=True)]
         info = PageInfo(
             has_next_page=more,
             has_previous_page=after,
             start_cursor=edges[0].cursor if edges else None,
-            end_cursor=edges[-1].cursor if edges else None,
+            end_cursor=resume or (edges[-1].cursor if edges else None),
         )
         return cls(edges=edges, page_info=info, **fields)
 
@@ -137,6 +140,7 @@ class Paging:
             [self.encode(cursor) for cursor in listing.cursors],
             more=listing.more,
             after=after is not None,
+            resume=self.encode(listing.resume) if listing.resume else None,
         )
 
     def encode(self, position: str) -> str:

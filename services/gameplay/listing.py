@@ -21,13 +21,24 @@ class Listing(Generic[T]):
     cursors: list[str]
     """`cursors[i]` resumes the list right after `items[i]`."""
     more: bool
-    """Items follow the last one."""
+    """Items may follow the last one."""
+    resume: str | None = None
+    """Where the next page starts when that is not right after the last item: the store
+    looks at a bounded number of items per page, and a filter passed over those after
+    it (so a page may hold fewer items than asked for, none even, and still have more)."""
 
     @classmethod
-    def peeked(cls, items: Sequence[T], cursors: Sequence[str], size: int) -> Listing[T]:
-        """A page of `size` from `items` fetched with one more than that."""
-        return cls(list(items[:size]), list(cursors[:size]), more=len(items) > size)
+    def peeked(
+        cls, items: Sequence[T], cursors: Sequence[str], size: int, resume: str | None = None
+    ) -> Listing[T]:
+        """A page of `size` from `items` fetched with one more than that; `resume`: the
+        store stopped looking there before it found them all."""
+        if len(items) > size:
+            return cls(list(items[:size]), list(cursors[:size]), more=True)
+        return cls(list(items), list(cursors), more=resume is not None, resume=resume)
 
     @property
     def next_cursor(self) -> str | None:
-        return self.cursors[-1] if self.more and self.cursors else None
+        if not self.more:
+            return None
+        return self.resume or (self.cursors[-1] if self.cursors else None)

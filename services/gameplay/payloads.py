@@ -517,7 +517,9 @@ class GameSummaryDocument(BaseModel):
 class GameList(BaseModel):
     games: list[GameSummaryDocument]
     next_cursor: str | None = Field(
-        description="Pass as `cursor` for the next page; null when nothing follows this one."
+        description="Pass as `cursor` for the next page; null when nothing follows this one. "
+        "A page looks at up to 1,000 games: with a filter few of them match it may hold "
+        "fewer games than asked for (none even) and still have a next_cursor."
     )
 
 

@@ -610,7 +610,7 @@ class GameService:
             )
             for summary in page.games
         ]
-        return Listing.peeked(documents, page.cursors, limit)
+        return Listing.peeked(documents, page.cursors, limit, page.resume)
 
     def catalog(self) -> Catalog:
         return self.served.catalog()

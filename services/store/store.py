@@ -153,6 +153,15 @@ class GamePage:
     next_cursor: str | None
     cursors: list[str]
     """One per game: the cursor that resumes the listing right after that game."""
+    resume: str | None = None
+    """Set when the page ended short because the scan's budget ran out (a filter passed
+    over the games looked at): the listing goes on right after this one."""
+
+
+SCAN_LIMIT = 1000
+"""Games a listing looks at per page at most. A filter that few games match (a status,
+or a game type within a tag) ends a page early, with a cursor to go on from, rather than
+reading a whole index in one request."""
 
 
 class GameStore:
@@ -374,18 +383,25 @@ class GameStore:
         status: GameStatus | None = None,
         limit: int = 20,
         cursor: str | None = None,
+        scan_limit: int | None = None,
     ) -> GamePage:
         """Newest first. `cursor` is the `next_cursor` of the previous page (or any one
-        of its `cursors`: a listing resumes right after that game)."""
+        of its `cursors`: a listing resumes right after that game). At most about
+        `scan_limit` games (`SCAN_LIMIT`) are looked at: a page the filter left short
+        then says where to go on (`resume`)."""
+        budget = SCAN_LIMIT if scan_limit is None else scan_limit
         index = self._pick_index(game, tag)
+        filtered = status is not None or bool(game and tag)
+        chunk = max(limit, 100) if filtered else max(limit, 10)
         found: list[GameSummary] = []
         cursors: list[str] = []
         upper = f"({cursor}" if cursor else "+"
+        scanned = 0
         while True:
             members = cast(
                 list[str],
                 await self.redis.zrange(
-                    index, upper, "-", bylex=True, desc=True, offset=0, num=max(limit, 10)
+                    index, upper, "-", bylex=True, desc=True, offset=0, num=chunk
                 ),
             )
             if not members:
@@ -397,6 +413,9 @@ class GameStore:
                     cursors.append(member)
                     if len(found) == limit:
                         return GamePage(found, member, cursors)
+            scanned += len(members)
+            if scanned >= budget:
+                return GamePage(found, members[-1], cursors, resume=members[-1])
             upper = f"({members[-1]}"
 
     def _pick_index(self, game: str | None, tag: str | None) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import orjson
 import redis as sync_redis
 
@@ -288,6 +290,36 @@ def test_platforms_list_games_by_tag_game_and_status(api):
         "/v1/games", params={"tag": "cup-1", "limit": 2}, headers=platform
     ).json()
     assert len(exact["games"]) == 2 and exact["next_cursor"] is None  # no empty last page
+
+
+def test_a_status_few_games_have_pages_on_with_a_cursor_instead_of_reading_them_all(
+    api, monkeypatch
+):
+    """A page looks at a bounded number of games (here 2): a filter they do not match
+    answers a short page with a next_cursor, and following it finds the match."""
+    monkeypatch.setattr("services.store.store.SCAN_LIMIT", 2)
+    platform = api.auth(api.platform_key)
+    tag = f"scan-{uuid.uuid4().hex[:6]}"
+    finished = api.create(tags=[tag], headers=platform)
+    api.client.post(
+        f"/v1/games/{finished['id']}/resign", headers=api.auth(finished["seats"][0]["token"])
+    )
+    api.wait_until(finished["id"], lambda d: d["status"] == "finished")
+    for _ in range(4):
+        api.create(tags=[tag], headers=platform)
+    found, pages, cursor = [], 0, None
+    while True:
+        params = {"tag": tag, "status": "finished", "limit": 5}
+        if cursor:
+            params["cursor"] = cursor
+        page = api.client.get("/v1/games", params=params, headers=platform)
+        assert page.status_code == 200
+        found += [g["id"] for g in page.json()["games"]]
+        pages += 1
+        cursor = page.json()["next_cursor"]
+        if cursor is None:
+            break
+    assert found == [finished["id"]] and pages >= 2
 
 
 def test_listing_games_needs_an_api_key(api):

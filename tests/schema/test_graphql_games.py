@@ -356,6 +356,33 @@ def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
     assert all(view["hand"] is not None for view in full["game"]["seatViews"])
 
 
+def test_a_short_filtered_page_gives_an_end_cursor_to_go_on_from(gql, api, monkeypatch):
+    monkeypatch.setattr("services.store.store.SCAN_LIMIT", 2)
+    tag = f"gql-scan-{uuid.uuid4().hex[:6]}"
+    created = create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
+    gql.data(
+        "mutation($id: ID!) { resign(gameId: $id) { __typename } }",
+        {"id": created["id"]},
+        created["seats"][0]["token"],
+    )
+    wait_finished(gql, created["id"])
+    for _ in range(4):
+        create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
+    query = """query($tag: String!, $after: String) {
+        games(tag: $tag, status: FINISHED, first: 5, after: $after) {
+        edges { node { id } } pageInfo { hasNextPage endCursor } } }"""
+    found, after, pages = [], None, 0
+    while True:
+        page = gql.data(query, {"tag": tag, "after": after}, api.platform_key)["games"]
+        found += [g["id"] for g in nodes(page)]
+        pages += 1
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+        assert after is not None
+    assert found == [created["id"]] and pages >= 2
+
+
 def test_the_catalog_has_games_options_and_components(gql):
     catalog = gql.data("{ catalog { id title minPlayers optionsSchema components botLevels } }")
     ids = [game["id"] for game in catalog["catalog"]]

@@ -109,3 +109,35 @@ async def test_listed_seats_show_who_resigned(store: GameStore):
     listed = (await store.list_games()).games[0]
     assert listed.version == 2
     assert [s["resigned"] for s in listed.seats] == [True, False, True]
+
+
+async def test_a_filter_that_few_games_match_pages_on_within_the_scan_budget(store: GameStore):
+    """A page looks at a bounded number of games: a status that few match ends a page
+    early, with where to go on, and following those cursors finds every match once."""
+    for n in range(12):
+        await store.create(record(n))
+    for n in (9, 2):
+        await store.transition(f"g{n:02d}", 0, [GameStatus.ACTIVE], GameStatus.ABORTED, "2030")
+    seen: list[str] = []
+    pages = 0
+    cursor = None
+    while True:
+        page = await store.list_games(
+            status=GameStatus.ABORTED, limit=5, cursor=cursor, scan_limit=3
+        )
+        pages += 1
+        seen += [g.id for g in page.games]
+        if page.resume is None:
+            break
+        assert page.next_cursor == page.resume
+        cursor = page.resume
+    assert seen == ["g09", "g02"]
+    assert pages > 1
+
+
+async def test_an_unfiltered_page_fills_past_the_scan_budget(store: GameStore):
+    for n in range(7):
+        await store.create(record(n))
+    page = await store.list_games(limit=5, scan_limit=3)
+    assert [g.id for g in page.games] == ["g06", "g05", "g04", "g03", "g02"]
+    assert page.resume is None
