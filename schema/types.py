@@ -230,6 +230,11 @@ class LogEntry:
     events: list[GameEvent]
     status: GameStatus
     at: str
+    reason: str | None = strawberry.field(
+        default=None,
+        description='Why a seat resigned: "resigned" (it chose to) or "timeout" (its clock '
+        "ran out, onTimeout forfeit). Null for a move.",
+    )
 
     @classmethod
     def of(cls, entry: payloads.LogEntryDocument) -> "LogEntry":
@@ -241,6 +246,7 @@ class LogEntry:
             events=[GameEvent.of(e) for e in entry.events],
             status=status_of(entry.status),
             at=entry.at,
+            reason=entry.reason,
         )
 
 

@@ -17,6 +17,7 @@ import structlog
 
 from services.engine import Game, Move, Outcome, Prompt
 from services.store import (
+    RESIGNED,
     Commit,
     CommitOutcome,
     CommitVerdict,
@@ -115,9 +116,12 @@ def commit_of(
     outcome: Outcome,
     *,
     at_revision: bool = False,
+    reason: str = RESIGNED,
 ) -> tuple[Commit, list[Prompt]]:
     """The commit of `outcome` onto the record's version (and, `at_revision`, onto its
-    revision too: the record must be unchanged since it was read), and the prompts after."""
+    revision too: the record must be unchanged since it was read), and the prompts after.
+    `reason`: why a resignation (`move` None) happened, kept in its log entry: "resigned"
+    or "timeout" (its clock ran out)."""
     new_state = outcome.state
     status = GameStatus.SCORING if game.is_over(new_state) else GameStatus.ACTIVE
     entry = LogEntry(
@@ -128,6 +132,7 @@ def commit_of(
         events=event_views(outcome.events, record.players),
         status=status,
         at=now(),
+        reason=reason if move is None else None,
     )
     prompts = game.prompts(new_state) if status is GameStatus.ACTIVE else []
     commit = Commit(

@@ -157,14 +157,22 @@ class SeatsAway:
         record: GameRecord,
         seat: int,
         bot: str,
+        reason: str,
         *,
         at_version: bool = False,
         keep: KeptAnswer | None = None,
     ) -> AwayVerdict:
-        """Mark `seat` abandoned from the record's version on. `at_version`: only if the
-        game is still at that version (a time-out decided on it). `keep`: the answer to
-        the request that asked for it, kept if it is done."""
-        value = {"why": ABANDONED, "bot": bot, "since": record.version, "at": _now()}
+        """Mark `seat` abandoned from the record's version on, and why it left (`reason`:
+        "resigned" or "timeout"; absent in what seats that left before there were reasons
+        hold). `at_version`: only if the game is still at that version (a time-out decided
+        on it). `keep`: the answer to the request that asked for it, kept if it is done."""
+        value = {
+            "why": ABANDONED,
+            "bot": bot,
+            "since": record.version,
+            "reason": reason,
+            "at": _now(),
+        }
         return await self._write(record, seat, value, at_version, keep)
 
     async def autopilot(self, record: GameRecord, seat: int, bot: str | None) -> AwayVerdict:

@@ -11,7 +11,7 @@ from typing import Any
 
 import structlog
 
-from services.store import GameRecord
+from services.store import RESIGNED, GameRecord
 
 from . import metrics
 from .clocks import now
@@ -34,8 +34,7 @@ class WebhookNotifier:
             return
         moved = replace(record, version=entry.version)
         if entry.action == "resign":
-            reason = "timeout" if change.by == "timeout_forfeit" else "resigned"
-            await self.seat_left(moved, entry.seat, reason, bot=None)
+            await self.seat_left(moved, entry.seat, entry.reason or RESIGNED, bot=None)
         if "move" not in record.webhook_events:
             return
         document = entry_for(entry, Viewer(), full=False)

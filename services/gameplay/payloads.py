@@ -485,13 +485,18 @@ class VersionView(BaseModel):
 class LogEntryDocument(BaseModel):
     version: int
     seat: int
-    action: str
+    action: str = Field(description='"move" or "resign".')
     move: dict[str, Any] | None = Field(
         default=None, description="The move itself: only for the seat that made it."
     )
     events: list[dict[str, Any]]
     status: GameStatus
     at: str
+    reason: Literal["resigned", "timeout"] | None = Field(
+        default=None,
+        description='Why a seat resigned: "resigned" (it chose to) or "timeout" (its clock '
+        "ran out, on_timeout forfeit). Null for a move.",
+    )
 
 
 class EventsPage(BaseModel):

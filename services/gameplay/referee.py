@@ -18,7 +18,15 @@ from services.ai import make_bot
 from services.ai.bot import Bot
 from services.ai.mcts import MctsBot
 from services.engine import Game, GameState, Move, Outcome, Prompt
-from services.store import CommitVerdict, GameRecord, GameStatus, GameStore, KeptAnswer
+from services.store import (
+    RESIGNED,
+    TIMEOUT,
+    CommitVerdict,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    KeptAnswer,
+)
 from services.store.progress import PendingGames, SweepBackoff
 
 from . import metrics
@@ -160,11 +168,14 @@ class Referee:
         by: str,
         *,
         at_revision: bool = False,
+        reason: str = RESIGNED,
     ) -> CommitVerdict:
         """Commit what no request asked for (a bot's move, a time-out); anything but
         COMMITTED if another change got there first (`at_revision`: a change of the
-        record's seats too)."""
-        commit, prompts = commit_of(record, game, seat, move, outcome, at_revision=at_revision)
+        record's seats too). `reason`: why a resignation (`move` None) happened."""
+        commit, prompts = commit_of(
+            record, game, seat, move, outcome, at_revision=at_revision, reason=reason
+        )
         turn = tuple(prompt.seat for prompt in prompts)
         landed = await self.pipeline.commit(record, commit, by, turn)
         if landed.verdict is CommitVerdict.COMMITTED:
@@ -212,18 +223,24 @@ class Referee:
     # --- seats that leave or step away -------------------------------------------------
 
     async def take_over(
-        self, record: GameRecord, seat: int, *, at_version: bool, keep: KeptAnswer | None = None
+        self,
+        record: GameRecord,
+        seat: int,
+        *,
+        reason: str,
+        at_version: bool,
+        keep: KeptAnswer | None = None,
     ) -> AwayVerdict:
-        """The seat left: a bot of the game's leave_bot level plays it from here on.
-        `keep`: the answer to the request that asked for it, kept with the change."""
+        """The seat left (`reason`: "resigned", or "timeout" when its clock ran out): a bot
+        of the game's leave_bot level plays it from here on. `keep`: the answer to the
+        request that asked for it, kept with the change."""
         policy = leave_policy(record, self.served.of(record))
         await self.note_due(record.id)
         verdict = await self.seats_away.abandon(
-            record, seat, policy.leave_bot, at_version=at_version, keep=keep
+            record, seat, policy.leave_bot, reason, at_version=at_version, keep=keep
         )
         if verdict is AwayVerdict.DONE:
             log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)
-            reason = "timeout" if at_version else "resigned"
             # Sent even if a turn at this version was sent before: that one found no bot due.
             # First: the bot's turn matters more than the webhook, which must not hold it up.
             await self.dispatcher.resend(record.id, record.version)
@@ -340,7 +357,7 @@ class Referee:
                 move = None
         elif leave_policy(record, game).bot_takes_over:
             # The leave policy applies to a forfeit: the seat is abandoned, a bot plays on.
-            verdict = await self.take_over(record, seat, at_version=True)
+            verdict = await self.take_over(record, seat, reason=TIMEOUT, at_version=True)
             if verdict is AwayVerdict.DONE:
                 log.info("clock_ran_out", game_id=game_id, seat=seat, policy="timeout_abandoned")
             else:
@@ -349,7 +366,7 @@ class Referee:
         if outcome is None:
             outcome = game.resign(state, seat)
         how = "timeout_bot" if move is not None else "timeout_forfeit"
-        landed = await self._commit_unasked(record, game, seat, move, outcome, how)
+        landed = await self._commit_unasked(record, game, seat, move, outcome, how, reason=TIMEOUT)
         if landed is CommitVerdict.COMMITTED:
             log.info("clock_ran_out", game_id=game_id, seat=seat, policy=how)
         else:

@@ -24,6 +24,7 @@ from services.ai.bot import levels_for
 from services.engine import Game, GameError, GameState, IllegalMove, Move, Outcome, seats_to_act
 from services.store import (
     FINAL_STATUSES,
+    RESIGNED,
     Commit,
     CommitVerdict,
     GameRecord,
@@ -717,7 +718,9 @@ class GameService:
             abandoned=True,
         )
         keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
-        verdict = await self.referee.take_over(record, seat, at_version=False, keep=keep)
+        verdict = await self.referee.take_over(
+            record, seat, reason=RESIGNED, at_version=False, keep=keep
+        )
         _check_away_verdict(verdict, record)
         return answer
 

@@ -61,6 +61,7 @@ def entry_for(entry: LogEntry, viewer: Viewer, full: bool) -> LogEntryDocument:
         events=entry.events.full if full else entry.events.for_seat(viewer.seat),
         status=entry.status,
         at=entry.at,
+        reason=entry.reason,
     )
 
 

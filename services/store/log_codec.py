@@ -22,12 +22,15 @@ The stored text is one of:
   events, each without `"private_to": []` (put back as the event's third key); `at` is
   unix milliseconds when that gives back the same ISO text, else the text; `hidden` is
   `[[event index, key, ...], ...]`; the action is "resign" when `move` is null, else
-  "move".
+  "move". A resignation for any reason but "resigned" (a clock that ran out: "timeout")
+  adds its `reason` after `hidden` (then `[]` when nothing is hidden); without it (every
+  entry kept before there were reasons) a resignation's reason is "resigned".
 - `^<n>:` and base64 of the compact JSON deflated against dictionary n (a fixed file of
   typical entries, `log_dictionary_<n>.json`; see `bench/log_dictionary.py`), when that is
   shorter: an entry is too short for deflate to find much to repeat within it alone.
 - `~` and base64 of the raw-deflated compact JSON, as older logs hold.
-- a JSON object: the verbose form (every view spelled out), as older logs hold.
+- a JSON object: the verbose form (every view spelled out), as older logs hold; `reason`
+  only when given.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from typing import Any
 
 import orjson
 
-from .records import EventViews, GameStatus, LogEntry
+from .records import RESIGNED, EventViews, GameStatus, LogEntry
 
 PRIVATE_TO = "private_to"
 PACKED = "^"
@@ -84,6 +87,8 @@ def _compact(entry: LogEntry) -> list[Any] | None:
     """The compact form of `entry`, or None when it would not give back the same views."""
     if entry.action != ("resign" if entry.move is None else "move"):
         return None
+    if entry.action == "move" and entry.reason is not None:
+        return None  # only a resignation has a reason in the compact form
     events: list[dict[str, Any]] = []
     hidden: list[list[Any]] = []
     spectator = entry.events.spectator
@@ -96,8 +101,10 @@ def _compact(entry: LogEntry) -> list[Any] | None:
             hidden.append([index, *secret])
     compact: list[Any] = [entry.version, entry.seat, entry.move, events, entry.status.value]
     compact.append(_at_ms(entry.at))
-    if hidden:
+    if hidden or entry.reason not in (None, RESIGNED):
         compact.append(hidden)
+    if entry.reason not in (None, RESIGNED):
+        compact.append(entry.reason)
     if not _same_views(_views(events, hidden), entry.events):
         return None
     return compact
@@ -114,6 +121,7 @@ def _from_compact(raw: list[Any]) -> LogEntry:
         events=_views(events, hidden),
         status=GameStatus(status),
         at=_at_text(at),
+        reason=raw[7] if len(raw) > 7 else None,
     )
 
 
@@ -225,6 +233,7 @@ def _verbose(entry: LogEntry) -> str:
             },
             "status": entry.status.value,
             "at": entry.at,
+            **({"reason": entry.reason} if entry.reason is not None else {}),
         }
     ).decode()
 
@@ -238,4 +247,5 @@ def _from_verbose(raw: dict[str, Any]) -> LogEntry:
         events=EventViews(**raw["events"]),
         status=GameStatus(raw["status"]),
         at=raw["at"],
+        reason=raw.get("reason"),
     )

@@ -236,6 +236,12 @@ class EventViews:
         return self.seats.get(str(seat), self.spectator)
 
 
+RESIGNED = "resigned"
+"""A resignation's reason when the seat chose to resign."""
+TIMEOUT = "timeout"
+"""A resignation's reason when the seat's clock ran out (on_timeout forfeit)."""
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """One committed version: who acted, how, and what happened."""
@@ -248,6 +254,13 @@ class LogEntry:
     events: EventViews
     status: GameStatus
     at: str
+    reason: str | None = None
+    """Why a seat resigned: "resigned" (it chose to; the default, and what entries kept
+    before there was a reason mean) or "timeout" (its clock ran out). None for a move."""
+
+    def __post_init__(self) -> None:
+        if self.action == "resign" and self.reason is None:
+            object.__setattr__(self, "reason", RESIGNED)
 
     def to_json(self) -> str:
         """As kept in the move log: compact (see `log_codec`)."""

@@ -134,7 +134,7 @@ async def test_a_seat_taken_over_gets_its_bot_even_if_seat_left_cannot_be_sent(
     record = await gameplay.store.load(game_id)
     assert record is not None
     recorder.broker_down = True
-    await gameplay.referee.take_over(record, 0, at_version=False)
+    await gameplay.referee.take_over(record, 0, reason="resigned", at_version=False)
     assert recorder.resent == [(game_id, 0)]
 
 
@@ -503,7 +503,7 @@ async def test_a_seat_taken_over_by_a_process_that_died_right_after_gets_its_bot
     with monkeypatch.context() as dying:
         dying.setattr(referee_module, "log", SimpleNamespace(info=crash))  # after the change
         with pytest.raises(Crash):
-            await gameplay.referee.take_over(record, 0, at_version=False)
+            await gameplay.referee.take_over(record, 0, reason="resigned", at_version=False)
     assert recorder.resent == []
     assert await gameplay.referee.resend_stalled(0) == 1
     assert recorder.resent == [(game_id, 0)]

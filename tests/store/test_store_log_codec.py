@@ -169,3 +169,52 @@ def test_an_entry_in_the_older_verbose_form_still_reads():
     back = LogEntry.from_json(orjson.dumps(old).decode())
     assert back.events.for_seat(1) == [{"kind": "drew", "seat": 0}]
     assert back.events.for_seat(0) == [{"kind": "drew", "seat": 0, "card": "c09"}]
+
+
+RESIGNED_VIEWS = EventViews(
+    full=[{"kind": "resigned", "seat": 1, "private_to": []}],
+    spectator=[{"kind": "resigned", "seat": 1}],
+)
+
+
+def test_a_resignation_on_time_keeps_its_reason_and_one_by_choice_costs_nothing_more():
+    timed_out = LogEntry(9, 1, "resign", None, RESIGNED_VIEWS, GameStatus.SCORING, AT, "timeout")
+    chosen = LogEntry(9, 1, "resign", None, RESIGNED_VIEWS, GameStatus.SCORING, AT, "resigned")
+    assert LogEntry.from_json(timed_out.to_json()) == timed_out
+    assert LogEntry.from_json(timed_out.to_json()).reason == "timeout"
+    assert LogEntry.from_json(chosen.to_json()).reason == "resigned"
+    # "resigned", the default, is not written: the entry is as long as before reasons.
+    unsaid = LogEntry(9, 1, "resign", None, RESIGNED_VIEWS, GameStatus.SCORING, AT)
+    assert unsaid.reason == "resigned" and chosen.to_json() == unsaid.to_json()
+    assert len(timed_out.to_json()) <= len(chosen.to_json()) + 16
+
+
+def test_a_verbose_entry_keeps_a_resignations_reason():
+    views = EventViews(
+        full=[{"kind": "resigned", "seat": 1, "private_to": [1], "why": 0}],
+        spectator=[{"kind": "resigned", "seat": 1}],
+        seats={"1": [{"kind": "resigned", "seat": 1, "why": "zero"}]},
+    )
+    timed_out = LogEntry(4, 1, "resign", None, views, GameStatus.SCORING, AT, "timeout")
+    stored = timed_out.to_json()
+    assert stored.startswith("{")
+    assert LogEntry.from_json(stored) == timed_out
+
+
+def test_a_resignation_kept_before_there_were_reasons_reads_as_resigned():
+    compact = [9, 1, None, [{"kind": "resigned", "seat": 1}], "scoring", AT]
+    assert LogEntry.from_json(orjson.dumps(compact)).reason == "resigned"
+    packed = log_codec.mark(1) + log_codec.pack(orjson.dumps(compact), log_codec.DICTIONARIES[1])
+    assert LogEntry.from_json(packed).reason == "resigned"
+    verbose = {
+        "version": 9,
+        "seat": 1,
+        "action": "resign",
+        "move": None,
+        "events": {"full": [], "spectator": [], "seats": {}},
+        "status": "scoring",
+        "at": AT,
+    }
+    assert LogEntry.from_json(orjson.dumps(verbose)).reason == "resigned"
+    move = [2, 0, {"kind": "play", "card": "c01"}, [], "active", AT]
+    assert LogEntry.from_json(orjson.dumps(move)).reason is None
