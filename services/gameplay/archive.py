@@ -201,6 +201,16 @@ def left_at(record: GameRecord) -> dict[int, int]:
     }
 
 
+def left_reasons(record: GameRecord) -> dict[int, str | None]:
+    """Why each seat that left did: "resigned" or "timeout" (None for seats that left
+    before the reason was kept with them)."""
+    return {
+        seat: away.get("reason")
+        for seat, away in record.away.items()
+        if away.get("why") == "abandoned"
+    }
+
+
 async def archived_from_store(
     record: GameRecord, log: Sequence[LogEntry], game: Game
 ) -> ArchivedRecord:
@@ -208,7 +218,13 @@ async def archived_from_store(
 
     def build() -> ArchivedRecord:
         return archived(
-            record_from_store(record, log, game, left_at=left_at(record)),
+            record_from_store(
+                record,
+                log,
+                game,
+                left_at=left_at(record),
+                left_reasons=left_reasons(record),
+            ),
             record.creator,
             [seat.token_hash for seat in record.seats],
             now(),

@@ -58,3 +58,25 @@ def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(tmp_path / "absent.json")])
     assert result.exit_code == 2
     assert "cannot read" in result.output
+
+
+def test_records_with_and_without_the_reasons_and_settings_replay_ok(tmp_path: Path) -> None:
+    """A record that says why (a resignation on time, the clock, the leave policy) and
+    one written before records did both replay."""
+
+    def timed(raw):
+        raw["clock"] = {"initial_seconds": 60, "increment_seconds": 1, "on_timeout": "forfeit"}
+        raw["on_leave"], raw["leave_bot"] = "end_game", "greedy"
+
+    def older(raw):
+        for name in ("clock", "on_leave", "leave_bot"):
+            raw.pop(name)
+        for part in [*raw["seats"], *raw["moves"]]:
+            part.pop("left_reason", None)
+            part.pop("reason", None)
+
+    for name, change in (("timed", timed), ("older", older)):
+        path = write_record(tmp_path / f"{name}.json", change)
+        result = runner.invoke(app, ["replay", str(path)])
+        assert result.exit_code == 0, (name, result.output)
+        assert result.stdout.startswith("OK sky-islands local: ")

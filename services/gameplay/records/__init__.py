@@ -1,7 +1,14 @@
 """Game records: the document (`Record`), making one (`RecordWriter`, `play_recorded`,
 `record_from_store`) and replaying one through the engine (`replay`, `state_at`, `states_after`)."""
 
-from .document import RECORD_FORMAT, Record, RecordedAction, RecordedSeat, state_sha256
+from .document import (
+    RECORD_FORMAT,
+    Record,
+    RecordedAction,
+    RecordedClock,
+    RecordedSeat,
+    state_sha256,
+)
 from .from_store import record_from_store
 from .replay import (
     Replayed,
@@ -19,6 +26,7 @@ __all__ = [
     "Record",
     "RecordWriter",
     "RecordedAction",
+    "RecordedClock",
     "RecordedSeat",
     "ReplayMismatch",
     "Replayed",

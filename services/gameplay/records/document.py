@@ -4,6 +4,11 @@ A record holds the game, its options, seed and seats, every committed action (a 
 or a resignation) with its seat, version and time, every event that action produced
 (unredacted), and the result. It reveals hidden information (private event fields,
 the final state's digest), so a service hands it out only once the game is over.
+
+It also says why things happened, where the service decided it rather than the engine:
+the time control and leave policy the game was played under, why each resignation was
+committed (the seat chose to, or its clock ran out) and why each seat that left did.
+Every such field is optional: records written before they existed load as they were.
 """
 
 from __future__ import annotations
@@ -11,11 +16,30 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.engine import Game, GameState, Result
 
 RECORD_FORMAT: Literal["skyport.record/1"] = "skyport.record/1"
+
+Reason = Literal["resigned", "timeout"]
+"""Why a seat resigned or left: it chose to, or its clock ran out (on_timeout forfeit)."""
+
+
+class RecordedClock(BaseModel):
+    """The time control a game was played under, as it was created."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    initial_seconds: float = Field(description="Each human seat's time bank at the start.")
+    increment_seconds: float = Field(
+        default=0, description="Added to a seat's bank after each of its moves."
+    )
+    on_timeout: Literal["forfeit", "bot"] = Field(
+        default="forfeit",
+        description="When a bank ran out: forfeit (the on_leave policy applied) or bot (a "
+        "bot made that move).",
+    )
 
 
 class RecordedSeat(BaseModel):
@@ -29,6 +53,17 @@ class RecordedSeat(BaseModel):
         default=None,
         description="A leaver: the version after which a bot played this seat to the end.",
     )
+    left_reason: Reason | None = Field(
+        default=None,
+        description="Why a leaver left: resigned (it chose to) or timeout (its clock ran "
+        "out). None for a seat that stayed, or one that left before reasons were kept.",
+    )
+
+    @model_validator(mode="after")
+    def _only_a_leaver_has_a_reason(self) -> RecordedSeat:
+        if self.left_reason is not None and self.left_at_version is None:
+            raise ValueError("left_reason is for a seat that left (with left_at_version)")
+        return self
 
 
 class RecordedAction(BaseModel):
@@ -50,6 +85,20 @@ class RecordedAction(BaseModel):
         default=None,
         description="SHA-256 of the game's JSON state after this version; checked when given.",
     )
+    reason: Reason | None = Field(
+        default=None,
+        description="Why a resignation was committed: resigned (the seat chose to; what a "
+        "resignation recorded without a reason reads as) or timeout (its clock ran out). "
+        "None for a move.",
+    )
+
+    @model_validator(mode="after")
+    def _a_resignation_has_a_reason(self) -> RecordedAction:
+        if self.action == "resign" and self.reason is None:
+            self.reason = "resigned"
+        elif self.action == "move" and self.reason is not None:
+            raise ValueError("only a resignation has a reason")
+        return self
 
 
 class Record(BaseModel):
@@ -60,6 +109,18 @@ class Record(BaseModel):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int
+    clock: RecordedClock | None = Field(
+        default=None, description="The time control the game was played under; None if untimed."
+    )
+    on_leave: Literal["bot_takes_over", "end_game"] | None = Field(
+        default=None,
+        description="What a seat's resignation (or a forfeit on time) did: end_game (the "
+        "game ended) or bot_takes_over (a bot of level leave_bot played the seat on). None "
+        "for games created before there was a choice (they ended).",
+    )
+    leave_bot: str | None = Field(
+        default=None, description="The bot level that played seats that left (bot_takes_over)."
+    )
     seats: list[RecordedSeat] = Field(min_length=1)
     moves: list[RecordedAction] = Field(default_factory=list)
     result: Result | None = Field(

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from services.ai import make_bot
 from services.engine import Event, Game, GameState, Move, Outcome, Seat
 
-from .document import Record, RecordedAction, RecordedSeat, state_sha256
+from .document import Reason, Record, RecordedAction, RecordedSeat, state_sha256
 
 Clock = Callable[[], str]
 Action = Literal["move", "resign"]
@@ -52,16 +52,18 @@ class RecordWriter:
         self._write(seat, "move", self.game.dump_move(parsed), outcome)
         return outcome
 
-    def resign(self, seat: Seat) -> Outcome:
+    def resign(self, seat: Seat, reason: Reason = "resigned") -> Outcome:
+        """`seat` resigns (`reason`: it chose to, or its clock ran out: "timeout")."""
         outcome = self.game.resign(self.state, seat)
-        self._write(seat, "resign", None, outcome)
+        self._write(seat, "resign", None, outcome, reason)
         return outcome
 
-    def leave(self, seat: Seat, bot: str) -> None:
-        """`seat` left; from the current version on, a bot of level `bot` plays it."""
+    def leave(self, seat: Seat, bot: str, reason: Reason = "resigned") -> None:
+        """`seat` left (`reason` as for `resign`); from the current version on, a bot of
+        level `bot` plays it."""
         seats = list(self.record.seats)
         seats[seat] = seats[seat].model_copy(
-            update={"bot": bot, "left_at_version": self.record.version}
+            update={"bot": bot, "left_at_version": self.record.version, "left_reason": reason}
         )
         self.record = self.record.model_copy(update={"seats": seats})
 
@@ -75,7 +77,12 @@ class RecordWriter:
         )
 
     def _write(
-        self, seat: Seat, action: Action, move: dict[str, Any] | None, outcome: Outcome
+        self,
+        seat: Seat,
+        action: Action,
+        move: dict[str, Any] | None,
+        outcome: Outcome,
+        reason: Reason | None = None,
     ) -> None:
         self.state = outcome.state
         entry = RecordedAction(
@@ -86,6 +93,7 @@ class RecordWriter:
             at=self.clock(),
             events=full_events(outcome.events),
             state_sha256=state_sha256(self.game, outcome.state),
+            reason=reason,
         )
         self.record.moves.append(entry)
 

@@ -185,6 +185,7 @@ def test_a_leaver_is_marked_and_its_bot_recorded():
         "name": "Player 3",
         "bot": "greedy",
         "left_at_version": 1,
+        "left_reason": "resigned",
     }
     assert record.result is None  # not over yet
     assert replay(record).result is None
