@@ -53,6 +53,11 @@ class SeatChanged:
     at: str = strawberry.field(
         description="When the seat left or stepped away; for one back in play, when seen."
     )
+    reason: str | None = strawberry.field(
+        default=None,
+        description='Why an abandoned seat left: "resigned" or "timeout" (its clock ran out). '
+        "Null for a seat in play or on autopilot.",
+    )
 
 
 @strawberry.type(description="The game is over and every entry has been sent.")
@@ -109,6 +114,7 @@ class Subscription:
                             autopilot=item.autopilot,
                             version=item.version,
                             at=item.at,
+                            reason=item.reason,
                         )
                 elif isinstance(item, FeedEnd):
                     yield GameEnded(

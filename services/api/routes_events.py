@@ -10,7 +10,7 @@ version (`0-start`: after the start); with `<version>-end` the answer is 204, wh
 EventSource to stop.
 
 A seat's status changes without a commit (it left under `bot_takes_over`, its autopilot
-went on or off): `event: seat` / `data: {seat, abandoned, autopilot, version, at}`, with
+went on or off): `event: seat` / `data: {seat, abandoned, autopilot, version, at, reason}`, with
 no `id:` line, so EventSource's last event id stays the last version and resuming replays
 the log as before. A status is not in the log: every stream sends, once it has caught up,
 the status of each seat a bot plays for now, so one that (re)connects still learns it.
@@ -146,6 +146,7 @@ def _frame(item: FeedItem) -> bytes:
             "autopilot": item.autopilot,
             "version": item.version,
             "at": item.at,
+            "reason": item.reason,
         }
         return b"event: seat\ndata: " + orjson.dumps(seat) + b"\n\n"
     if isinstance(item, FeedEnd):

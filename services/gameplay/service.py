@@ -175,6 +175,9 @@ class FeedSeat:
     at once, so that is the version it came back at unless a move came in between)."""
     at: str
     """When the seat left or stepped away; for a seat back in play, when it was seen."""
+    reason: str | None = None
+    """Why an abandoned seat left: "resigned" or "timeout" (None: in play, on autopilot,
+    or it left before reasons were kept)."""
 
 
 @dataclass(frozen=True)
@@ -1126,13 +1129,15 @@ def _seat_changes(
         if status == sent.get(seat):
             continue
         sent[seat] = status
+        abandoned = away is not None and away.get("why") == ABANDONED
         changes.append(
             FeedSeat(
                 seat=seat,
-                abandoned=status is not None and status[0] == ABANDONED,
+                abandoned=abandoned,
                 autopilot=status is not None and status[0] == AUTOPILOT,
                 version=status[1] if status is not None else current.version,
                 at=str(away.get("at") or now()) if away else now(),
+                reason=away.get("reason") if away is not None and abandoned else None,
             )
         )
     return changes

@@ -97,8 +97,15 @@ def seat_status(frame: tuple) -> tuple:
     return event_id, event, data
 
 
-def seat(number: int, version: int, abandoned: bool = False, autopilot: bool = False) -> tuple:
+def seat(
+    number: int,
+    version: int,
+    abandoned: bool = False,
+    autopilot: bool = False,
+    reason: str | None = None,
+) -> tuple:
     status = {"seat": number, "abandoned": abandoned, "autopilot": autopilot, "version": version}
+    status["reason"] = reason or ("resigned" if abandoned else None)
     return None, "seat", status
 
 
@@ -191,6 +198,6 @@ async def test_a_seat_whose_clock_runs_out_under_bot_takes_over_has_a_seat_frame
     statuses = [seat_status(frame) for frame in seen if frame[1] == "seat"]
     assert len(statuses) == 1, statuses  # once, however many moves its bot made after
     at_version = statuses[0][2]["version"]  # the bots' discards may come first
-    assert statuses == [seat(0, version=at_version, abandoned=True)]
+    assert statuses == [seat(0, version=at_version, abandoned=True, reason="timeout")]
     assert 0 <= at_version < seen[-1][2]["version"]
     assert {frame[1] for frame in seen if frame[1] != "seat"} == {"move", "end"}

@@ -21,7 +21,7 @@ subscription Follow($id: ID!, $since: Int!) {
   gameEvents(gameId: $id, sinceVersion: $since) {
     __typename
     ... on LogEntry { version seat action }
-    ... on SeatChanged { seat abandoned autopilot version at }
+    ... on SeatChanged { seat abandoned autopilot version at reason }
     ... on GameEnded { version status }
   }
 }"""
@@ -32,7 +32,7 @@ subscription Follow($id: ID!, $since: Int!) {
 }
 fragment Update on GameUpdate {
   ... on LogEntry { version seat action }
-  ... on SeatChanged { seat abandoned autopilot version at }
+  ... on SeatChanged { seat abandoned autopilot version at reason }
 }"""
 
 WITHOUT_SEATS = """
@@ -122,7 +122,14 @@ def seat_changed(update: dict) -> dict:
 
 
 def status(seat: int, version: int, abandoned: bool = False, autopilot: bool = False) -> dict:
-    return {"seat": seat, "abandoned": abandoned, "autopilot": autopilot, "version": version}
+    reason = "resigned" if abandoned else None
+    return {
+        "seat": seat,
+        "abandoned": abandoned,
+        "autopilot": autopilot,
+        "version": version,
+        "reason": reason,
+    }
 
 
 @pytest.mark.timeout(60)
