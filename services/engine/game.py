@@ -116,6 +116,13 @@ class Game(ABC, Generic[StateT, ConfigT]):
     def describe(self, move: Move) -> str:
         """A short label for a move, in the rulebook's words ("Place tile 12 at (1, 2)")."""
 
+    def label(self, state: StateT, seat: Seat, move: Move) -> str:
+        """The label of a move `seat` may make in `state`, as its button reads: `describe`
+        unless what the move does depends on the position beyond its fields (Valley of
+        Sky Lanterns: a Coal Trade into a full track loses its gain). It may tell only
+        what `seat` can see."""
+        return self.describe(move)
+
     def observation(self, state: StateT, seat: Seat) -> Any:
         """What `seat` may know, cheaply, for bots: by default its full view. A game may
         return a lighter read-only object (its own hand, the public counts) that holds

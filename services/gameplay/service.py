@@ -446,20 +446,19 @@ class GameService:
         record = await self._load(game_id, keep=True)
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
-        moves: list[Move] = []
+        moves: list[dict[str, Any]] = []
         if record.status is GameStatus.ACTIVE:
             _check_present(record, seat)  # a bot plays the seat: it has no moves to send
-            moves = game.legal_moves(self.states.load(game, record.state), seat)
+            state = self.states.load(game, record.state)
+            moves = [
+                {**game.dump_move(move), "label": game.label(state, seat, move)}
+                if labelled
+                else game.dump_move(move)
+                for move in game.legal_moves(state, seat)
+            ]
         await self._nudge(record)  # a bot's turn or the scoring a crashed process dropped
         return LegalMovesDocument.model_construct(
-            id=record.id,
-            version=record.version,
-            seat=seat,
-            moves=(
-                [{**game.dump_move(move), "label": game.describe(move)} for move in moves]
-                if labelled
-                else [game.dump_move(move) for move in moves]
-            ),
+            id=record.id, version=record.version, seat=seat, moves=moves
         )
 
     async def events(self, game_id: str, who: Credentials, since: int, limit: int) -> EventsPage:

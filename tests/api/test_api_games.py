@@ -78,6 +78,24 @@ def test_every_legal_move_can_be_posted_back_verbatim(api):
     assert response.json()["events"] == [{"kind": "discarded", "seat": 0, "card": moves[1]["card"]}]
 
 
+def test_legal_moves_are_labelled_for_the_position_and_the_mover(api, hidden_numbers, monkeypatch):
+    """A label may depend on the position (a Sky Lanterns Coal Trade into a full track
+    says its gain is lost): the listing labels each move with `Game.label`, given the
+    state and the mover's seat."""
+    describe = hidden_numbers.describe
+    monkeypatch.setattr(
+        hidden_numbers,
+        "label",
+        lambda state, seat, move: f"{describe(move)} ({len(state.hands[seat])} in hand)",
+    )
+    created = api.create()
+    moves = api.legal(created["id"], tokens_of(created)[0])
+    assert moves and all(move["label"].endswith(" in hand)") for move in moves)
+    assert {move["label"] for move in moves} == {
+        f"Discard card {move['card']} (3 in hand)" for move in moves
+    }
+
+
 def test_a_seat_not_prompted_has_no_legal_moves(api):
     created = api.create()
     tokens = tokens_of(created)
