@@ -56,8 +56,8 @@ def coal_trade(state: SkyLanternsState, seat: int, move: mv.CoalTrade) -> None:
         raise IllegalMove("wrong_coal_trade", "Coal trades for Indigo, Tea or Dyeing Yam.")
     if not player.basics["coal"]:
         raise IllegalMove("not_enough_coal", "You have no Coal to trade.")
-    if player.basics[move.into] >= board.cap:
-        raise IllegalMove("track_full", f"Your {move.into} track is full already.")
+    # Into a full track too: "Any resources gained beyond the track's maximum limit are
+    # lost", so the Coal is spent and the gain lost (`trade_lost`; the label says so).
     pay(state, seat, "coal", 1)
     gain(state, seat, move.into, 1)
 

@@ -11,7 +11,7 @@ from .answers import carry_out
 from .asking import asked, setup_seats
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .evaluation import win_chance
-from .offers import offered_moves
+from .offers import offered_moves, trade_lost
 from .options import SkyLanternsOptions
 from .playout import playout_move
 from .scoring import final_result
@@ -98,12 +98,13 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
 
     def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
         round_before = state.round
+        text = self.label(state, seat, move)  # before the move: whether a trade's gain is lost
         carry_out(state, seat, move)
         if isinstance(move, mv.DraftCard):  # drafting reveals nothing early
             made = MoveMade(seat=seat, text="Keep a Starting card", card=move.card)
             made.private_to.append(seat)
         else:
-            made = MoveMade(seat=seat, text=self.describe(move))
+            made = MoveMade(seat=seat, text=text)
         events: list[Event] = [made]
         if state.rival is not None:
             events += [OpponentActed(text=text) for text in state.rival.log]
@@ -122,6 +123,13 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return final_result(state) if state.over else None
 
     def describe(self, move: Move) -> str:
+        return describe(move)
+
+    def label(self, state: SkyLanternsState, seat: Seat, move: Move) -> str:
+        """`describe`, and for a Coal Trade into a full track that its gain is lost (the
+        mover's own track, which everyone sees)."""
+        if isinstance(move, mv.CoalTrade) and trade_lost(state, seat, move):
+            return f"{describe(move)} (track full: the {move.into} is lost)"
         return describe(move)
 
     def catalog(self) -> dict[str, Any]:

@@ -169,8 +169,17 @@ def coal_trades(state: SkyLanternsState, seat: int) -> list[Move]:
         return [made(mv.CoalTrade, into="coins")] if player.basics["coal"] >= 2 else []
     if not player.basics["coal"]:
         return []
-    cap = PLAYER_BOARDS[player.board].cap
-    return [made(mv.CoalTrade, into=r) for r in fx.COAL_TRADES_INTO if player.basics[r] < cap]
+    return [made(mv.CoalTrade, into=r) for r in fx.COAL_TRADES_INTO]
+
+
+def trade_lost(state: SkyLanternsState, seat: int, move: mv.CoalTrade) -> bool:
+    """Whether a Coal Trade's gain would be lost: its track is full already ("Any
+    resources gained beyond the track's maximum limit are lost"). Such a trade is legal,
+    and may be wanted: Coal the Raiders cannot plunder."""
+    player = state.seats[seat]
+    if move.into == "coins":
+        return False
+    return player.basics[move.into] >= PLAYER_BOARDS[player.board].cap
 
 
 def any_space_choices(state: SkyLanternsState) -> list[str]:

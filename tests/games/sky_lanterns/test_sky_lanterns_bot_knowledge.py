@@ -11,6 +11,7 @@ import os
 import pytest
 from sky_lanterns_kit import give, table
 
+from services.ai.greedy import GreedyBot
 from services.engine import Rng, copy_state
 from services.games.sky_lanterns import game
 from services.games.sky_lanterns import moves as mv
@@ -47,6 +48,29 @@ def test_playout_policy_finishes_games_with_legal_sensible_moves(
                 assert all(isinstance(m, (mv.Decline, mv.CoalTrade)) for m in legal)
             state = game.apply(state, seat, move).state
         assert game.result(state) is not None
+
+
+@pytest.mark.parametrize(("players", "options"), SETTINGS)
+def test_bots_do_not_throw_coal_away_into_a_full_track(
+    players: int, options: dict[str, object]
+) -> None:
+    """A Coal Trade into a full track is legal (the gain is lost) and on offer at nearly
+    every prompt of a player with a full track: the evaluation counts it a loss, so the
+    greedy bot does not take it, and the playout policy leaves Coal Trades out."""
+    state = game.setup(options, players, 2)
+    while game.prompts(state)[0].kind in ("draft", "arrange"):  # play past any setup
+        seat = game.prompts(state)[0].seat
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0]).state
+    seat = game.prompts(state)[0].seat
+    give(state, seat, coal=4, indigo=3, tea=10, yam=3)
+    dump = mv.CoalTrade(into="tea")
+    assert dump in game.legal_moves(state, seat)
+    dumped = game.apply(state, seat, dump).state
+    assert dumped.seats[seat].basics["coal"] == 3 and dumped.seats[seat].basics["tea"] == 10
+    assert game.evaluate(dumped, seat) < game.evaluate(state, seat)
+    for bot_seed in range(3):
+        assert GreedyBot(bot_seed).choose(game, state, seat) != dump
+        assert game.playout_move(state, seat, Rng.from_seed(bot_seed)) != dump
 
 
 def test_evaluation_is_a_chance_that_grows_with_a_lead() -> None:

@@ -223,12 +223,13 @@ def test_a_flipped_upgrade_tile_cannot_be_flipped_again():
     refused(state, 0, {"kind": "upgrade", "position": 0}, "tile_flipped", "flipped already")
 
 
-def test_coal_trade_needs_coal_room_on_the_track_and_the_board_s_own_trade():
+def test_coal_trade_needs_coal_and_the_board_s_own_trade():
     state = table()
     give(state, 0, coal=0)
     refused(state, 0, {"kind": "coal_trade", "into": "tea"}, "not_enough_coal", "no Coal")
+    give(state, 0, coal=0, tea=10)  # a full track does not change why: there is no Coal
+    refused(state, 0, {"kind": "coal_trade", "into": "tea"}, "not_enough_coal", "no Coal")
     give(state, 0, coal=1, tea=10)
-    refused(state, 0, {"kind": "coal_trade", "into": "tea"}, "track_full", "full")
     refused(state, 0, {"kind": "coal_trade", "into": "coins"}, "wrong_coal_trade", "Indigo")
     state.seats[0].board = "P-03"
     refused(state, 0, {"kind": "coal_trade", "into": "coins"}, "not_enough_coal", "2 Coal")

@@ -8,7 +8,7 @@ from services.engine import IllegalMove, InvalidConfig, copy_state
 from services.games.sky_lanterns import game
 from services.games.sky_lanterns.components import ERAS, PLAYER_BOARDS, TILES
 from services.games.sky_lanterns.rounds import carry_on, event_phase
-from services.games.sky_lanterns.scoring import final_result, railway_points
+from services.games.sky_lanterns.scoring import final_result, railway_points, resource_points
 from services.games.sky_lanterns.state import Die
 
 DECLINE = {"kind": "decline"}
@@ -250,6 +250,49 @@ def test_coal_trades_at_any_time_even_in_the_middle_of_a_choice():
     assert asked(state) == (0, "convert")
     state = play(state, 0, {"kind": "coal_trade", "into": "yam"})
     assert asked(state) == (0, "convert") and state.seats[0].basics["yam"] == 2
+
+
+def test_coal_trade_into_a_full_track_spends_the_coal_and_loses_the_gain():
+    """ "You may at any time convert 1 Coal into either 1 Dyeing yam, 1 Indigo, or 1 Tea"
+    and "Any resources gained beyond the track's maximum limit are lost": legal, and of
+    use (less Coal for the Raiders to plunder); the label and the log say it is lost."""
+    state = table()
+    give(state, 0, coal=3, tea=10, indigo=2, yam=2)
+    trades = [m for m in legal(state, 0) if m["kind"] == "coal_trade"]
+    assert trades == [{"kind": "coal_trade", "into": r} for r in ("indigo", "tea", "yam")]
+    labels = {m["into"]: game.label(state, 0, game.parse_move(m)) for m in trades}
+    assert labels == {
+        "indigo": "Trade 1 Coal for 1 indigo",
+        "tea": "Trade 1 Coal for 1 tea (track full: the tea is lost)",
+        "yam": "Trade 1 Coal for 1 yam",
+    }
+    applied = game.apply(state, 0, {"kind": "coal_trade", "into": "tea"})
+    after = applied.state.seats[0].basics
+    assert after == {"coal": 2, "indigo": 2, "tea": 10, "yam": 2}
+    assert [e.text for e in applied.events] == [labels["tea"]]
+    assert asked(applied.state) == asked(state)  # a free action: the prompt stays
+    applied = game.apply(state, 0, {"kind": "coal_trade", "into": "indigo"})
+    assert [e.text for e in applied.events] == ["Trade 1 Coal for 1 indigo"]
+    assert applied.state.seats[0].basics["indigo"] == 3
+
+
+def test_coal_trade_into_a_full_track_is_offered_down_to_the_last_coal():
+    state = table()
+    give(state, 0, coal=1, indigo=10, tea=10, yam=10)
+    assert {"kind": "coal_trade", "into": "yam"} in legal(state, 0)
+    state = play(state, 0, {"kind": "coal_trade", "into": "yam"})
+    assert state.seats[0].basics == {"coal": 0, "indigo": 10, "tea": 10, "yam": 10}
+    assert not [m for m in legal(state, 0) if m["kind"] == "coal_trade"]
+
+
+def test_final_scoring_s_coal_trades_fill_only_tracks_with_room():
+    """The automatic Coal Trades of final scoring trade for what completes sets: never
+    into a full track, though that is now a legal move."""
+    player = table().seats[0]
+    player.basics.update(coal=5, indigo=10, tea=10, yam=0)
+    assert resource_points(player)["resource_sets"] == 2  # 2 sets: 2 Coal, 2 traded to Yam
+    player.basics.update(coal=10, indigo=10, tea=10, yam=10)
+    assert resource_points(player)["resource_sets"] == 10
 
 
 def test_coal_gained_during_an_action_may_pay_a_later_step_of_it():
