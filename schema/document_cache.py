@@ -99,9 +99,11 @@ class DocumentCache:
         if checked.errors is None:
             schema = context.schema._schema
             errors = validate_document(schema, checked.document, (self.rule,))
-            deferred = [e for e in errors if (e.extensions or {}).get("code") == COST_BY_VARIABLES]
-            checked.cost_by_variables = bool(deferred) and len(deferred) == len(errors)
-            checked.errors = [] if checked.cost_by_variables else errors
+            # A cost over the limit only with variables at their largest is not an error
+            # yet (each request's values decide); beside a real one, it is left out.
+            definite = [e for e in errors if (e.extensions or {}).get("code") != COST_BY_VARIABLES]
+            checked.cost_by_variables = len(definite) < len(errors) and not definite
+            checked.errors = definite
             if not checked.errors:
                 rules = tuple(context.validation_rules)
                 checked.errors = validate_document(schema, checked.document, rules)

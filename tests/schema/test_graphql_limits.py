@@ -156,6 +156,16 @@ def test_a_page_size_given_by_a_variable_is_costed_at_the_value_sent(gql, api):
         assert gql(PAGED_EVENTS, {"id": game_id, "n": n})["errors"]
 
 
+def test_a_document_over_another_limit_is_refused_for_that_one_alone(gql, api):
+    """Costly only at its variables' largest, and over the alias limit too: the answer
+    names the alias limit, not the internal code of a cost still to be checked."""
+    game_id = api.create()["id"]
+    aliased = " ".join(f"a{n}: game(id: $id) {{ id }}" for n in range(31))
+    query = PAGED_EVENTS[: PAGED_EVENTS.rindex("}")] + aliased + " }"
+    errors = gql(query, {"id": game_id, "n": 20})["errors"]
+    assert [error["extensions"]["code"] for error in errors] == ["too_many_aliases"]
+
+
 def test_a_page_size_given_by_a_variable_is_costed_at_its_value_over_a_websocket(client, api):
     from tests.schema.test_graphql_ws_limits import code_of, run, socket
 
