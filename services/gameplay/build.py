@@ -38,6 +38,7 @@ from .dispatch import (
     CeleryDispatcher,
     Dispatcher,
     InProcessDispatcher,
+    KeepsWebhooks,
     WebhookSender,
     webhook_policy,
 )
@@ -106,6 +107,14 @@ class Gameplay:
                 await self.tournaments.sweep_stalled(self.settings.task_stall_seconds)
             except Exception as error:
                 log.error("tournament_sweep_failed", exc_info=error)
+
+    async def resend_kept_webhooks(self) -> int:
+        """The sweep's part for webhooks the broker could not take: hands the due ones
+        to it again. Only a Celery dispatcher keeps any (the in-process one delivers in
+        this process, with no broker to refuse them)."""
+        if isinstance(self.dispatcher, KeepsWebhooks):
+            return await self.dispatcher.resend_kept_webhooks()
+        return 0
 
     async def close(self) -> None:
         """Stops everything this process runs; each step is bounded, so a stuck one
@@ -239,6 +248,8 @@ def _dispatcher(settings: Settings, role: Role, redis: Redis, advance: Advance) 
         prefix=settings.key_prefix,
         # Longer than a redelivery takes, so a read of the game re-sends only lost tasks.
         claim_seconds=3 * settings.task_visibility_timeout,
+        outbox_max_entries=settings.webhook_outbox_max_entries,
+        outbox_max_age=settings.webhook_outbox_max_age,
     )
 
 

@@ -9,6 +9,11 @@ runs it as background asyncio tasks (embedded mode); `CeleryDispatcher` sends th
 Both are awaited from the event loop and never block it: the Celery dispatcher claims a
 turn on the async Redis client and hands `send_task` (a blocking broker round trip) to
 a small thread pool of its own.
+
+A webhook the broker cannot take is kept in a Redis outbox (`services.store.
+webhook_outbox`) and handed to the broker again by the sweep (`resend_kept_webhooks`).
+The in-process dispatcher hands nothing to a broker, so it has no such failure and keeps
+nothing: it delivers in this process, retried with back-off, as long as it runs.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import structlog
 from redis.asyncio import Redis
 
 from services.store.progress import note_moved
+from services.store.webhook_outbox import KeptWebhook, WebhookOutbox
 
 from . import metrics
 from .webhooks import DeliveryFailed, Webhook, backoff_seconds, deliver
@@ -63,6 +69,13 @@ class WebhookSender(Protocol):
         self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
     ) -> None:
         """POST `payload` to `url`, signed, retried with back-off (at least once)."""
+
+
+@runtime_checkable
+class KeepsWebhooks(Protocol):
+    async def resend_kept_webhooks(self, limit: int = ...) -> int:
+        """Hand the due webhooks of the outbox to the broker again; returns how many
+        it took. Safe on any number of sweepers at once."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +196,16 @@ ADVANCE_TASK = "skyport.advance"
 WEBHOOK_TASK = "skyport.deliver_webhook"
 """Name of the workers' task that POSTs one webhook (args: event id, type, url, payload)."""
 
+OUTBOX_BATCH = 100
+"""Most kept webhooks one sweep hands to the broker (the oldest due first; the next
+sweep goes on)."""
+OUTBOX_LEASE_MS = 60_000
+"""How long a sweep's claim on a kept webhook lasts: if the sweeper dies before the broker
+took it, another sends it after this."""
+OUTBOX_BACKOFF_MS = (5_000, 60_000)
+"""Shortest and longest wait before a kept webhook the broker refused again is tried
+again: as long as it has been kept (so the wait doubles), within these bounds."""
+
 
 class CeleryDispatcher:
     """Sends `(game_id, version)` to the Celery workers' `skyport.advance` task.
@@ -195,6 +218,10 @@ class CeleryDispatcher:
     (`services.store.progress`) before its task is sent. Progress so rests on the stored
     state: if the task is lost (a worker killed, the broker down), the game stays in the
     index and the workers' sweep sends its turn again (`resend`, past the claim).
+
+    With the same Redis, a webhook the broker cannot take is kept in the outbox
+    (`services.store.webhook_outbox`, bounded by `outbox_max_entries` and
+    `outbox_max_age` seconds) and the sweep hands it over later (`resend_kept_webhooks`).
 
     One instance per process: its Celery app keeps the broker connection and producer
     pool, and its threads send the tasks, so the event loop never waits on the broker.
@@ -209,6 +236,8 @@ class CeleryDispatcher:
         prefix: str = "skyport",
         claim_seconds: int = 30,
         senders: int = 4,
+        outbox_max_entries: int = 10_000,
+        outbox_max_age: int = 86_400,
     ) -> None:
         from celery import Celery
 
@@ -226,6 +255,16 @@ class CeleryDispatcher:
         self._prefix = prefix
         self._claim_seconds = claim_seconds
         self._senders = ThreadPoolExecutor(senders, thread_name_prefix="skyport-send")
+        self._outbox = (
+            WebhookOutbox(
+                claims,
+                prefix,
+                max_entries=outbox_max_entries,
+                max_age_ms=outbox_max_age * 1000,
+            )
+            if claims is not None
+            else None
+        )
 
     def _claim_key(self, game_id: str, version: int) -> str:
         return f"{self._prefix}:{{{game_id}}}:sent:{version}"
@@ -259,14 +298,78 @@ class CeleryDispatcher:
         self, event_id: str, event_type: str, url: str, payload: dict[str, Any]
     ) -> None:
         """Hands the delivery to the workers; if the broker cannot take it, the webhook
-        is logged and counted as not sent and the caller goes on: it is sent after a
-        change that stands, and whatever comes next (the clocks, a bot's turn, a
-        tournament's report) matters more than one notification."""
+        is kept in the outbox for the sweep to send later, and the caller goes on: it is
+        sent after a change that stands, and whatever comes next (the clocks, a bot's
+        turn, a tournament's report) must not wait for the broker. If it cannot be kept
+        either (Redis down too), it is logged and counted as not sent."""
         try:
             await self._in_thread(WEBHOOK_TASK, [event_id, event_type, url, payload])
         except Exception as error:
+            await self._keep(event_id, event_type, url, payload, error)
+
+    async def _keep(
+        self,
+        event_id: str,
+        event_type: str,
+        url: str,
+        payload: dict[str, Any],
+        error: Exception,
+    ) -> None:
+        if self._outbox is None:
             metrics.WEBHOOKS_NOT_SENT.inc()
             log.error("webhook_not_sent", event_id=event_id, url=url, error=repr(error))
+            return
+        try:
+            kept = await self._outbox.keep(event_id, event_type, url, payload, _now_ms())
+        except Exception as keep_error:
+            metrics.WEBHOOKS_NOT_SENT.inc()
+            log.error(
+                "webhook_not_sent",
+                event_id=event_id,
+                url=url,
+                error=repr(error),
+                outbox_error=repr(keep_error),
+            )
+            return
+        metrics.WEBHOOKS_KEPT.inc()
+        log.warning("webhook_kept", event_id=event_id, url=url, error=repr(error))
+        _count_dropped("too_old", kept.expired)
+        _count_dropped("outbox_full", kept.dropped)
+
+    async def resend_kept_webhooks(self, limit: int = OUTBOX_BATCH) -> int:
+        """The sweep's part for webhooks: hands up to `limit` due webhooks of the outbox
+        to the broker, oldest due first, each removed once the broker took it. The first
+        the broker refuses again is tried again after a back-off, and the rest of the
+        batch at the next sweep (one refusal per sweep while the broker is down). Each
+        entry is claimed first, so concurrent sweeps send it once. Returns how many
+        the broker took."""
+        if self._outbox is None:
+            return 0
+        now = _now_ms()
+        claimed, expired = await self._outbox.claim(now, limit, OUTBOX_LEASE_MS)
+        _count_dropped("too_old", expired)
+        sent = 0
+        for index, webhook in enumerate(claimed):
+            try:
+                await self._in_thread(WEBHOOK_TASK, _task_args(webhook))
+            except Exception as error:
+                low, high = OUTBOX_BACKOFF_MS
+                wait = min(max(now - webhook.kept_at_ms, low), high)
+                log.warning(
+                    "webhook_still_not_sent",
+                    event_id=webhook.event_id,
+                    url=webhook.url,
+                    retry_in_ms=wait,
+                    error=repr(error),
+                )
+                rest = [(other, now) for other in claimed[index + 1 :]]
+                await self._outbox.later([(webhook, now + wait), *rest])
+                break
+            await self._outbox.sent(webhook)
+            metrics.WEBHOOKS_RESENT.inc()
+            log.info("webhook_resent", event_id=webhook.event_id, url=webhook.url)
+            sent += 1
+        return sent
 
     async def _in_thread(self, task: str, args: list[Any]) -> None:
         def send() -> None:
@@ -293,3 +396,14 @@ def webhook_policy(settings: Settings) -> WebhookPolicy:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _task_args(webhook: KeptWebhook) -> list[Any]:
+    return [webhook.event_id, webhook.event_type, webhook.url, webhook.payload]
+
+
+def _count_dropped(reason: str, entries: list[str]) -> None:
+    """Webhooks dropped from the outbox unsent (`<event id> <url>` each): given up."""
+    if entries:
+        metrics.WEBHOOKS_NOT_SENT.inc(len(entries))
+        log.error("webhooks_dropped_from_outbox", reason=reason, webhooks=entries)

@@ -45,7 +45,17 @@ AFTER_COMMIT_FAILURES = Counter(
 )
 WEBHOOKS_NOT_SENT = Counter(
     "skyport_webhooks_not_sent_total",
-    "Webhooks that could not be handed to the workers (the broker was unreachable).",
+    "Webhooks given up before the workers had them: the broker could not take them and "
+    "they could not be kept for later, or they were dropped from the outbox (full, or "
+    "kept too long).",
+)
+WEBHOOKS_KEPT = Counter(
+    "skyport_webhooks_kept_total",
+    "Webhooks the broker could not take, kept in Redis for the sweep to send later.",
+)
+WEBHOOKS_RESENT = Counter(
+    "skyport_webhooks_resent_total",
+    "Kept webhooks the sweep handed to the broker.",
 )
 SWEEP_FAILURES = Counter(
     "skyport_sweep_failures_total",

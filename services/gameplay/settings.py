@@ -157,6 +157,19 @@ class Settings(BaseSettings):
         description="Seconds one webhook POST may take, from connecting to the answer's "
         "status line (its body is never read).",
     )
+    webhook_outbox_max_entries: int = Field(
+        default=10_000,
+        ge=1,
+        description="Most webhooks kept in Redis while the broker cannot take them (to be "
+        "sent by the sweep once it can); one more drops the oldest, counted in "
+        "skyport_webhooks_not_sent_total.",
+    )
+    webhook_outbox_max_age: int = Field(
+        default=86_400,
+        ge=60,
+        description="Seconds a webhook the broker could not take is kept for a later send; "
+        "older, it is dropped and counted in skyport_webhooks_not_sent_total.",
+    )
     forwarded_allow_ips: str = Field(
         default="127.0.0.1",
         description="Proxies whose X-Forwarded-For gives the client IP: comma-separated "
