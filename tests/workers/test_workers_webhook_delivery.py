@@ -13,6 +13,7 @@ from worker_harness import PLATFORM_KEY, WebhookReceiver, wait_for
 from services.api.app import create_app
 from services.gameplay.settings import Settings
 from services.gameplay.webhooks import verify
+from services.store.webhook_outbox import outbox_keys
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -129,3 +130,46 @@ def test_a_webhook_is_given_up_after_its_retries() -> None:
             wait_for(lambda: len(receiver.attempts(event_id)) == 3, 20, "three attempts")
             time.sleep(1.5)
             assert len(receiver.attempts(event_id)) == 3, "one try and two retries, no more"
+
+
+def test_a_move_webhook_the_broker_could_not_take_reaches_the_platform_later(
+    worker_setup,
+) -> None:
+    """The API's broker is unreachable when a move commits: the move's webhook is kept in
+    Redis, and a worker's sweep hands it over once there is a broker to take it."""
+    setup = worker_setup(webhook_secret=SECRET, **FAST_RETRIES, **LOCAL_RECEIVERS)
+    cut_off = setup.settings.model_copy(update={"broker_url": "redis://127.0.0.1:9/0"})
+    outbox_due = outbox_keys(setup.settings.key_prefix)[1]
+    store = setup.store()
+    with (
+        WebhookReceiver(fail_first=0) as receiver,
+        TestClient(create_app(cut_off)) as client,
+    ):
+        created = create(
+            client,
+            seats=[{"name": "Ann"}, {"name": "Bo"}],
+            webhook_url=receiver.url,
+            webhook_events=["move"],
+        )
+        game_id = created["id"]
+        for seat in created["seats"]:
+            auth = {"Authorization": f"Bearer {seat['token']}"}
+            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
+            if legal["moves"]:
+                break
+        moved = client.post(
+            f"/v1/games/{game_id}/moves", json={"move": legal["moves"][0]}, headers=auth
+        )
+        assert moved.status_code == 200, moved.text
+        event_id = f"{game_id}:{moved.json()['version']}:move"
+        assert store.zcard(outbox_due) == 1, "kept while the broker is unreachable"
+        assert receiver.received == []
+
+        setup.start_worker("--beat", **LOCAL_RECEIVERS)  # a worker and its broker
+        headers, body = wait_for(lambda: receiver.delivered().get(event_id), 30, event_id)
+        assert verify(SECRET, body, headers["skyport-signature"])
+        assert orjson.loads(body)["id"] == event_id
+        wait_for(lambda: store.zcard(outbox_due) == 0, 10, "the outbox to empty")
+        time.sleep(1.5)  # a few more sweeps
+        assert len(receiver.attempts(event_id)) == 1, "sent once"
+    store.close()
