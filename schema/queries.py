@@ -70,7 +70,7 @@ def build_query(types: GameTypes) -> type:
             tag: str | None = None,
             first: Annotated[int, GAMES.first_argument()] = 20,
             after: Annotated[str | None, AFTER] = None,
-        ) -> Connection[GameSummary]:
+        ) -> Connection[GameSummary] | None:
             size, position = GAMES.start(first, after)
             context = info.context
             listing = await context.service.game_listing(
@@ -85,7 +85,7 @@ def build_query(types: GameTypes) -> type:
             return GAMES.connection(nodes, listing, position)
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
-        async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves:
+        async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves | None:
             context = info.context
             document = await context.service.legal_moves(
                 str(game_id), context.credentials(), labelled=selects(info, "moves", "label")
@@ -106,7 +106,7 @@ def build_query(types: GameTypes) -> type:
                 int | None,
                 strawberry.argument(description="Start after this version, instead of `after`."),
             ] = None,
-        ) -> EventConnection:
+        ) -> EventConnection | None:
             size, position = EVENTS.start(first, after)
             if position is not None and since_version is not None:
                 raise bad_request("invalid_query", "Give `after` or `sinceVersion`, not both.")
@@ -124,7 +124,7 @@ def build_query(types: GameTypes) -> type:
             )
 
         @strawberry.field(description="Final standings with every score's breakdown.")
-        async def result(self, info: Info, game_id: strawberry.ID) -> GameResult:
+        async def result(self, info: Info, game_id: strawberry.ID) -> GameResult | None:
             return GameResult.of(await info.context.service.result(str(game_id)))
 
         @strawberry.field(
@@ -133,7 +133,7 @@ def build_query(types: GameTypes) -> type:
             "table's record waits (deal_in_play) until every table dealt its seed has finished.",
             metadata={FIELD_COST: RECORD_COST},
         )
-        async def record(self, info: Info, game_id: strawberry.ID) -> JSON:
+        async def record(self, info: Info, game_id: strawberry.ID) -> JSON | None:
             context = info.context
             archived = await context.service.record(str(game_id), context.credentials())
             return JSON(await asyncio.to_thread(orjson.loads, archived.record_json))
@@ -144,7 +144,7 @@ def build_query(types: GameTypes) -> type:
         )
         async def game_at_version(
             self, info: Info, game_id: strawberry.ID, version: int
-        ) -> at_version:
+        ) -> at_version | None:
             context = info.context
             document = await context.service.version_view(str(game_id), version)
             return at_version.of(document, context.service.games[document.game])
@@ -156,7 +156,7 @@ def build_query(types: GameTypes) -> type:
             tag: str | None = None,
             first: Annotated[int, RECORDS.first_argument()] = 20,
             after: Annotated[str | None, AFTER] = None,
-        ) -> Connection[RecordSummary]:
+        ) -> Connection[RecordSummary] | None:
             size, position = RECORDS.start(first, after)
             context = info.context
             listing = await context.service.record_listing(

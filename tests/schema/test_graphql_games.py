@@ -524,3 +524,19 @@ def test_legal_moves_without_labels_are_listed_without_making_them(gql, games, m
     move = listed["moves"][0]["move"]
     answer = gql.data(MOVE, {"id": created["id"], "move": move, "expected": 0}, token)["makeMove"]
     assert answer["__typename"] == "MoveApplied"
+
+
+def test_a_failing_top_level_field_nulls_only_itself(gql):
+    """`result` on a game still being played is an error for `result` alone: the game
+    asked for beside it still comes back (both fields were in one non-null chain)."""
+    created = create(gql)
+    answer = gql(
+        """query($id: ID!) { game(id: $id) { status } result(gameId: $id) { winners }
+        legalMoves(gameId: $id) { version } }""",
+        {"id": created["id"]},
+    )
+    assert answer["data"]["game"] == {"status": "ACTIVE"}
+    assert answer["data"]["result"] is None and answer["data"]["legalMoves"] is None
+    codes = {tuple(error["path"]): error["extensions"]["code"] for error in answer["errors"]}
+    assert codes[("result",)] == "not_finished"
+    assert ("legalMoves",) in codes  # a spectator has no moves to send
