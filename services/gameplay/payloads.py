@@ -14,6 +14,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StringConstraints,
     ValidationError,
@@ -153,7 +154,7 @@ class SeatRequest(Strict):
         description="Bot level to let the service play this seat (see the catalog); "
         "omit for a human seat, which gets a token.",
     )
-    open: bool = Field(
+    open: StrictBool = Field(
         default=False,
         description="An open seat (without name or bot): it gets an invite code, shown "
         "only to the creator, that one player claims it with (POST "
@@ -268,7 +269,7 @@ class ResignRequest(Strict):
 
 
 class AutopilotRequest(Strict):
-    on: bool = Field(
+    on: StrictBool = Field(
         description="true: a bot (the game's leave_bot) plays your turns until you turn it "
         "off; false: you play again."
     )

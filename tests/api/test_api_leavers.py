@@ -144,6 +144,17 @@ def test_unknown_leave_options_are_refused_at_creation(api):
     assert "leave_bot" in bad_bot.json()["detail"]
 
 
+@pytest.mark.parametrize("on", ["yes", "false", 1, 0, None])
+def test_autopilot_takes_true_or_false_only(api, on):
+    """The string "yes" or the number 1 turned autopilot on (pydantic's lax booleans):
+    anything but a JSON boolean is refused."""
+    created = api.create(seats=2)
+    game_id, tokens = created["id"], tokens_of(created)
+    refused = autopilot(api, game_id, 0, tokens[0], on)
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+    assert not api.game(game_id)["seats"][0]["autopilot"]
+
+
 def test_a_seat_steps_away_on_autopilot_and_comes_back(api):
     created = api.create(seats=2)
     game_id, tokens = created["id"], tokens_of(created)
