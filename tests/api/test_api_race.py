@@ -53,7 +53,10 @@ async def test_fifty_clients_racing_on_one_game_lose_and_double_nothing(
 ):
     platform = {"Authorization": "Bearer platform-key-for-tests-0001"}
     with serve(create_app(settings, games)) as server:
-        limits = httpx.Limits(max_connections=CLIENTS + 5)
+        # Idle connections are dropped by the client (1 s) before uvicorn's keep-alive
+        # (5 s) closes them under a request about to reuse one (a ReadError seen on a
+        # loaded machine).
+        limits = httpx.Limits(max_connections=CLIENTS + 5, keepalive_expiry=1.0)
         async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30) as http:
             created = await http.post(
                 "/v1/games",
