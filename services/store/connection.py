@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import fakeredis
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.connection import (
@@ -16,9 +18,22 @@ from redis.typing import EncodableT
 
 def open_redis(url: str | None, *, max_connections: int = 64, pool_timeout: float = 5.0) -> Redis:
     """A client for `url`, or with no URL an in-process Redis (fakeredis, Lua included)
-    that behaves the same for everything the store does."""
+    that behaves the same for everything the store does.
+
+    Both pools block: a burst of commands beyond `max_connections` waits up to
+    `pool_timeout` seconds for a free connection instead of failing at once (fakeredis's
+    own default pool refuses the 101st at once with `MaxConnectionsError`, which a
+    burst of bot games in embedded mode met)."""
     if not url:
-        return fakeredis.FakeAsyncRedis(server=fakeredis.FakeServer(), decode_responses=True)
+        fake = fakeredis.FakeAsyncRedis(
+            server=fakeredis.FakeServer(),
+            decode_responses=True,
+            connection_pool_class=BlockingConnectionPool,
+            max_connections=max_connections,
+        )
+        # fakeredis hands the pool its connection's arguments only: the wait is set here.
+        cast(BlockingConnectionPool, fake.connection_pool).timeout = pool_timeout
+        return fake
     pool = BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,

@@ -3,6 +3,8 @@ redis-py packs them, over whichever kind of connection the URL names."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from redis.asyncio.connection import Connection
 from redis.exceptions import DataError
@@ -77,3 +79,19 @@ async def test_commands_round_trip_through_a_real_server(redis_url: str, key_pre
     finally:
         await client.delete(key, f"{key}:n")
         await client.aclose()
+
+
+async def test_the_embedded_redis_waits_for_a_free_connection_under_a_burst() -> None:
+    """Embedded mode's pool blocks, as a real server's does: commands beyond
+    `max_connections` at once wait for a free connection (up to `pool_timeout`) instead
+    of failing at once (fakeredis's default pool refused the 101st with
+    `MaxConnectionsError`, which a tournament's burst of bot games met)."""
+    redis = open_redis(None, max_connections=20, pool_timeout=5.0)
+    try:
+        # each holds its connection for a tenth of a second, 120 at once
+        waited = await asyncio.gather(
+            *(redis.blpop([f"queue-{n}"], timeout=0.1) for n in range(120))
+        )
+        assert waited == [None] * 120
+    finally:
+        await redis.aclose()
