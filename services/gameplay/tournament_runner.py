@@ -3,12 +3,16 @@ run by the workers.
 
 A round's games are made by whoever starts the round: the request that creates the
 tournament (round 1), then the worker that scores the last game of a round (the
-referee calls `game_ended` after every game's end). Each step reads the stored
-tournament and swaps in the next one with compare-and-set, so concurrent workers
-cannot start a round twice, and every step may be run again: the games of a table are
-created with an idempotency key derived from the tournament's secret, its round and its
-table, so a second creation (a redelivered task) answers the same game, ids and seat
-tokens; a round is marked announced only once its games exist and its
+referee calls `game_ended` after every game's end). The creating request (and its
+Idempotency-Key retry) only opens the current round (`open_round`): with bots in the API
+process, round 1's games may all end while it is still creating them, and stepping on
+from there would play round after round before it answered; what is due then is left to
+the scoring workers' `game_ended` and to the sweep, which steps such a tournament at once.
+Each step reads the stored tournament and swaps in the next one with compare-and-set, so
+concurrent workers cannot start a round twice, and every step may be run again: the games
+of a table are created with an idempotency key derived from the tournament's secret, its
+round and its table, so a second creation (a redelivered task) answers the same game, ids
+and seat tokens; a round is marked announced only once its games exist and its
 `tournament.round_started` webhook was sent.
 
 Nothing else would step a tournament whose round's last report was lost (its worker
@@ -121,9 +125,11 @@ async def off_loop(pool: ThreadPoolExecutor, function: Callable[..., T], *args: 
     return await asyncio.get_running_loop().run_in_executor(pool, call)
 
 
-Outcome = Literal["running", "over", "gave_up"]
-"""How a `progress` left a tournament: still running, over (finished, gone, or refused
-for good), or not done (others kept winning the compare-and-set)."""
+Outcome = Literal["running", "due", "over", "gave_up"]
+"""How a `progress` left a tournament: still running (waiting on its round's tables), a
+bounded step's stop with more to do (`due`: results to record, a round to start or the
+end to announce), over (finished, gone, or refused for good), or not done (others kept
+winning the compare-and-set)."""
 
 
 def tournament_not_found(tournament_id: str) -> Problem:
@@ -234,7 +240,7 @@ class TournamentRunner:
                 if first is not None:
                     return await self._replayed(who, first.document, request_print, idempotency_key)
             raise Problem(409, "tournament_exists", "Try again.")
-        await self.progress(tournament_id)
+        await self.open_round(tournament_id)
         log.info("tournament_created", tournament_id=tournament_id, participants=len(tokens))
         return _created_answer(stored, tokens), False
 
@@ -246,7 +252,7 @@ class TournamentRunner:
         stored = await self._scheduled(await _parsed(document))
         if stored.create_fingerprint != request_print or stored.token_salt is None:
             raise idempotency_key_reused()
-        await self.progress(stored.id)
+        await self.open_round(stored.id)
         metrics.IDEMPOTENT_REPLAYS.inc()
         tokens = [
             _participant_token(stored.token_salt, who, idempotency_key, index)
@@ -391,13 +397,27 @@ class TournamentRunner:
         round's games and announce it, start the next round once this one is done, or
         announce the end. Safe to run any number of times, anywhere, at once. Notes the
         step in the index of running tournaments (or takes a finished one out)."""
-        outcome = await self._progress(tournament_id)
-        if outcome == "running":
+        await self._noted(tournament_id, await self._progress(tournament_id))
+
+    async def open_round(self, tournament_id: str) -> None:
+        """A bounded `progress`, for a request: create the current round's games and
+        announce it if that is not done yet, and nothing more, so that a request creates
+        at most one round's games however fast bots play them. What else is due (the
+        round's results, the next round, the end) is left to `game_ended`, which every
+        game's end calls, and to the sweep, told to step the tournament at its next
+        pass: nothing is lost if the round's games all ended before this returned."""
+        await self._noted(tournament_id, await self._progress(tournament_id, bounded=True))
+
+    async def _noted(self, tournament_id: str, outcome: Outcome) -> None:
+        """Note a step in the index of running tournaments (or take a finished one out)."""
+        if outcome in ("running", "due"):
             # Only a compare-and-set swap renewed its lifetime: a round waiting on a table
             # longer than that lost the tournament and every result. The sweep steps a
             # running tournament every SKYPORT_TASK_STALL_SECONDS, so this keeps it.
             await self.store.keep(tournament_id)
-            await self.running.stepped(tournament_id, now_ms())
+            # One left with more to do is noted as stepped long ago: the next sweep steps
+            # it first (should no game's end step it before).
+            await self.running.stepped(tournament_id, now_ms() if outcome == "running" else 0)
         elif outcome == "over":
             await self.running.ended(tournament_id)
 
@@ -419,7 +439,11 @@ class TournamentRunner:
                 log.error("tournament_sweep_failed", tournament_id=tournament_id, exc_info=error)
         return stepped
 
-    async def _progress(self, tournament_id: str) -> Outcome:
+    async def _progress(self, tournament_id: str, bounded: bool = False) -> Outcome:
+        """The steps of `progress`; `bounded`, only opening the current round (at most
+        one round's games), then `due` if more is to be done."""
+        opened = 0
+        """The round this step opened (its games created, its start announced)."""
         for _ in range(MAX_SWAPS):
             found = await self.store.load(tournament_id)
             if found is None:
@@ -428,10 +452,24 @@ class TournamentRunner:
             tournament = stored.tournament
             if tournament.rounds and stored.announced < len(tournament.rounds):
                 round_ = tournament.rounds[-1]
-                await self._open_tables(stored, round_)
-                await self._announce_round(stored, round_)
-                await self._swap(stored, found.version, announced=len(tournament.rounds))
+                if opened != round_.number:
+                    if bounded and opened:
+                        return "due"  # another round, started since: its starter opens it
+                    await self._open_tables(stored, round_)
+                    await self._announce_round(stored, round_)
+                    opened = round_.number
+                # Lost to a result recorded meanwhile, it only marks the round announced
+                # again: its games exist and its webhook went (they are not made again
+                # for every result a round's fast tables record while it is opened).
+                if not await self._swap(stored, found.version, announced=len(tournament.rounds)):
+                    await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
                 continue
+            if bounded:
+                if tournament.rounds and not tournament.rounds[-1].done:
+                    return "running"
+                if is_finished(tournament) and stored.finish_announced:
+                    return "over"
+                return "due"
             if tournament.rounds and not tournament.rounds[-1].done:
                 ended = await self._ended_unrecorded(tournament.rounds[-1])
                 if not ended:

@@ -5,6 +5,7 @@ tokens with their participant token, the webhooks a platform is sent, and GraphQ
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -128,6 +129,55 @@ def test_a_round_robin_of_four_bots_is_played_to_the_end_by_the_workers(api):
             assert table["ranks"] == [by_seat[s]["rank"] for s in range(2)]
             names = [by_seat[s]["name"] for s in range(2)]
             assert names == [f"Bot {p}" for p in table["participants"]]
+
+
+def test_creating_a_tournament_of_many_bots_makes_only_round_1_and_the_games_play_on(
+    api, monkeypatch
+):
+    """With bots in the API process, round 1's games end while the creating request is
+    still making them. The request makes round 1 only and answers (it used to step on
+    from there, round after round: 90 bots kept it open for minutes); the games' own
+    ends play the rest. Here every step but the request's own waits for the answer, so
+    what the request made shows."""
+    answered = threading.Event()
+    progress = tournament_runner.TournamentRunner.progress
+
+    async def after_the_answer(self, tournament_id: str) -> None:
+        deadline = time.monotonic() + 10
+        while not answered.is_set() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await progress(self, tournament_id)
+
+    monkeypatch.setattr(tournament_runner.TournamentRunner, "progress", after_the_answer)
+    started = time.monotonic()
+    try:
+        created = create(
+            api,
+            game="hidden-numbers",
+            participants=bots(12),
+            format={"kind": "round_robin"},
+            seed=5,
+        )
+        took = time.monotonic() - started
+        tagged = api.client.get(
+            "/v1/games", params={"tag": f"tournament:{created['id']}", "limit": 100}, headers=KEY
+        ).json()["games"]
+        document = api.client.get(f"/v1/tournaments/{created['id']}").json()
+    finally:
+        answered.set()
+    assert created["rounds_total"] == 11
+    assert [p["participant"] for p in created["participants"]] == list(range(12))
+    assert [r["number"] for r in document["rounds"]] == [1]
+    assert took < 5, f"the request took {took:.1f}s"
+    round_1 = {t["game_id"] for t in document["rounds"][0]["tables"]}
+    assert len(round_1) == 6 and {g["id"] for g in tagged} == round_1
+    # nobody asks again: the games' ends play every round to the end
+    document = finished(api, created["id"], timeout=60)
+    assert [r["number"] for r in document["rounds"]] == list(range(1, 12))
+    assert all(r["done"] and len(r["tables"]) == 6 for r in document["rounds"])
+    pairs = {frozenset(t["participants"]) for r in document["rounds"] for t in r["tables"]}
+    assert len(pairs) == 12 * 11 // 2
+    check_standings(document, results(api, document))
 
 
 def test_a_swiss_of_eight_bots_over_three_rounds_pairs_by_score_without_rematches(api):

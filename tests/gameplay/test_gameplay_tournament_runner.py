@@ -84,6 +84,59 @@ async def test_workers_finishing_a_round_at_once_start_the_next_round_once(gamep
     assert (await stored(gameplay, tournament_id))[1] == settled
 
 
+async def round_1_won_by_seat_0(gameplay: Gameplay, tournament_id: str, **update) -> None:
+    """Store round 1's results, as the scoring of its games (that did not step on)."""
+    before, version = await stored(gameplay, tournament_id)
+    results = before.tournament
+    for table in results.rounds[0].tables:
+        results = record_result(results, 1, table.number, won_by_seat_0())
+    changed = before.model_copy(update={"tournament": results, **update})
+    assert await gameplay.tournaments.store.swap(tournament_id, version, changed.model_dump_json())
+
+
+async def test_a_round_that_ended_while_its_request_opened_it_is_left_to_the_next_sweep(
+    gameplay,
+):
+    """Bots in the API process may end all of round 1's games while the creating
+    request is still opening it. The request opens that round only (one round's games
+    a request, however fast bots play) and leaves the next step to the sweep, noted as
+    due at its next pass rather than after SKYPORT_TASK_STALL_SECONDS."""
+    runner = gameplay.tournaments
+    tournament_id = await people_round_robin(gameplay)
+    # as the request finds it: round 1's results all in, its opening not yet marked
+    await round_1_won_by_seat_0(gameplay, tournament_id, announced=0)
+    await runner.open_round(tournament_id)
+    after, _ = await stored(gameplay, tournament_id)
+    assert len(after.tournament.rounds) == 1 and after.announced == 1
+    assert await gameplay.redis.zscore(runner.running.key, tournament_id) == 0
+    assert await runner.sweep_stalled(stall_seconds=60) == 1
+    after, _ = await stored(gameplay, tournament_id)
+    assert len(after.tournament.rounds) == 2 and after.announced == 2
+    assert all(table.game_id is not None for table in after.tournament.rounds[1].tables)
+
+
+async def test_a_retried_creation_opens_no_later_round(gameplay):
+    """An Idempotency-Key retry answers the first creation and does what it may have
+    left undone (opening round 1), nothing more: the next round is the sweep's."""
+    runner = gameplay.tournaments
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": f"P{n}"} for n in range(4)],
+            "format": {"kind": "round_robin"},
+        }
+    )
+    first, replayed = await runner.create(PLATFORM, request, "tournament-retry-bounded")
+    assert not replayed
+    await round_1_won_by_seat_0(gameplay, first.id)
+    again, replayed = await runner.create(PLATFORM, request, "tournament-retry-bounded")
+    assert replayed and again == first
+    after, _ = await stored(gameplay, first.id)
+    assert len(after.tournament.rounds) == 1 and after.tournament.rounds[0].done
+    assert await runner.sweep_stalled(stall_seconds=60) == 1
+    assert len((await stored(gameplay, first.id))[0].tournament.rounds) == 2
+
+
 async def test_a_result_reported_again_is_recorded_once(gameplay):
     tournament_id = await people_round_robin(gameplay)
     before, _ = await stored(gameplay, tournament_id)
