@@ -228,6 +228,8 @@ def serve():
 # --- the app under test ----------------------------------------------------------------
 
 PLATFORM_KEY = "platform-key-for-tests-0001"
+OTHER_PLATFORM_KEY = "platform-key-for-tests-0002"
+"""Another platform's key: it must neither list nor read in full PLATFORM_KEY's games."""
 
 
 @pytest.fixture
@@ -235,7 +237,7 @@ def settings(redis_url: str, key_prefix: str) -> Settings:
     return Settings(
         redis_url=redis_url,
         key_prefix=key_prefix,
-        api_keys=PLATFORM_KEY,
+        api_keys=f"{PLATFORM_KEY},{OTHER_PLATFORM_KEY}",
         rate_limit_per_ip=0,
         create_limit_per_ip=0,
         rate_limit_per_token=0,
@@ -257,6 +259,7 @@ class Driver:
     """Thin helpers over the REST API, so tests read like the rules they check."""
 
     platform_key = PLATFORM_KEY
+    other_platform_key = OTHER_PLATFORM_KEY
 
     def __init__(self, client: TestClient) -> None:
         self.client = client

@@ -62,7 +62,7 @@ async def create_game(request: Request, body: CreateGameRequest) -> Response:
 @operation(
     "GET",
     "/v1/games",
-    summary="List games (platform API keys only), newest first.",
+    summary="List the games your platform API key created, newest first.",
     security=BEARER,
     answers=(json_answer(200, GameList, "A page of games"),),
     problems=(401, 403),

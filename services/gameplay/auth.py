@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from services.store import SeatRecord
+from services.store import KEY_SCOPE_PREFIX, SeatRecord
 
 from .problems import bad_request, unauthorized
 
@@ -64,11 +64,12 @@ class Credentials:
 
     @property
     def scope(self) -> str:
-        """Whose idempotency keys these are when creating games."""
+        """Whose idempotency keys these are when creating games, and whose games (the
+        `creator` of those it creates) a platform lists and reads in full."""
         if self.acting_for is not None:
             return self.acting_for
         if self.platform and self.bearer:
-            return f"key:{hash_secret(self.bearer)[:32]}"
+            return f"{KEY_SCOPE_PREFIX}{hash_secret(self.bearer)[:32]}"
         return f"anonymous:{self.client_ip}"
 
 

@@ -588,7 +588,8 @@ class GameService:
         limit: int,
         cursor: str | None,
     ) -> Listing[GameSummaryDocument]:
-        """Games, newest first, `limit` of them after `cursor`, each with its cursor."""
+        """The games the caller's API key created (itself, in bulk or by its
+        tournaments), newest first, `limit` of them after `cursor`, each with its cursor."""
         if who.bearer is None:
             raise unauthorized("api_key_required", "Listing games needs a platform API key.")
         if not who.platform:
@@ -598,7 +599,7 @@ class GameService:
         _check_pattern("tag", tag, TAG)
         _check_pattern("cursor", cursor, CURSOR)
         page = await self.store.list_games(
-            status=status, game=game, tag=tag, limit=limit + 1, cursor=cursor
+            creator=who.scope, status=status, game=game, tag=tag, limit=limit + 1, cursor=cursor
         )
         documents = [
             GameSummaryDocument(

@@ -2,7 +2,7 @@
 
 from .clocks import Clock, ClockRules
 from .connection import open_redis
-from .keys import GameKeys, IndexKeys
+from .keys import KEY_SCOPE_PREFIX, GameKeys, IndexKeys
 from .live import Doorbell, LiveUpdates
 from .records import (
     AWAY_FIELD,
@@ -31,6 +31,7 @@ from .store import (
 __all__ = [
     "AWAY_FIELD",
     "FINAL_STATUSES",
+    "KEY_SCOPE_PREFIX",
     "MAX_SEATS",
     "RESIGNED",
     "TIMEOUT",

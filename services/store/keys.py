@@ -49,21 +49,27 @@ class GameKeys:
         return f"{self.prefix}:live:{self.game_id}"
 
 
+KEY_SCOPE_PREFIX = "key:"
+"""How the scope of a platform API key begins (`key:<hash prefix>`): the creators whose
+games are listed (nobody lists the games of callers without a key)."""
+
+
 @dataclass(frozen=True)
 class IndexKeys:
-    """Sorted sets listing games newest-last by `<created ms>:<id>` members (scored 0)."""
+    """Sorted sets listing games newest-last by `<created ms>:<id>` members (scored 0),
+    one set of them per creator (the scope of the API key that created the games, or
+    for which a tournament did): a platform lists its own games and no other's."""
 
     prefix: str
 
-    @property
-    def all(self) -> str:
-        return f"{self.prefix}:index:all"
+    def all(self, creator: str) -> str:
+        return f"{self.prefix}:listing:{creator}:all"
 
-    def by_game(self, game: str) -> str:
-        return f"{self.prefix}:index:game:{game}"
+    def by_game(self, creator: str, game: str) -> str:
+        return f"{self.prefix}:listing:{creator}:game:{game}"
 
-    def by_tag(self, tag: str) -> str:
-        return f"{self.prefix}:index:tag:{tag}"
+    def by_tag(self, creator: str, tag: str) -> str:
+        return f"{self.prefix}:listing:{creator}:tag:{tag}"
 
     @property
     def clocks(self) -> str:

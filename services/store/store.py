@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 
 from . import scripts
 from .clocks import Clock
-from .keys import GameKeys, IndexKeys
+from .keys import KEY_SCOPE_PREFIX, GameKeys, IndexKeys
 from .progress import note_moved
 from .records import (
     AWAY_FIELD,
@@ -204,9 +204,15 @@ class GameStore:
         return self._ttl_ms(record.status, record.clock)
 
     async def add_to_indexes(self, record: GameRecord) -> None:
+        """List the game for the API key that created it (itself, or by a tournament of
+        its): in that key's own indexes. A game created without a key is listed by
+        nobody, so it is in no index."""
+        creator = record.creator
+        if not creator.startswith(KEY_SCOPE_PREFIX):
+            return
         member = f"{_created_ms(record.created_at):015d}:{record.id}"
-        indexes = [self.index.all, self.index.by_game(record.game)]
-        indexes += [self.index.by_tag(tag) for tag in record.tags]
+        indexes = [self.index.all(creator), self.index.by_game(creator, record.game)]
+        indexes += [self.index.by_tag(creator, tag) for tag in record.tags]
         async with self.redis.pipeline(transaction=False) as pipe:
             for index in indexes:
                 pipe.zadd(index, {member: 0})
@@ -378,6 +384,7 @@ class GameStore:
     async def list_games(
         self,
         *,
+        creator: str,
         game: str | None = None,
         tag: str | None = None,
         status: GameStatus | None = None,
@@ -385,12 +392,13 @@ class GameStore:
         cursor: str | None = None,
         scan_limit: int | None = None,
     ) -> GamePage:
-        """Newest first. `cursor` is the `next_cursor` of the previous page (or any one
-        of its `cursors`: a listing resumes right after that game). At most about
+        """The games `creator` (an API key's scope) created, newest first. `cursor` is
+        the `next_cursor` of the previous page (or any one of its `cursors`: a listing
+        resumes right after that game). At most about
         `scan_limit` games (`SCAN_LIMIT`) are looked at: a page the filter left short
         then says where to go on (`resume`)."""
         budget = SCAN_LIMIT if scan_limit is None else scan_limit
-        index = self._pick_index(game, tag)
+        index = self._pick_index(creator, game, tag)
         filtered = status is not None or bool(game and tag)
         chunk = max(limit, 100) if filtered else max(limit, 10)
         found: list[GameSummary] = []
@@ -418,12 +426,12 @@ class GameStore:
                 return GamePage(found, members[-1], cursors, resume=members[-1])
             upper = f"({members[-1]}"
 
-    def _pick_index(self, game: str | None, tag: str | None) -> str:
+    def _pick_index(self, creator: str, game: str | None, tag: str | None) -> str:
         if tag:
-            return self.index.by_tag(tag)
+            return self.index.by_tag(creator, tag)
         if game:
-            return self.index.by_game(game)
-        return self.index.all
+            return self.index.by_game(creator, game)
+        return self.index.all(creator)
 
     async def _summaries(self, index: str, members: list[str]) -> list[GameSummary | None]:
         async with self.redis.pipeline(transaction=False) as pipe:

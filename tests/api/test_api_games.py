@@ -152,7 +152,7 @@ def test_a_whole_game_between_two_humans_ends_finished_with_a_result(api):
 
 
 def test_the_log_replays_to_the_stored_state(api, redis_url, settings, hidden_numbers):
-    created = api.create(options={"rounds": 2}, seed=99)
+    created = api.create(options={"rounds": 2}, seed=99, headers=api.auth(api.platform_key))
     api.play_out(created)
     api.wait_until(created["id"], lambda d: d["status"] == "finished")
     audit = api.client.get(
@@ -250,7 +250,7 @@ def test_events_since_a_version_start_after_it(api):
 
 
 def test_a_platform_reads_a_finished_game_in_full(api):
-    created = api.create(options={"rounds": 1})
+    created = api.create(options={"rounds": 1}, headers=api.auth(api.platform_key))
     api.play_out(created)
     api.wait_until(created["id"], lambda d: d["status"] == "finished")
     full = api.game(created["id"], api.platform_key)
@@ -378,7 +378,12 @@ query($tag: String) { games(tag: $tag) { edges { node { id seats { seat resigned
 
 
 def test_listings_show_the_seat_that_resigned_over_rest_and_graphql(api, gql):
-    created = api.create(seats=3, tags=["resign-listing"], on_leave="end_game")
+    created = api.create(
+        seats=3,
+        tags=["resign-listing"],
+        on_leave="end_game",
+        headers=api.auth(api.platform_key),
+    )
     tokens = tokens_of(created)
     response = api.client.post(f"/v1/games/{created['id']}/resign", headers=api.auth(tokens[1]))
     assert response.status_code == 200

@@ -472,8 +472,8 @@ def test_clocks_do_not_run_until_the_game_starts(api):
 def test_listings_filter_waiting_games_and_show_open_abandoned_and_autopilot_seats(api):
     platform = api.auth(api.platform_key)
     tag = f"seats-{time.time_ns()}"
-    waiting = api.create(seats=[{"name": "Host"}, OPEN], tags=[tag])
-    playing = api.create(seats=3, tags=[tag])
+    waiting = api.create(seats=[{"name": "Host"}, OPEN], tags=[tag], headers=platform)
+    playing = api.create(seats=3, tags=[tag], headers=platform)
     tokens = [s["token"] for s in playing["seats"]]
     assert (
         api.client.post(

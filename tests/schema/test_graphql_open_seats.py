@@ -67,8 +67,8 @@ mutation Move($id: ID!, $move: JSON!) {
 }"""
 
 
-def create(gql, seats, **extra):
-    data = gql.data(CREATE, {"input": {"game": "hidden-numbers", "seats": seats, **extra}})
+def create(gql, seats, token=None, **extra):
+    data = gql.data(CREATE, {"input": {"game": "hidden-numbers", "seats": seats, **extra}}, token)
     assert data["createGame"]["__typename"] == "GameCreated", data
     return data["createGame"]
 
@@ -214,8 +214,8 @@ def test_a_claim_key_replays_only_the_same_claim_and_never_without_the_code(gql)
 def test_listings_filter_by_waiting_and_show_seats_a_bot_plays(gql, api):
     tag = f"gql-seats-{time.time_ns()}"
     platform = api.platform_key
-    waiting = create(gql, [{"name": "Host"}, {"open": True}], tags=[tag])
-    three = api.create(seats=3, tags=[tag])
+    waiting = create(gql, [{"name": "Host"}, {"open": True}], platform, tags=[tag])
+    three = api.create(seats=3, tags=[tag], headers=api.auth(platform))
     api.client.post(f"/v1/games/{three['id']}/resign", headers=api.auth(three["seats"][2]["token"]))
     games = nodes(gql.data(GAMES, {"tag": tag, "status": "WAITING"}, platform)["games"])
     assert [g["id"] for g in games] == [waiting["id"]]

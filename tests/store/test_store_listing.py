@@ -29,7 +29,14 @@ async def store(redis_url: str, key_prefix: str):
     await client.aclose()
 
 
-def record(n: int, *, game: str = "toy", tags: list[str] | None = None) -> GameRecord:
+KEY = "key:one"
+"""The scope of the API key whose games these are (an `acting_for` of a tournament is
+the same scope: its tables are listed for the key)."""
+
+
+def record(
+    n: int, *, game: str = "toy", tags: list[str] | None = None, creator: str = KEY
+) -> GameRecord:
     created = (datetime(2030, 1, 1, tzinfo=UTC) + timedelta(seconds=n)).isoformat()
     return GameRecord(
         id=f"g{n:02d}",
@@ -43,27 +50,27 @@ def record(n: int, *, game: str = "toy", tags: list[str] | None = None) -> GameR
         tags=tags or [],
         created_at=created,
         updated_at=created,
-        creator="t",
+        creator=creator,
     )
 
 
 async def test_games_list_newest_first_in_pages(store: GameStore):
     for n in range(7):
         await store.create(record(n))
-    first = await store.list_games(limit=3)
+    first = await store.list_games(creator=KEY, limit=3)
     assert [g.id for g in first.games] == ["g06", "g05", "g04"]
-    second = await store.list_games(limit=3, cursor=first.next_cursor)
+    second = await store.list_games(creator=KEY, limit=3, cursor=first.next_cursor)
     assert [g.id for g in second.games] == ["g03", "g02", "g01"]
-    third = await store.list_games(limit=3, cursor=second.next_cursor)
+    third = await store.list_games(creator=KEY, limit=3, cursor=second.next_cursor)
     assert [g.id for g in third.games] == ["g00"] and third.next_cursor is None
 
 
 async def test_each_listed_game_has_the_cursor_that_resumes_right_after_it(store: GameStore):
     for n in range(5):
         await store.create(record(n))
-    page = await store.list_games(limit=3)
+    page = await store.list_games(creator=KEY, limit=3)
     assert page.cursors[-1] == page.next_cursor and len(page.cursors) == 3
-    resumed = await store.list_games(limit=3, cursor=page.cursors[0])
+    resumed = await store.list_games(creator=KEY, limit=3, cursor=page.cursors[0])
     assert [g.id for g in resumed.games] == ["g03", "g02", "g01"]
 
 
@@ -72,10 +79,12 @@ async def test_games_filter_by_game_tag_and_status(store: GameStore):
     await store.create(record(2, game="b", tags=["cup", "final"]))
     await store.create(record(3, game="b"))
     await store.transition("g03", 0, [GameStatus.ACTIVE], GameStatus.ABORTED, "2030-01-02")
-    assert [g.id for g in (await store.list_games(game="b")).games] == ["g03", "g02"]
-    assert [g.id for g in (await store.list_games(tag="cup")).games] == ["g02", "g01"]
-    assert [g.id for g in (await store.list_games(tag="cup", game="a")).games] == ["g01"]
-    aborted = await store.list_games(status=GameStatus.ABORTED)
+    assert [g.id for g in (await store.list_games(creator=KEY, game="b")).games] == ["g03", "g02"]
+    assert [g.id for g in (await store.list_games(creator=KEY, tag="cup")).games] == ["g02", "g01"]
+    assert [g.id for g in (await store.list_games(creator=KEY, tag="cup", game="a")).games] == [
+        "g01"
+    ]
+    aborted = await store.list_games(creator=KEY, status=GameStatus.ABORTED)
     assert [g.id for g in aborted.games] == ["g03"]
 
 
@@ -83,8 +92,8 @@ async def test_expired_games_drop_out_of_the_list(store: GameStore):
     await store.create(record(1))
     await store.create(record(2))
     await store.redis.delete(store.keys("g02").record)
-    assert [g.id for g in (await store.list_games()).games] == ["g01"]
-    assert await store.redis.zcard(store.index.all) == 1
+    assert [g.id for g in (await store.list_games(creator=KEY)).games] == ["g01"]
+    assert await store.redis.zcard(store.index.all(KEY)) == 1
 
 
 def resign_commit(game_id: str, version: int, seat: int) -> Commit:
@@ -103,10 +112,12 @@ def resign_commit(game_id: str, version: int, seat: int) -> Commit:
 async def test_listed_seats_show_who_resigned(store: GameStore):
     game = replace(record(1), seats=[SeatRecord("Ann"), SeatRecord("Bo"), SeatRecord("Cy")])
     await store.create(game)
-    assert [s["resigned"] for s in (await store.list_games()).games[0].seats] == [False] * 3
+    assert [s["resigned"] for s in (await store.list_games(creator=KEY)).games[0].seats] == [
+        False
+    ] * 3
     await store.commit(resign_commit(game.id, 0, 2))
     await store.commit(resign_commit(game.id, 1, 0))
-    listed = (await store.list_games()).games[0]
+    listed = (await store.list_games(creator=KEY)).games[0]
     assert listed.version == 2
     assert [s["resigned"] for s in listed.seats] == [True, False, True]
 
@@ -123,7 +134,7 @@ async def test_a_filter_that_few_games_match_pages_on_within_the_scan_budget(sto
     cursor = None
     while True:
         page = await store.list_games(
-            status=GameStatus.ABORTED, limit=5, cursor=cursor, scan_limit=3
+            creator=KEY, status=GameStatus.ABORTED, limit=5, cursor=cursor, scan_limit=3
         )
         pages += 1
         seen += [g.id for g in page.games]
@@ -138,6 +149,19 @@ async def test_a_filter_that_few_games_match_pages_on_within_the_scan_budget(sto
 async def test_an_unfiltered_page_fills_past_the_scan_budget(store: GameStore):
     for n in range(7):
         await store.create(record(n))
-    page = await store.list_games(limit=5, scan_limit=3)
+    page = await store.list_games(creator=KEY, limit=5, scan_limit=3)
     assert [g.id for g in page.games] == ["g06", "g05", "g04", "g03", "g02"]
     assert page.resume is None
+
+
+async def test_a_key_lists_only_the_games_it_created(store: GameStore):
+    """Each key has its own indexes: another key's games are not in its listing, by any
+    filter, and games created without a key are listed by nobody (in no index)."""
+    await store.create(record(1, game="a", tags=["cup"]))
+    await store.create(record(2, game="a", tags=["cup"], creator="key:two"))
+    await store.create(record(3, game="a", tags=["cup"], creator="anonymous:127.0.0.1"))
+    for creator, ids in ((KEY, ["g01"]), ("key:two", ["g02"]), ("anonymous:127.0.0.1", [])):
+        for filters in ({}, {"game": "a"}, {"tag": "cup"}, {"status": GameStatus.ACTIVE}):
+            page = await store.list_games(creator=creator, **filters)  # type: ignore[arg-type]
+            assert [g.id for g in page.games] == ids, (creator, filters)
+    assert not await store.redis.exists(store.index.all("anonymous:127.0.0.1"))

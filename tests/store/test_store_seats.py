@@ -36,7 +36,7 @@ def waiting_game(game_id: str, expires_ms: int = FAR_AHEAD_MS) -> GameRecord:
         tags=[],
         created_at="2030-01-01T00:00:00+00:00",
         updated_at="2030-01-01T00:00:00+00:00",
-        creator="t",
+        creator="key:t",
         invites={1: f"{expires_ms}:code-one", 2: f"{expires_ms}:code-two"},
     )
 
@@ -94,7 +94,7 @@ async def test_the_last_seat_filled_starts_the_game(store):
     start = GameStart(at="2030-01-01T00:01:00+00:00", turn=[0, 2])
     assert stored.started == start and await seats.start_of("g1") == start
     assert [seat.name for seat in stored.seats] == ["Host", "ann", "bo"]
-    listed = (await store.list_games()).games[0]
+    listed = (await store.list_games(creator="key:t")).games[0]
     assert [seat["name"] for seat in listed.seats] == ["Host", "ann", "bo"]
 
 
