@@ -39,7 +39,7 @@ def build_game_types(views: ViewTypes) -> GameTypes:
         prompts: list[Prompt]
         view: view_union
         seat_views: list[view_union] | None = strawberry.field(
-            description="Every seat's view: finished games read with an API key."
+            description="Every seat's view: finished games read with the API key that created them."
         )
         result: GameResult | None
         clock: Clock | None = strawberry.field(description="Time control, if the game has one.")

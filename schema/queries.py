@@ -61,7 +61,7 @@ def build_query(types: GameTypes) -> type:
             document = await context.service.get_game(str(id), context.credentials())
             return game_type.of(document, context.service.games[document.game])
 
-        @strawberry.field(description="Games, newest first (platform API keys only).")
+        @strawberry.field(description="The games your platform API key created, newest first.")
         async def games(
             self,
             info: Info,
@@ -128,7 +128,8 @@ def build_query(types: GameTypes) -> type:
             return GameResult.of(await info.context.service.result(str(game_id)))
 
         @strawberry.field(
-            description="The record of a finished game (for its seats and platform API keys): "
+            description="The record of a finished game (for its seats and the API key that "
+            "created it): "
             "everything `skyport replay` needs, hidden information included. A tournament "
             "table's record waits (deal_in_play) until every table dealt its seed has finished.",
             metadata={FIELD_COST: RECORD_COST},

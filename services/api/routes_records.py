@@ -25,7 +25,7 @@ from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
     summary="The record of a finished game: game, options, seed, seats, every "
     "committed move with its seat, version, time and unredacted events, and the "
     "result; replay it with `skyport replay FILE`. For the game's seat tokens and "
-    "platform API keys; 409 not_finished before the end, game_aborted for a game that "
+    "the API key that created it; 409 not_finished before the end, game_aborted for a game that "
     "ended without standings. Kept SKYPORT_RECORD_TTL "
     "seconds after the end, longer than the game. A tournament table's record waits "
     "(409 deal_in_play) until every table dealt the same seed has finished.",

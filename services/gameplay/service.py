@@ -757,16 +757,23 @@ class GameService:
     # --- records -------------------------------------------------------------------------
 
     async def record(self, game_id: str, who: Credentials) -> ArchivedRecord:
-        """The record of a finished game, for its seats and platform API keys: its JSON as
-        kept (`record_json`), to serve as it is."""
+        """The record of a finished game, for its seats and the API key that created it:
+        its JSON as kept (`record_json`), to serve as it is."""
         archived = await self._archived(game_id)
         if who.bearer is None:
             raise unauthorized(
                 "seat_token_required",
                 "A game's record reveals its hidden information: send one of its seat tokens "
-                "or a platform API key.",
+                "or the API key that created it.",
             )
-        if not who.platform and who.token_hash not in archived.token_hashes:
+        if who.platform:
+            if who.scope != archived.creator:
+                raise unauthorized(
+                    "invalid_token",
+                    "That API key did not create this game: its record is only for its seats "
+                    "and the API key that created it.",
+                )
+        elif who.token_hash not in archived.token_hashes:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
         holding = await self._tournament_holding(game_id, archived.tags)
         if holding is not None:
@@ -1052,15 +1059,15 @@ class GameService:
         if who.bearer is None:
             return Viewer()
         if who.platform:
-            return Viewer(platform=True)
+            return Viewer(platform=True, creator=who.scope == record.creator)
         seat = seat_of(record.seats, who.token_hash or "")
         if seat is None:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
         return Viewer(seat=seat)
 
     async def _sees_everything(self, record: GameRecord, viewer: Viewer) -> bool:
-        """Whether `viewer` reads the game in full: a platform, once the game is over and
-        no other tournament table still plays its deal."""
+        """Whether `viewer` reads the game in full: the API key that created it, once the
+        game is over and no other tournament table still plays its deal."""
         if not viewer.sees_everything(record.status):
             return False
         return await self._tournament_holding(record.id, record.tags) is None

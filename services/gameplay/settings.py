@@ -83,8 +83,8 @@ class Settings(BaseSettings):
     # --- access ----------------------------------------------------------------------
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(
         default_factory=list,
-        description="Comma-separated platform API keys. Holders may create and list games "
-        "and read any finished game in full.",
+        description="Comma-separated platform API keys. Holders may create games, and list "
+        "and read in full (once finished) the games their own key created.",
     )
     anonymous_create: bool = Field(
         default=True,

@@ -21,10 +21,13 @@ class Viewer:
 
     seat: int | None = None
     platform: bool = False
+    creator: bool = False
+    """The platform's API key created the game (itself, in bulk or by its tournament)."""
 
     def sees_everything(self, status: GameStatus) -> bool:
-        """Platforms read finished games in full."""
-        return self.platform and status in FINAL_STATUSES
+        """The API key that created a game reads it in full once it is over; another
+        key reads it as a spectator does."""
+        return self.platform and self.creator and status in FINAL_STATUSES
 
 
 def event_views(events: Sequence[Event], players: int) -> EventViews:

@@ -77,7 +77,7 @@ def test_another_reader_of_the_same_version_gets_its_own_view_not_a_304(api):
 
 
 def test_a_platform_reading_an_ended_game_in_full_is_not_sent_the_spectators_304(api):
-    created = api.create()
+    created = api.create(headers=api.auth(api.platform_key))
     api.play_out(created)
     api.wait_until(created["id"], lambda d: d["status"] == "finished")
     watching = get(api, created["id"])

@@ -60,6 +60,7 @@ async def test_fifty_clients_racing_on_one_game_lose_and_double_nothing(
         async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30) as http:
             created = await http.post(
                 "/v1/games",
+                headers=platform,
                 json={
                     "game": game,
                     "seats": [{"name": f"P{n}"} for n in range(4)],

@@ -41,7 +41,13 @@ def test_records_of_random_bot_games_replay_through_the_engine(api, game_id):
     for _ in range(RECORD_GAMES):
         players = rng.randint(max(2, game.min_players), min(4, game.max_players))
         seats = [{"name": f"Bot {n}", "bot": "random"} for n in range(players)]
-        created = api.create(game_id, seats, seed=rng.randrange(2**40), tags=["replayed"])
+        created = api.create(
+            game_id,
+            seats,
+            seed=rng.randrange(2**40),
+            tags=["replayed"],
+            headers=api.auth(api.platform_key),
+        )
         api.wait_until(created["id"], lambda d: d["status"] == "finished", timeout=120)
         response = record_of(api, created["id"], api.platform_key)
         assert response.status_code == 200, response.text
@@ -80,18 +86,21 @@ def test_the_record_of_a_game_not_finished_is_409_not_finished(api):
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
-def test_a_record_is_for_the_games_seats_and_platforms_only(api):
-    created = finished_game(api)
+def test_a_record_is_for_the_games_seats_and_the_key_that_created_it(api):
+    created = finished_game(api, headers=api.auth(api.platform_key))
     other = api.create()
     assert record_of(api, created["id"], None).json()["code"] == "seat_token_required"
     wrong = record_of(api, created["id"], tokens_of(other)[0])
     assert wrong.status_code == 401 and wrong.json()["code"] == "invalid_token"
     assert record_of(api, created["id"], api.platform_key).status_code == 200
+    anonymous = finished_game(api)  # created without a key: no key reads its record
+    refused = record_of(api, anonymous["id"], api.platform_key)
+    assert refused.status_code == 401 and refused.json()["code"] == "invalid_token"
     assert record_of(api, "a" * 24, api.platform_key).json()["code"] == "game_not_found"
 
 
 def test_a_finished_game_can_be_stepped_through_version_by_version(api, hidden_numbers):
-    created = finished_game(api)
+    created = finished_game(api, headers=api.auth(api.platform_key))
     game_id = created["id"]
     record = load_record(record_of(api, game_id, api.platform_key).content)
     game = hidden_numbers
@@ -309,7 +318,7 @@ def test_a_game_at_a_version_replays_from_the_nearest_state_kept(
     from services.gameplay import version_views
 
     monkeypatch.setattr(version_views, "CHECKPOINT_EVERY", 2)
-    created = finished_game(api)
+    created = finished_game(api, headers=api.auth(api.platform_key))
     game_id = created["id"]
     record = load_record(record_of(api, game_id, api.platform_key).content)
     last = record.version
