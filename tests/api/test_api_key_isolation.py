@@ -8,6 +8,7 @@ import time
 import uuid
 from typing import Any
 
+import orjson
 import pytest
 
 pytestmark = pytest.mark.timeout(120)
@@ -138,3 +139,28 @@ def test_a_keys_tournament_tables_are_its_own_games(api):
             f"/v1/games/{game_id}/record", headers=api.auth(api.other_platform_key)
         )
         assert record.status_code == 401
+
+
+def sse_entries(api, game_id: str, key: str) -> list[dict[str, Any]]:
+    """The log entries the event stream of a finished game sends `key` (it ends there)."""
+    headers = {"Accept": "text/event-stream", **api.auth(key)}
+    with api.client.stream("GET", f"/v1/games/{game_id}/events", headers=headers) as response:
+        assert response.status_code == 200
+        body = "".join(response.iter_text())
+    found = []
+    for line in body.splitlines():
+        if line.startswith("data:"):
+            data = orjson.loads(line[5:])
+            if isinstance(data, dict) and "events" in data and "version" in data:
+                found.append(data)
+    return found
+
+
+def test_the_event_stream_of_a_keys_finished_game_is_a_spectators_for_another_key(api):
+    game_id = finished_game(api, f"sse-{uuid.uuid4().hex[:8]}")["id"]
+    mine = sse_entries(api, game_id, api.platform_key)
+    assert mine and all(entry["move"] is not None for entry in mine)
+    theirs = sse_entries(api, game_id, api.other_platform_key)
+    assert len(theirs) == len(mine) and all(entry["move"] is None for entry in theirs)
+    drew = [event for entry in theirs for event in entry["events"] if event["kind"] == "drew"]
+    assert drew and not any("card" in event for event in drew)
