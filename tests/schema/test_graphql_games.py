@@ -330,8 +330,8 @@ def test_errors_carry_the_same_codes_as_rest(gql):
     assert syntax["errors"][0]["extensions"]["code"] == "invalid_query"
 
 
-def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
-    tag = f"gql-{uuid.uuid4().hex[:6]}"
+def finished_with_tag(gql, api, tag: str) -> dict:
+    """A hidden-numbers game the platform created with `tag`, ended by a resignation."""
     created = create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
     gql.data(
         "mutation($id: ID!) { resign(gameId: $id) { __typename } }",
@@ -339,6 +339,12 @@ def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
         created["seats"][0]["token"],
     )
     wait_finished(gql, created["id"])
+    return created
+
+
+def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
+    tag = f"gql-{uuid.uuid4().hex[:6]}"
+    created = finished_with_tag(gql, api, tag)
     page = gql.data(
         """query($tag: String!) { games(tag: $tag, status: FINISHED) {
         edges { node { id status seats { name } } } pageInfo { hasNextPage } } }""",
@@ -359,13 +365,7 @@ def test_platforms_list_games_and_read_finished_ones_in_full(gql, api):
 def test_a_short_filtered_page_gives_an_end_cursor_to_go_on_from(gql, api, monkeypatch):
     monkeypatch.setattr("services.store.store.SCAN_LIMIT", 2)
     tag = f"gql-scan-{uuid.uuid4().hex[:6]}"
-    created = create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
-    gql.data(
-        "mutation($id: ID!) { resign(gameId: $id) { __typename } }",
-        {"id": created["id"]},
-        created["seats"][0]["token"],
-    )
-    wait_finished(gql, created["id"])
+    created = finished_with_tag(gql, api, tag)
     for _ in range(4):
         create(gql, game="hidden-numbers", tags=[tag], token=api.platform_key)
     query = """query($tag: String!, $after: String) {

@@ -13,6 +13,8 @@ import pytest
 from live_client import graphql_subscription
 
 from services.api.app import create_app
+from tests.api.test_api_seat_frames import auth, discard, set_autopilot
+from tests.api.test_api_seat_frames import create as create_game
 
 pytestmark = pytest.mark.anyio
 
@@ -53,37 +55,8 @@ def server(settings, games, serve):
         yield up
 
 
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 async def create(http, seats: int = 3) -> tuple[str, list[str]]:
-    body = {
-        "game": "hidden-numbers",
-        "seats": [{"name": f"P{n}"} for n in range(seats)],
-        "options": {"rounds": 2},
-        "seed": 4,
-    }
-    created = await http.post("/v1/games", json=body)
-    assert created.status_code == 201, created.text
-    return created.json()["id"], [seat["token"] for seat in created.json()["seats"]]
-
-
-async def discard(http, game_id: str, token: str) -> int:
-    """Everyone discards at once: a seat that did is not prompted until all have."""
-    moves = (await http.get(f"/v1/games/{game_id}/legal-moves", headers=auth(token))).json()
-    answer = await http.post(
-        f"/v1/games/{game_id}/moves", json={"move": moves["moves"][0]}, headers=auth(token)
-    )
-    assert answer.status_code == 200, answer.text
-    return answer.json()["version"]
-
-
-async def set_autopilot(http, game_id: str, seat: int, token: str, on: bool) -> None:
-    answer = await http.post(
-        f"/v1/games/{game_id}/seats/{seat}/autopilot", json={"on": on}, headers=auth(token)
-    )
-    assert answer.status_code == 200, answer.text
+    return await create_game(http, seats, seed=4)
 
 
 class Subscriber:
