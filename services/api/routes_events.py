@@ -7,7 +7,7 @@ which the server closes the stream. A game that waited for players has, before i
 entry, `id: 0-start` / `event: start` / `data: {status, version, turn, at}` when its last
 open seat is filled. Reconnecting with `Last-Event-ID: <version>` resumes after that
 version (`0-start`: after the start); with `<version>-end` the answer is 204, which tells
-EventSource to stop.
+EventSource to stop (400 if the game has not ended: no stream of it sent that id).
 
 A seat's status changes without a commit (it left under `bot_takes_over`, its autopilot
 went on or off): `event: seat` / `data: {seat, abandoned, autopilot, version, at, reason}`, with
@@ -77,6 +77,11 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
                 "invalid_last_event_id", "Last-Event-ID must be one this stream sent."
             )
         if match.group(2) == "-end":
+            if not await service(request).stream_ended(target, who):
+                raise bad_request(
+                    "invalid_last_event_id",
+                    "Last-Event-ID names the end of the stream, but this game has not ended.",
+                )
             return Response(status_code=204)
         since = int(match.group(1))
         after_start = match.group(2) == "-start"

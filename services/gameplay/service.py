@@ -500,6 +500,13 @@ class GameService:
         full = await self._sees_everything(record, viewer)
         return self._feed(game_id, viewer, full, since, start_due, record.players)
 
+    async def stream_ended(self, game_id: str, who: Credentials) -> bool:
+        """Whether a stream of this game has ended (so `<version>-end` is an id it sent),
+        checking access as `follow` does."""
+        record = await self._load(game_id)
+        self._viewer(record, who)
+        return record.status in FINAL_STATUSES
+
     async def _feed(
         self,
         game_id: str,

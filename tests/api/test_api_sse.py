@@ -112,6 +112,27 @@ async def test_after_the_end_last_event_id_gets_204_so_eventsource_stops(server)
         assert ended.status_code == 204
 
 
+async def test_an_end_id_for_a_game_still_playing_is_refused_not_204(server):
+    """EventSource stops for good on a 204, so it must not get one while the game goes on."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http, rounds=1)
+        early = await http.get(
+            f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "0-end"}
+        )
+        assert early.status_code == 400
+        assert early.json()["code"] == "invalid_last_event_id"
+        assert "not ended" in early.json()["detail"]
+        unknown = await http.get(
+            "/v1/games/g_doesnotexist0000/events", headers={**SSE, "Last-Event-ID": "4-end"}
+        )
+        assert unknown.status_code == 404
+        stranger = await http.get(
+            f"/v1/games/{game_id}/events",
+            headers={**SSE, "Last-Event-ID": "4-end", "Authorization": "Bearer not-a-seat"},
+        )
+        assert stranger.status_code == 401
+
+
 async def test_an_idle_stream_sends_keepalives(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         game_id, _ = await create(http)
