@@ -36,10 +36,11 @@ def derived_code(salt: str, scope: str, idempotency_key: str, seat: int) -> str:
     return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
 
 
-def reissued_code(salt: str, key_digest: str, seat: int) -> str:
+def reissued_code(salt: str, key_digest: str, seat: int, expires_ms: int) -> str:
     """The code of an invite the creator reissued with an Idempotency-Key (`key_digest`:
-    the caller's and the key's), so that a retry answers it again."""
-    digest = _derived(salt, f"{key_digest}\x00reissued invite\x00{seat}")
+    the caller's and the key's), so that a retry answers it again. Its expiry is part of
+    it: a key used again once it is forgotten gives a new code, not one that went astray."""
+    digest = _derived(salt, f"{key_digest}\x00reissued invite\x00{seat}\x00{expires_ms}")
     return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
 
 

@@ -30,6 +30,7 @@ from .invites import (
     MAX_CODE_CHARS,
     code_hash,
     derived_claim_token,
+    expiry_of,
     expiry_text,
     new_code,
     reissued_code,
@@ -279,8 +280,10 @@ class SeatDesk:
         if not replayed or idempotency_key is None:
             return issued, replayed
         record = await self.load(game_id)
-        code = reissued_code(record.token_salt, key_digest(who, idempotency_key), seat)
-        if record.invites.get(seat, "").partition(":")[2] != code_hash(code):
+        invite = record.invites.get(seat)
+        digest = key_digest(who, idempotency_key)
+        code = reissued_code(record.token_salt, digest, seat, expiry_of(invite)) if invite else ""
+        if invite is None or invite.partition(":")[2] != code_hash(code):
             raise conflict(
                 "invite_replaced",
                 f"Seat {seat}'s invite from this request was claimed or replaced since.",
@@ -298,11 +301,11 @@ class SeatDesk:
         record = await self.load(game_id)
         _check_seat(record, seat)
         _check_creator(record, who)
+        expires_ms = now_ms() + (request.ttl_seconds or self.invite_ttl) * 1000
         if keeping is None:
             code = new_code()
         else:
-            code = reissued_code(record.token_salt, keeping.digest, seat)
-        expires_ms = now_ms() + (request.ttl_seconds or self.invite_ttl) * 1000
+            code = reissued_code(record.token_salt, keeping.digest, seat, expires_ms)
         invite = stored_invite(code, expires_ms)
         answer = InviteIssued(
             id=record.id,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import redis
+
 from services.gameplay import seats as seats_module
 
 OPEN = {"open": True}
@@ -102,6 +104,30 @@ def test_a_retried_reissue_gets_the_same_code_until_it_is_used(api):
     assert claim(api, game_id, 1, first.json()["invite_code"]).status_code == 200
     used = reissue(api, game_id, 1, creator, key="reissue-key-0001")
     assert used.status_code == 409 and used.json()["code"] == "invite_replaced"
+
+
+def test_a_key_used_again_after_it_is_forgotten_gives_a_new_code(
+    api, redis_url, key_prefix, monkeypatch
+):
+    """Once the service forgets a key (its TTL), the same key reissues afresh: a code that
+    went astray under it must not come back."""
+    created = api.create(seats=[{"name": "Host"}, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    first = reissue(api, game_id, 1, creator, key="reissue-key-0002").json()["invite_code"]
+    store = redis.Redis.from_url(redis_url)
+    try:
+        forgotten = store.delete(*store.keys(f"{key_prefix}:{{{game_id}}}:idem:*"))
+    finally:
+        store.close()
+    assert forgotten == 1
+    later = int(time.time() * 1000) + 1_000
+    monkeypatch.setattr(seats_module, "now_ms", lambda: later)
+    again = reissue(api, game_id, 1, creator, key="reissue-key-0002")
+    assert again.status_code == 200 and "Idempotent-Replayed" not in again.headers
+    second = again.json()["invite_code"]
+    assert second != first
+    assert claim(api, game_id, 1, first).json()["code"] == "wrong_invite_code"
+    assert claim(api, game_id, 1, second).json()["status"] == "active"
 
 
 def test_graphql_reissues_an_invite(api, gql):
