@@ -5,7 +5,8 @@ its start (`GameStarted`) before its first version. A seat's status changing wit
 commit (it left under bot_takes_over, its autopilot went on or off) is `SeatChanged`,
 sent only to a subscription that selects it (`... on SeatChanged`), so one written before
 it existed gets no updates it did not ask for; once caught up, each seat a bot plays for
-now has one (a reader who subscribes later still learns it)."""
+now has one (a reader who subscribes later still learns it). While the game waits for
+players, its seats come as `LobbyChanged` when they change, also only if selected."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -15,12 +16,12 @@ from typing import Annotated
 import strawberry
 
 from services.gameplay import metrics
-from services.gameplay.service import FeedEnd, FeedEntry, FeedSeat, FeedStart
+from services.gameplay.service import FeedEnd, FeedEntry, FeedLobby, FeedSeat, FeedStart
 from services.store import GameStatus as StoreStatus
 
 from .context import GraphQLContext
 from .selections import selects_type
-from .types import GameResult, GameStatus, LogEntry, status_of
+from .types import GameResult, GameStatus, LogEntry, Seat, status_of
 
 Info = strawberry.Info[GraphQLContext, None]
 
@@ -60,6 +61,16 @@ class SeatChanged:
     )
 
 
+@strawberry.type(
+    description="The seats of a game that waits for players, as `game { seats }` shows "
+    "them: once a subscription has caught up while the game waits, again each time they "
+    "change (an open seat claimed, an invite reissued), and the last, with every seat "
+    "filled, just before GameStarted. A status, not a log entry."
+)
+class LobbyChanged:
+    seats: list[Seat]
+
+
 @strawberry.type(description="The game is over and every entry has been sent.")
 class GameEnded:
     version: int
@@ -72,11 +83,11 @@ class GameEnded:
 
 
 GameUpdate = Annotated[
-    LogEntry | GameStarted | SeatChanged | GameEnded,
+    LogEntry | GameStarted | LobbyChanged | SeatChanged | GameEnded,
     strawberry.union(
         "GameUpdate",
-        description="A committed version, the start of a game that waited, a seat's "
-        "status, or the end.",
+        description="A committed version, the start of a game that waited, its seats "
+        "while it waits, a seat's status, or the end.",
     ),
 ]
 
@@ -86,13 +97,15 @@ class Subscription:
     @strawberry.subscription(
         description="Every version after sinceVersion, redacted for you, then live ones. "
         "A game that waited for players has its start (GameStarted) before its first version. "
-        "SeatChanged comes only to a subscription that selects it (... on SeatChanged)."
+        "SeatChanged and LobbyChanged come only to a subscription that selects them "
+        "(... on SeatChanged, ... on LobbyChanged)."
     )
     async def game_events(
         self, info: Info, game_id: strawberry.ID, since_version: int = 0
     ) -> AsyncGenerator[GameUpdate, None]:
         context = info.context
         seats_wanted = selects_type(info, "SeatChanged")
+        lobby_wanted = selects_type(info, "LobbyChanged")
         feed = await context.service.follow(str(game_id), context.credentials(), since_version)
         metrics.LIVE_STREAMS.labels(kind="graphql").inc()
         try:
@@ -106,6 +119,9 @@ class Subscription:
                         turn=item.turn,
                         at=item.at,
                     )
+                elif isinstance(item, FeedLobby):
+                    if lobby_wanted:
+                        yield LobbyChanged(seats=[Seat.of(seat) for seat in item.seats])
                 elif isinstance(item, FeedSeat):
                     if seats_wanted:
                         yield SeatChanged(

@@ -14,6 +14,11 @@ went on or off): `event: seat` / `data: {seat, abandoned, autopilot, version, at
 no `id:` line, so EventSource's last event id stays the last version and resuming replays
 the log as before. A status is not in the log: every stream sends, once it has caught up,
 the status of each seat a bot plays for now, so one that (re)connects still learns it.
+
+While a game waits for players, `event: lobby` / `data: {seats}` (no `id:`) gives its
+seats as `GET /v1/games/{id}` shows them, once the stream has caught up and again each
+time they change (an open seat claimed, an invite reissued); the last, with every seat
+filled, comes just before `start`.
 """
 
 from __future__ import annotations
@@ -30,7 +35,14 @@ from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
 from services.gameplay.problems import Problem, bad_request
-from services.gameplay.service import FeedEnd, FeedEntry, FeedItem, FeedSeat, FeedStart
+from services.gameplay.service import (
+    FeedEnd,
+    FeedEntry,
+    FeedItem,
+    FeedLobby,
+    FeedSeat,
+    FeedStart,
+)
 from services.store import GameStatus
 
 from .inputs import credentials, json_response, service
@@ -143,6 +155,9 @@ def _frame(item: FeedItem) -> bytes:
         }
         head = f"id: {item.version}-start\nevent: start\n"
         return head.encode() + b"data: " + orjson.dumps(start) + b"\n\n"
+    if isinstance(item, FeedLobby):
+        seats = [seat.model_dump(mode="json") for seat in item.seats]
+        return b"event: lobby\ndata: " + orjson.dumps({"seats": seats}) + b"\n\n"
     if isinstance(item, FeedSeat):
         # No id: a status is not a place in the log to resume from (see the module's doc).
         seat = {

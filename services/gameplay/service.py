@@ -181,11 +181,21 @@ class FeedSeat:
 
 
 @dataclass(frozen=True)
+class FeedLobby:
+    """The seats of a game that waits for players, as everyone sees them, whenever they
+    change (an open seat claimed, an invite reissued) and once when a reader catches up
+    while it waits; the last one, with every seat filled, comes just before the start.
+    A status, not an event: a reader may get the same seats again after reconnecting."""
+
+    seats: list[SeatInfo]
+
+
+@dataclass(frozen=True)
 class FeedIdle:
     """Nothing happened for a while (time for a keep-alive)."""
 
 
-FeedItem = FeedEntry | FeedStart | FeedSeat | FeedEnd | FeedIdle
+FeedItem = FeedEntry | FeedStart | FeedLobby | FeedSeat | FeedEnd | FeedIdle
 
 
 @dataclass
@@ -519,12 +529,16 @@ class GameService:
         last = since
         # Per seat, the status last sent: why and since when it is away (None: in play).
         seats_sent: dict[int, tuple[str, int] | None] = {}
+        lobby = _Lobby()
         async with self.live.watch(game_id) as bell:
             while not self.live.closing:
                 seen = bell.rings
                 if start_due:
                     start = await self.seats.open_seats.start_of(game_id)
                     if start is not None:
+                        if lobby.sent is not None:  # the last claim's name, before the start
+                            async for seats in lobby.changes(self.store, game_id, seen):
+                                yield seats
                         yield FeedStart(last, start.at, start.turn)
                         start_due = False
                 entries = await self.store.log(game_id, after=last, count=200)
@@ -537,6 +551,9 @@ class GameService:
                 if current is None:
                     return
                 version, status = current.version, current.status
+                if status is GameStatus.WAITING:
+                    async for seats in lobby.changes(self.store, game_id, seen):
+                        yield seats
                 if last >= version:  # caught up: the seats' status now goes with it
                     for seat in _seat_changes(seats_sent, current, players):
                         yield seat
@@ -1129,6 +1146,28 @@ def _check_expected_version(version: int | None) -> None:
 def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> None:
     if value is not None and not pattern.match(value):
         raise bad_request("invalid_query", f"{name} is not valid here.")
+
+
+@dataclass
+class _Lobby:
+    """What a live reader was last sent of a waiting game's seats."""
+
+    sent: list[SeatInfo] | None = None
+    read_at_ring: int | None = None
+
+    async def changes(self, store: GameStore, game_id: str, rings: int) -> AsyncIterator[FeedLobby]:
+        """The seats, if they changed since last sent; read again only when the game's
+        bell rang since the last read (claims and reissues ring it), not on keep-alives."""
+        if rings == self.read_at_ring:
+            return
+        self.read_at_ring = rings
+        record = await store.load(game_id)
+        if record is None:
+            return
+        seats = seat_infos(record)
+        if seats != self.sent:
+            self.sent = seats
+            yield FeedLobby(seats)
 
 
 def _seat_changes(

@@ -1,7 +1,8 @@
-"""A game with open seats, watched over SSE while it waits: the stream says when the last
-seat is filled that the game started and whose turn it is (before any move, the same to
-every reader), resumes past the start with Last-Event-ID, gives the start first to a
-reader who missed it, and ends when the creator cancels the waiting game."""
+"""A game with open seats, watched over SSE while it waits: the stream gives its seats
+(the lobby) as they are claimed, says when the last seat is filled that the game started
+and whose turn it is (before any move, the same to every reader), resumes past the start
+with Last-Event-ID, gives the start first to a reader who missed it, and ends when the
+creator cancels the waiting game."""
 
 from __future__ import annotations
 
@@ -80,18 +81,29 @@ async def read_events(http, game_id: str, count: int, **headers: str) -> list[tu
     return await watcher.done()
 
 
+def names(frame: tuple) -> list[str]:
+    """A lobby frame's seats: each name, or "open" for a seat still waiting."""
+    event_id, event, data = frame
+    assert (event_id, event) == (None, "lobby")
+    return ["open" if seat["open"] else seat["name"] for seat in data["seats"]]
+
+
 @pytest.mark.timeout(60)
-async def test_watchers_of_a_waiting_game_see_it_start_when_the_last_seat_is_claimed(server):
+async def test_watchers_of_a_waiting_game_see_each_claim_then_the_start(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         created = await create(http, [{"name": "Host"}, OPEN, OPEN])
         game_id, host = created["id"], created["seats"][0]["token"]
         auth = {"Authorization": f"Bearer {host}"}
-        seated, anyone = Watcher(http, game_id, 2, **auth), Watcher(http, game_id, 2)
+        seated, anyone = Watcher(http, game_id, 5, **auth), Watcher(http, game_id, 5)
         await asyncio.wait_for(seated.connected.wait(), 10)
         await asyncio.wait_for(anyone.connected.wait(), 10)
         ana = await claim(http, created, 1, "Ana")
         await asyncio.sleep(0.3)
-        assert seated.seen == anyone.seen == [], "a seat claimed while others are open"
+        for watcher in (seated, anyone):
+            assert [names(frame) for frame in watcher.seen] == [
+                ["Host", "open", "open"],
+                ["Host", "Ana", "open"],
+            ], "the lobby on connecting, then a seat claimed while another is open"
         bruno = await claim(http, created, 2, "Bruno")
         await play_one(http, game_id, [host, ana, bruno])
         for_seat, for_anyone = await seated.done(), await anyone.done()
@@ -99,13 +111,36 @@ async def test_watchers_of_a_waiting_game_see_it_start_when_the_last_seat_is_cla
 
     start = ("0-start", "start", {"status": "active", "version": 0, "turn": [0, 1, 2]})
     for seen in (for_seat, for_anyone):
-        event_id, event, data = seen[0]
+        assert names(seen[2]) == ["Host", "Ana", "Bruno"]  # the last claim, before the start
+        assert seen[2][2]["seats"] == game["seats"]  # as the game shows them, nothing more
+        event_id, event, data = seen[3]
         assert (event_id, event, {k: v for k, v in data.items() if k != "at"}) == start
         assert set(data) == {"status", "version", "turn", "at"}  # nothing anyone may not see
-        assert seen[1][:2] == ("1", "move") and seen[1][2]["seat"] == 0
-    assert for_seat[0] == for_anyone[0]
-    assert for_seat[0][2]["at"] <= game["updated_at"]
+        assert seen[4][:2] == ("1", "move") and seen[4][2]["seat"] == 0
+    assert for_seat[:4] == for_anyone[:4]  # the move itself is the seat's own
+    assert for_seat[3][2]["at"] <= game["updated_at"]
     assert game["seats"][1]["name"] == "Ana"
+
+
+@pytest.mark.timeout(60)
+async def test_a_reissued_invite_and_a_late_reader_get_the_lobby_as_it_stands(server):
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        created = await create(http, [{"name": "Host"}, OPEN, OPEN])
+        game_id = created["id"]
+        await claim(http, created, 2, "Cleo")
+        late = Watcher(http, game_id, 2)
+        await asyncio.wait_for(late.connected.wait(), 10)
+        reissued = await http.post(
+            f"/v1/games/{game_id}/seats/1/invite",
+            json={"ttl_seconds": 7200},
+            headers={"Authorization": f"Bearer {created['creator_token']}"},
+        )
+        assert reissued.status_code == 200, reissued.text
+        first, second = await late.done()
+    assert names(first) == names(second) == ["Host", "open", "Cleo"]
+    expiry = reissued.json()["invite_expires_at"]
+    assert first[2]["seats"][1]["invite_expires_at"] != expiry
+    assert second[2]["seats"][1]["invite_expires_at"] == expiry
 
 
 @pytest.mark.timeout(60)
@@ -154,6 +189,9 @@ async def test_the_start_comes_before_the_moves_of_bots_that_play_at_once(server
         )
         assert filled.status_code == 200 and filled.json()["status"] == "active"
         seen = await watcher.done()  # the bots play it to the end
+    assert names(seen[0]) == ["Bot", "open"]
+    assert names(seen[1]) == ["Bot", "Bot (random)"]
+    seen = seen[2:]
     ids = [f[0] for f in seen]
     assert ids[0] == "0-start" and seen[0][2]["turn"] == [0, 1]
     last = len(ids) - 2
@@ -173,7 +211,9 @@ async def test_a_watcher_of_a_waiting_game_sees_its_cancellation_and_the_stream_
             headers={"Authorization": f"Bearer {created['creator_token']}"},
         )
         assert cancelled.status_code == 200
-        assert await watcher.done() == [("0-end", "end", CANCELLED)]
+        lobby, *rest = await watcher.done()
+        assert names(lobby) == ["Host", "open"]
+        assert rest == [("0-end", "end", CANCELLED)]
         assert await read_events(http, game_id, 100) == [("0-end", "end", CANCELLED)]
         stop = await http.get(
             f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "0-end"}

@@ -788,9 +788,9 @@
       refresh();
       return;
     }
-    if (frame.event === "start" || frame.event === "seat") {
-      // A game that waited for players started, or a seat left or went on or off
-      // autopilot: not a log entry, but the game (its seats) changed.
+    if (frame.event === "start" || frame.event === "seat" || frame.event === "lobby") {
+      // A game that waited for players started or had a seat claimed, or a seat left or
+      // went on or off autopilot: not a log entry, but the game (its seats) changed.
       refresh();
       return;
     }
