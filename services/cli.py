@@ -215,7 +215,13 @@ def worker(
         from workers.metrics import prepare_multiprocess_dir, serve_metrics
 
         prepare_multiprocess_dir()  # inherited by the supervised worker
-        serve_metrics(settings.worker_metrics_port, settings.celery_broker_url, settings.task_queue)
+        serve_metrics(
+            settings.worker_metrics_port,
+            settings.celery_broker_url,
+            settings.task_queue,
+            settings.redis_url,
+            settings.key_prefix,
+        )
     from services.gameplay.logs import configure_logging
 
     level = loglevel or settings.log_level
