@@ -65,7 +65,7 @@ async def create_game(request: Request, body: CreateGameRequest) -> Response:
     summary="List the games your platform API key created, newest first.",
     security=BEARER,
     answers=(json_answer(200, GameList, "A page of games"),),
-    problems=(401, 403),
+    problems=(401,),
 )
 async def list_games(request: Request, query: GameListQuery) -> Response:
     games = await service(request).list_games(

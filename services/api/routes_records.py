@@ -58,7 +58,7 @@ async def state_at_version(request: Request, path: GameVersionPath) -> Response:
     summary="Records of finished games your API key created, newest first.",
     security=BEARER,
     answers=(json_answer(200, RecordList, "A page of records"),),
-    problems=(401, 403),
+    problems=(401,),
 )
 async def list_records(request: Request, query: PageQuery) -> Response:
     records = await service(request).list_records(

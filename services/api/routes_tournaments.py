@@ -56,7 +56,7 @@ def bulk(request: Request) -> BulkCreation:
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(201, BulkCreated, "Created (or replayed: Idempotent-Replayed)"),),
-    problems=(401, 403, 409),
+    problems=(401, 409),
 )
 async def create_games(request: Request, body: BulkCreateRequest) -> Response:
     who = credentials(request)
@@ -75,7 +75,7 @@ async def create_games(request: Request, body: BulkCreateRequest) -> Response:
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(201, TournamentCreated, "Created (or replayed: Idempotent-Replayed)"),),
-    problems=(401, 403, 409),
+    problems=(401, 409),
 )
 async def create_tournament(request: Request, body: CreateTournamentRequest) -> Response:
     who = credentials(request)

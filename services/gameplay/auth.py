@@ -102,6 +102,18 @@ def credentials_from(headers: Mapping[str, str], client_ip: str, api_keys: ApiKe
     return Credentials(bearer, client_ip, platform=bearer is not None and bearer in api_keys)
 
 
+def require_api_key(who: Credentials, needed_for: str) -> None:
+    """Refuses a caller that is not a platform: without a bearer `401 api_key_required`,
+    with one that is not an API key (mistyped, revoked, a seat token) `401
+    invalid_api_key` - the same answers wherever only an API key is taken. `needed_for`
+    names what is asked ("Listing games")."""
+    if who.platform:
+        return
+    if who.bearer is None:
+        raise unauthorized("api_key_required", f"{needed_for} needs a platform API key.")
+    raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
+
+
 def seat_of(seats: Sequence[SeatRecord], token_hash: str) -> int | None:
     """The seat whose token hashes to `token_hash`, comparing with every seat."""
     found: int | None = None

@@ -21,17 +21,11 @@ from services.store import GameRecord
 from services.store.bulk import BatchCreator
 
 from . import metrics
-from .auth import Credentials, check_idempotency_key, new_salt
+from .auth import Credentials, check_idempotency_key, new_salt, require_api_key
 from .commits import due_on_creation
 from .invites import Invites
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
-from .problems import (
-    Problem,
-    forbidden,
-    idempotency_key_reused,
-    unauthorized,
-    unprocessable,
-)
+from .problems import Problem, idempotency_key_reused, unprocessable
 from .service import GameService, created_game_id, fingerprint, prompted_seats
 
 MAX_BULK_GAMES = 200
@@ -96,10 +90,7 @@ class BulkCreation:
     ) -> tuple[BulkCreated, bool]:
         """Every game of the request, or none. Returns the answer and whether it is a
         replay of an earlier batch with the same key."""
-        if who.bearer is None:
-            raise unauthorized("api_key_required", "Bulk creation needs a platform API key.")
-        if not who.platform:
-            raise forbidden("api_key_required", "Bulk creation needs a platform API key.")
+        require_api_key(who, "Bulk creation")
         if header_key and request.idempotency_key and header_key != request.idempotency_key:
             raise unprocessable(
                 "idempotency_key_mismatch",

@@ -39,7 +39,15 @@ from services.store.seats import OpenSeats
 
 from . import idempotency, metrics
 from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
-from .auth import Credentials, derived_token, hash_secret, new_salt, new_token, seat_of
+from .auth import (
+    Credentials,
+    derived_token,
+    hash_secret,
+    new_salt,
+    new_token,
+    require_api_key,
+    seat_of,
+)
 from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of, due_on_creation
 from .creation_quota import CreationQuota
@@ -253,10 +261,8 @@ class GameService:
         self, who: Credentials, request: CreateGameRequest, idempotency_key: str | None
     ) -> tuple[GameCreated, bool]:
         """A new game and its seat tokens. Returns the answer and whether it is a replay."""
-        if who.bearer is not None and not who.platform:
-            raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
-        if not who.platform and not self.anonymous_create:
-            raise unauthorized("api_key_required", "Creating games needs a platform API key.")
+        if who.bearer is not None or not self.anonymous_create:
+            require_api_key(who, "Creating games")
         game, policy, seed, state = await self.checked_setup(request)
         request_print = fingerprint(request.model_dump(mode="json"))
         game_id = created_game_id(who.scope, idempotency_key)
@@ -614,10 +620,7 @@ class GameService:
     ) -> Listing[GameSummaryDocument]:
         """The games the caller's API key created (itself, in bulk or by its
         tournaments), newest first, `limit` of them after `cursor`, each with its cursor."""
-        if who.bearer is None:
-            raise unauthorized("api_key_required", "Listing games needs a platform API key.")
-        if not who.platform:
-            raise forbidden("api_key_required", "Listing games needs a platform API key.")
+        require_api_key(who, "Listing games")
         _check_range("limit", limit, 1, MAX_GAMES_PAGE)
         _check_pattern("game", game, GAME_TYPE)
         _check_pattern("tag", tag, TAG)
@@ -854,10 +857,7 @@ class GameService:
     ) -> Listing[RecordSummary]:
         """The records of the games the caller's API key created, newest first, `limit`
         of them after `cursor`, each with its cursor."""
-        if who.bearer is None:
-            raise unauthorized("api_key_required", "Listing records needs a platform API key.")
-        if not who.platform:
-            raise forbidden("api_key_required", "Listing records needs a platform API key.")
+        require_api_key(who, "Listing records")
         _check_range("limit", limit, 1, MAX_GAMES_PAGE)
         _check_pattern("tag", tag, TAG)
         _check_pattern("cursor", cursor, CURSOR)

@@ -50,13 +50,19 @@ from services.store import GameRecord, GameStatus
 from services.store.tournaments import RunningTournaments, StoredDocument, TournamentStore
 
 from . import metrics
-from .auth import Credentials, derived_token, hash_secret, new_salt, new_token
+from .auth import (
+    Credentials,
+    derived_token,
+    hash_secret,
+    new_salt,
+    new_token,
+    require_api_key,
+)
 from .clocks import now, now_ms
 from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import (
     Problem,
-    forbidden,
     idempotency_key_reused,
     unauthorized,
     unprocessable,
@@ -169,10 +175,7 @@ class TournamentRunner:
         the answer and whether it is a replay: with an Idempotency-Key the id and tokens
         follow from the key (as `create_game`'s do), so a retry answers the same ones
         and creates nothing; the same key with another body is refused."""
-        if who.bearer is None:
-            raise unauthorized("api_key_required", "Creating tournaments needs a platform API key.")
-        if not who.platform:
-            raise forbidden("api_key_required", "Creating tournaments needs a platform API key.")
+        require_api_key(who, "Creating tournaments")
         request_print = fingerprint(_asked(request))
         tournament_id = (
             new_game_id(f"tournament\x00{who.scope}\x00{idempotency_key}")

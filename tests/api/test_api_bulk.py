@@ -159,7 +159,7 @@ def test_only_a_platform_api_key_creates_in_bulk(api):
     assert api.client.post("/v1/games/bulk", json=body).status_code == 401
     seat = api.create()["seats"][0]["token"]
     refused = api.client.post("/v1/games/bulk", json=body, headers=api.auth(seat))
-    assert refused.status_code == 403
+    assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
 
 
 def test_graphql_creates_games_in_bulk(gql, api):

@@ -344,7 +344,8 @@ def test_listing_games_needs_an_api_key(api):
     created = api.create()
     assert api.client.get("/v1/games").status_code == 401
     seat = api.auth(created["seats"][0]["token"])
-    assert api.client.get("/v1/games", headers=seat).status_code == 403
+    refused = api.client.get("/v1/games", headers=seat)
+    assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
 
 
 def test_a_wrong_token_is_401_and_a_missing_one_for_moving_too(api):

@@ -167,7 +167,7 @@ def test_listing_records_needs_an_api_key(api):
     created = api.create()
     assert api.client.get("/v1/records").json()["code"] == "api_key_required"
     seat = api.client.get("/v1/records", headers=api.auth(tokens_of(created)[0]))
-    assert seat.status_code == 403 and seat.json()["code"] == "api_key_required"
+    assert seat.status_code == 401 and seat.json()["code"] == "invalid_api_key"
 
 
 RECORDS = """

@@ -522,7 +522,7 @@ def test_only_a_platform_api_key_creates_tournaments(api):
     assert api.client.post("/v1/tournaments", json=body).status_code == 401
     seat = api.create()["seats"][0]["token"]
     refused = api.client.post("/v1/tournaments", json=body, headers=api.auth(seat))
-    assert refused.status_code == 403 and refused.json()["code"] == "api_key_required"
+    assert refused.status_code == 401 and refused.json()["code"] == "invalid_api_key"
 
 
 def test_an_unknown_tournament_is_404(api):

@@ -312,7 +312,7 @@ def test_every_way_of_giving_a_code_is_read() -> None:
     """The reader finds a code made each way, so that none is skipped unseen."""
     codes = codes_in_source().codes
     assert "services/gameplay/problems.py" in codes["game_not_found"][0]  # Problem(...)
-    assert any("service.py" in w for w in codes["invalid_api_key"])  # unauthorized(...)
+    assert any("seats.py" in w for w in codes["not_the_creator"])  # forbidden(...)
     assert any("params.py" in w for w in codes["seat_not_found"])  # _no_game_has(...), 2 deep
     assert codes["webhook_url_not_allowed"]  # a module constant
     assert codes["game_over"] and codes["game_aborted"]  # IllegalMove(a if c else b)
