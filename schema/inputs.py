@@ -3,13 +3,14 @@ read, and the `Rejected` result for one they refuse or for any refusal of the se
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import strawberry
 from pydantic import ValidationError
 from strawberry.scalars import JSON
 
-from services.gameplay.payloads import input_code, validation_errors
+from services.gameplay.payloads import MAX_SEED, input_code, validation_errors
 from services.gameplay.problems import Problem
 
 from .types import Rejected
@@ -27,6 +28,37 @@ def plain_input(value: Any) -> Any:
         for name in fields
         if getattr(value, name) is not strawberry.UNSET
     }
+
+
+SEED_TEXT = re.compile(r"[0-9]{1,19}")
+"""A seed as `seedText`: decimal digits (ASCII only: no sign, spaces or underscores, which
+Python's int() would take); at most MAX_SEED, checked once read."""
+
+
+def read_seed_text(data: dict[str, Any], location: list[str]) -> Rejected | None:
+    """Read a plain input's `seed_text` into its `seed` (in place), or refuse it: with a
+    `seed` too, or as anything but the decimal digits of a seed REST would take. GraphQL's
+    Int holds 32 bits, so `seedText` is how a client gives a seed from a record (up to
+    2^63 - 1). `location`: where the input is, for the refusal's `errors`."""
+    text = data.pop("seed_text", None)
+    if text is None:
+        return None
+    if data.get("seed") is not None:
+        return _seed_refused(location, "Give seed or seedText, not both.")
+    if not SEED_TEXT.fullmatch(text) or int(text) > MAX_SEED:
+        return _seed_refused(
+            location, f"seedText must be decimal digits of a seed from 0 to {MAX_SEED}."
+        )
+    data["seed"] = int(text)
+    return None
+
+
+def _seed_refused(location: list[str], message: str) -> Rejected:
+    return Rejected(
+        code="invalid_request",
+        message=message,
+        details=JSON({"errors": [{"location": [*location, "seedText"], "message": message}]}),
+    )
 
 
 def invalid_input(error: ValidationError) -> Rejected:

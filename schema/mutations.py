@@ -15,7 +15,7 @@ from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
 from .game_types import GameTypes
-from .inputs import invalid_input, plain_input, rejected
+from .inputs import invalid_input, plain_input, read_seed_text, rejected
 from .selections import selects
 from .tournaments import resolve_create_games, resolve_create_tournament
 from .types import (
@@ -54,8 +54,12 @@ def build_mutation(types: GameTypes) -> type:
         ) -> CreateGameResult:
             context = info.context
             key = check_idempotency_key(idempotency_key)
+            asked = plain_input(input)
+            refused = read_seed_text(asked, [])
+            if refused is not None:
+                return refused
             try:
-                request = CreateGameRequest.model_validate(plain_input(input))
+                request = CreateGameRequest.model_validate(asked)
             except ValidationError as error:
                 return invalid_input(error)
             try:

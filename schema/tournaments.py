@@ -12,13 +12,13 @@ from strawberry.scalars import JSON
 
 from services.gameplay import tournament_payloads as t
 from services.gameplay.auth import check_idempotency_key
-from services.gameplay.bulk import BulkCreateRequest, BulkCreation
+from services.gameplay.bulk import MAX_BULK_GAMES, BulkCreateRequest, BulkCreation
 from services.gameplay.problems import Problem
 from services.gameplay.tournament_runner import TournamentRunner
 
 from .context import GraphQLContext
-from .inputs import invalid_input, plain_input, rejected
-from .types import ClockInput, CreateGameInput, GameCreated, Rejected
+from .inputs import invalid_input, plain_input, read_seed_text, rejected
+from .types import SEED_TEXT_DESCRIPTION, ClockInput, CreateGameInput, GameCreated, Rejected
 
 Info = strawberry.Info[GraphQLContext, None]
 
@@ -204,7 +204,14 @@ class CreateTournamentInput:
     format: TournamentFormatInput
     options: JSON | None = strawberry.UNSET
     seats_per_table: int | None = strawberry.UNSET
-    seed: int | None = strawberry.UNSET
+    seed: int | None = strawberry.field(
+        default=strawberry.UNSET,
+        description="Every table's seed is derived from it and the tournament's own secret "
+        "(random if omitted). Up to 2147483647 (GraphQL's Int): for a larger one, seedText.",
+    )
+    seed_text: str | None = strawberry.field(
+        default=strawberry.UNSET, description=SEED_TEXT_DESCRIPTION
+    )
     webhook_url: str | None = strawberry.UNSET
     clock: ClockInput | None = strawberry.field(
         default=strawberry.UNSET,
@@ -260,8 +267,12 @@ async def resolve_create_tournament(
     info: Info, input: CreateTournamentInput, idempotency_key: str | None = None
 ) -> CreateTournamentResult:
     key = check_idempotency_key(idempotency_key)
+    asked = plain_input(input)
+    refused = read_seed_text(asked, [])
+    if refused is not None:
+        return refused
     try:
-        request = t.CreateTournamentRequest.model_validate(plain_input(input))
+        request = t.CreateTournamentRequest.model_validate(asked)
     except ValidationError as error:
         return invalid_input(error)
     try:
@@ -282,8 +293,14 @@ async def resolve_create_games(
     info: Info, games: list[CreateGameInput], idempotency_key: str | None = None
 ) -> CreateGamesResult:
     key = check_idempotency_key(idempotency_key)
+    asked = [plain_input(g) for g in games]
+    if len(asked) <= MAX_BULK_GAMES:  # more is refused as a whole, before any game is read
+        for index, spec in enumerate(asked):
+            refused = read_seed_text(spec, ["games", str(index)])
+            if refused is not None:
+                return refused
     try:
-        request = BulkCreateRequest.model_validate({"games": [plain_input(g) for g in games]})
+        request = BulkCreateRequest.model_validate({"games": asked})
     except ValidationError as error:
         return invalid_input(error)
     try:

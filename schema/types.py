@@ -458,6 +458,12 @@ class ClockInput:
     )
 
 
+SEED_TEXT_DESCRIPTION = (
+    f"The seed as decimal digits, 0 to {payloads.MAX_SEED}: the range REST and records "
+    "hold, where seed (an Int) stops at 2147483647. Give seed or seedText, not both."
+)
+
+
 @strawberry.input
 class CreateGameInput:
     game: str
@@ -465,7 +471,12 @@ class CreateGameInput:
     options: JSON | None = strawberry.UNSET
     seed: int | None = strawberry.field(
         default=strawberry.UNSET,
-        description="Fixes all randomness; anyone who knows it can work out hidden information.",
+        description="Fixes all randomness; anyone who knows it can work out hidden "
+        "information. Up to 2147483647 (GraphQL's Int): for a larger one (a record's), "
+        "seedText.",
+    )
+    seed_text: str | None = strawberry.field(
+        default=strawberry.UNSET, description=SEED_TEXT_DESCRIPTION
     )
     tags: list[str] | None = strawberry.UNSET
     webhook_url: str | None = strawberry.field(
