@@ -45,6 +45,12 @@ class TournamentTable:
     status: str = strawberry.field(description="playing, finished or void (aborted).")
     ranks: list[int] | None
     scores: list[int] | None
+    left_reasons: list[str | None] | None = strawberry.field(
+        description="Once the table is finished, why each seat that left did, in its game "
+        "record's words (a seat's left_reason, a resignation's reason): resigned (it chose "
+        "to) or timeout (its clock ran out); null for a seat that stayed. Null while the "
+        "table plays, or if it is void."
+    )
     seed: str | None = strawberry.field(
         description="The table's seed, once it and every table dealt the same seed are done."
     )
@@ -106,6 +112,9 @@ class Tournament:
                             status=table.status,
                             ranks=table.ranks,
                             scores=table.scores,
+                            left_reasons=list(table.left_reasons)
+                            if table.left_reasons is not None
+                            else None,
                             seed=str(table.seed) if table.seed is not None else None,
                         )
                         for table in r.tables

@@ -15,6 +15,7 @@ from pydantic import (
 )
 
 from .payloads import MAX_SEED, ClockRequest, OnLeave, SeatName, Strict, WebhookUrl
+from .records.document import Reason
 from .tournaments import Tournament
 from .tournaments.models import Format
 
@@ -118,6 +119,14 @@ class TableDocument(BaseModel):
         description="The table's seed, shown once the table and every other table dealt the "
         "same seed (a duplicate round's tables) are done.",
     )
+    left_reasons: list[Reason | None] | None = Field(
+        default=None,
+        description="Once the table is finished, why each seat that left did, in its game "
+        "record's words (a seat's left_reason, a resignation's reason): resigned (it chose "
+        "to) or timeout (its clock ran out); null for a seat that stayed, or one whose "
+        "table was finished before reasons were kept. Null while the table plays, or if it "
+        "is void.",
+    )
 
 
 class RoundDocument(BaseModel):
@@ -198,6 +207,11 @@ class StoredTournament(BaseModel):
     """Salt of the participant tokens derived from an Idempotency-Key (hex)."""
     clock: ClockRequest | None = None
     """Every table game's clock (None: untimed)."""
+    left_reasons: dict[str, dict[int, Reason]] = Field(default_factory=dict)
+    """Why seats left, by the game id of their table (recorded with its result): seat ->
+    resigned or timeout, for the seats that left only. Beside the tournament, as
+    `schedule` is, so the release before still reads what this one writes (a swap by
+    one of its replicas drops them: those tables then show no reason)."""
     on_leave: OnLeave | None = None
     """Every table game's on_leave (None: the game's default for its seat count)."""
 

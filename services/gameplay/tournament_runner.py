@@ -40,6 +40,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, cast
 
 import structlog
@@ -50,6 +51,7 @@ from services.store import GameRecord, GameStatus
 from services.store.tournaments import RunningTournaments, StoredDocument, TournamentStore
 
 from . import metrics
+from .archive import left_reasons
 from .auth import (
     Credentials,
     derived_token,
@@ -67,6 +69,7 @@ from .problems import (
     unauthorized,
     unprocessable,
 )
+from .records.document import Reason
 from .service import GameService, created_game_id, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
@@ -364,6 +367,7 @@ class TournamentRunner:
         result = _engine_result(record)
         if record.status is GameStatus.FINISHED and result is None:
             return  # not scored yet: the scoring calls again
+        left = await self._left_reasons(record) if result is not None else {}
         for _ in range(MAX_SWAPS):
             found = await self.store.load(tournament_id)
             if found is None:
@@ -382,7 +386,8 @@ class TournamentRunner:
                 return
             if updated is stored.tournament:
                 break  # recorded before (a redelivered task)
-            if await self._swap(stored, found.version, **_recorded(updated)):
+            reasons = _with_left_reasons(stored, {record.id: left})
+            if await self._swap(stored, found.version, **_recorded(updated), **reasons):
                 log.info(
                     "tournament_table_done",
                     tournament_id=tournament_id,
@@ -479,14 +484,15 @@ class TournamentRunner:
                     return "running"
                 updated = tournament
                 try:
-                    for round_number, table, result in ended:
-                        updated = record_result(updated, round_number, table, result)
+                    for done in ended:
+                        updated = record_result(updated, done.round, done.table, done.result)
                 except InvalidTournament as error:
                     log.error(
                         "tournament_result_refused", tournament_id=tournament_id, error=str(error)
                     )
                     return "over"  # stepping it again would be refused again
-                if await self._swap(stored, found.version, **_recorded(updated)):
+                reasons = _with_left_reasons(stored, {done.game_id: done.left for done in ended})
+                if await self._swap(stored, found.version, **_recorded(updated), **reasons):
                     log.warning(
                         "tournament_results_recovered",
                         tournament_id=tournament_id,
@@ -523,7 +529,7 @@ class TournamentRunner:
         log.warning("tournament_progress_gave_up", tournament_id=tournament_id)
         return "gave_up"
 
-    async def _ended_unrecorded(self, round_: Round) -> list[tuple[int, int, Result | None]]:
+    async def _ended_unrecorded(self, round_: Round) -> list[_Ended]:
         """Tables of the round whose game ended but whose result is not recorded yet
         (its worker lost every compare-and-set, or died): their results, to record now."""
         waiting = [t for t in round_.tables if not t.done and t.game_id is not None]
@@ -534,7 +540,7 @@ class TournamentRunner:
             for table in waiting:
                 pipe.hget(store.keys(cast(str, table.game_id)).record, "status")
             statuses = await pipe.execute()
-        ended: list[tuple[int, int, Result | None]] = []
+        ended: list[_Ended] = []
         for table, status in zip(waiting, statuses, strict=True):
             if status is not None and status not in (
                 GameStatus.FINISHED.value,
@@ -548,13 +554,36 @@ class TournamentRunner:
                 log.warning(
                     "tournament_table_game_gone", game_id=table.game_id, round=round_.number
                 )
-                ended.append((round_.number, table.number, None))
+                ended.append(
+                    _Ended(round_.number, table.number, cast(str, table.game_id), None, {})
+                )
                 continue
             result = _engine_result(record)
             if record.status is GameStatus.FINISHED and result is None:
                 continue
-            ended.append((round_.number, table.number, result))
+            left = await self._left_reasons(record) if result is not None else {}
+            ended.append(_Ended(round_.number, table.number, record.id, result, left))
         return ended
+
+    async def _left_reasons(self, record: GameRecord) -> dict[int, Reason]:
+        """Why each seat of a finished table's game that left did, as its record says
+        (`left_reason`): a seat that left under bot_takes_over keeps why with it; one
+        that resigned under end_game ended the game, so its resignation, with why, is
+        the game's last log entry."""
+        reasons = {
+            seat: REASONS[reason]
+            for seat, reason in left_reasons(record).items()
+            if reason in REASONS
+        }
+        standings = (record.standings or {}).get("standings") or []
+        resigned = {s.get("seat") for s in standings if s.get("resigned")}
+        if resigned:
+            last = await self.service.store.log(record.id, after=record.version - 1, count=1)
+            for entry in last:
+                resigning = entry.action == "resign" and entry.seat in resigned
+                if resigning and entry.reason in REASONS:
+                    reasons[entry.seat] = REASONS[entry.reason]
+        return reasons
 
     async def _open_tables(self, stored: StoredTournament, round_: Round) -> None:
         """Create every table's game of the round (again: the same games, answered from
@@ -725,6 +754,31 @@ def _too_large(what: str) -> Problem:
         f"{what}; at most {MAX_TOURNAMENT_GAMES} are allowed.",
         limit=MAX_TOURNAMENT_GAMES,
     )
+
+
+REASONS: dict[str, Reason] = {"resigned": "resigned", "timeout": "timeout"}
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """A table whose game ended: its result (None: void) and why seats left it."""
+
+    round: int
+    table: int
+    game_id: str
+    result: Result | None
+    left: dict[int, Reason]
+
+
+def _with_left_reasons(
+    stored: StoredTournament, left: Mapping[str, dict[int, Reason]]
+) -> dict[str, Any]:
+    """The field to store with new results: why seats left, by game id (games where
+    nobody left add nothing)."""
+    added = {game_id: seats for game_id, seats in left.items() if seats}
+    if not added:
+        return {}
+    return {"left_reasons": {**stored.left_reasons, **added}}
 
 
 def _recorded(tournament: Tournament) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The tournament as the API shows it: standings, and rounds of tables with their games'
-ranks and scores, and a table's seed once no game dealt with it is still being played:
-a seed reveals hidden information, and a duplicate tournament deals one seed at every
-table of a round, so a table that is done keeps its seed hidden while another table
-plays the same deal."""
+ranks and scores, why seats left (resigned or timeout, as records say), and a table's
+seed once no game dealt with it is still being played: a seed reveals hidden
+information, and a duplicate tournament deals one seed at every table of a round, so a
+table that is done keeps its seed hidden while another table plays the same deal."""
 
 from __future__ import annotations
 
@@ -24,11 +24,13 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
     for round_ in tournament.rounds:
         tables = []
         for table in round_.tables:
-            ranks = scores = None
+            ranks = scores = left_reasons = None
             if table.result is not None:
                 by_seat = {s.seat: s for s in table.result.standings}
                 ranks = [by_seat[seat].rank for seat in range(len(table.seats))]
                 scores = [by_seat[seat].score for seat in range(len(table.seats))]
+                left = stored.left_reasons.get(table.game_id or "", {})
+                left_reasons = [left.get(seat) for seat in range(len(table.seats))]
             tables.append(
                 TableDocument(
                     number=table.number,
@@ -37,6 +39,7 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
                     status="void" if table.void else "finished" if table.done else "playing",
                     ranks=ranks,
                     scores=scores,
+                    left_reasons=left_reasons,
                     seed=table.seed if table.done and table.seed not in in_play else None,
                 )
             )
