@@ -92,6 +92,12 @@ class Standing:
     breakdown: list[ScorePart]
     resigned: bool
     abandoned: bool = strawberry.field(description="The seat left and a bot played it to the end.")
+    left_reason: str | None = strawberry.field(
+        default=None,
+        description="Why a seat that resigned or left did: resigned (it chose to) or timeout "
+        "(its clock ran out). Null for a seat that stayed, and in results scored before "
+        "reasons were kept.",
+    )
 
     @classmethod
     def of(cls, info: payloads.StandingInfo) -> "Standing":
@@ -103,6 +109,7 @@ class Standing:
             breakdown=[ScorePart(category=k, points=v) for k, v in info.breakdown.items()],
             resigned=info.resigned,
             abandoned=info.abandoned,
+            left_reason=info.left_reason,
         )
 
 

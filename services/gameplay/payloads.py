@@ -350,6 +350,12 @@ class StandingInfo(BaseModel):
     abandoned: bool = Field(
         default=False, description="The seat left and a bot played it to the end."
     )
+    left_reason: Literal["resigned", "timeout"] | None = Field(
+        default=None,
+        description="Why a seat that resigned or left did: resigned (it chose to) or timeout "
+        "(its clock ran out). Null for a seat that stayed, and in results scored before "
+        "reasons were kept.",
+    )
 
 
 class OpponentInfo(BaseModel):

@@ -184,8 +184,10 @@ class Referee:
 
     async def _score(self, record: GameRecord) -> None:
         game = self.served.of(record)
+        state = self.states.load(game, record.state)
+        reasons = await self._resign_reasons(record, state.resigned)
         with metrics.SCORING_SECONDS.labels(game=record.game).time():
-            result = result_of(game, record, self.states.load(game, record.state))
+            result = result_of(game, record, state, reasons)
             done = await self.store.transition(
                 record.id,
                 record.version,
@@ -202,6 +204,18 @@ class Referee:
             )
             await self.notifier.finished(finished)
             await self._ended(finished)
+
+    async def _resign_reasons(self, record: GameRecord, resigned: list[int]) -> dict[int, str]:
+        """Why each seat the engine has resigned did ("resigned" or "timeout"): a
+        resignation ends the game, so it is among the log's last entries."""
+        if not resigned:
+            return {}
+        last = await self.store.log(record.id, after=max(record.version - 4, 0), count=4)
+        return {
+            entry.seat: entry.reason
+            for entry in last
+            if entry.action == "resign" and entry.seat is not None and entry.reason
+        }
 
     async def _ended(self, record: GameRecord) -> None:
         if self.game_ended is not None:

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Literal
+
 from services.engine import Game, GameState
 from services.store import GameRecord
 
+from .archive import left_reasons
 from .payloads import GameResult, OpponentInfo, StandingInfo
 from .problems import Problem
 
 
-def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
+def result_of(
+    game: Game,
+    record: GameRecord,
+    state: GameState,
+    resign_reasons: Mapping[int, str | None] | None = None,
+) -> GameResult:
+    """The stored result, or the standings computed now from the final `state`.
+    `resign_reasons`: why each seat in `state.resigned` did, from its log entry (the
+    reasons of seats that left under bot_takes_over are in the record)."""
     if record.standings is not None:
         return GameResult.model_validate(record.standings)
-    result = game.standings(state, left=abandoned_seats(record))
+    left = abandoned_seats(record)
+    reasons = {**(resign_reasons or {}), **left_reasons(record)}
+    result = game.standings(state, left=left)
     if result is None:
         raise Problem(409, "not_finished", "The game has no result yet.")
     return GameResult(
@@ -28,7 +42,8 @@ def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
                 score=standing.score,
                 breakdown=standing.breakdown,
                 resigned=standing.seat in state.resigned,
-                abandoned=standing.seat in abandoned_seats(record),
+                abandoned=standing.seat in left,
+                left_reason=_known(reasons.get(standing.seat)),
             )
             for standing in result.standings
         ],
@@ -37,6 +52,10 @@ def result_of(game: Game, record: GameRecord, state: GameState) -> GameResult:
         else None,
         summary=result.summary,
     )
+
+
+def _known(reason: str | None) -> Literal["resigned", "timeout"] | None:
+    return reason if reason in ("resigned", "timeout") else None  # type: ignore[return-value]
 
 
 def abandoned_seats(record: GameRecord) -> set[int]:

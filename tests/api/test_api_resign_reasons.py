@@ -32,6 +32,21 @@ def finished(api, game_id: str) -> dict:
     return api.wait_until(game_id, lambda d: d["status"] in ("finished", "aborted"), timeout=60)
 
 
+STANDINGS = """query($id: ID!) { result(gameId: $id) { standings { seat leftReason } } }"""
+
+
+def standing_reasons(api, gql, game_id: str) -> list[str | None]:
+    """Each seat's `left_reason` in the game's result, as REST and GraphQL both give it."""
+    answer = api.client.get(f"/v1/games/{game_id}/result")
+    assert answer.status_code == 200, answer.text
+    by_seat = {s["seat"]: s["left_reason"] for s in answer.json()["standings"]}
+    rest = [by_seat[seat] for seat in sorted(by_seat)]
+    standings = gql.data(STANDINGS, {"id": game_id})["result"]["standings"]
+    graphql = {s["seat"]: s["leftReason"] for s in standings}
+    assert [graphql[seat] for seat in sorted(graphql)] == rest
+    return rest
+
+
 def sse_entries(api, game_id: str, token: str | None) -> list[tuple[str, dict]]:
     """(event, data) of the log frames of a finished game's SSE stream (it ends by itself)."""
     headers = {**api.auth(token), "Accept": "text/event-stream"}
@@ -73,6 +88,7 @@ def test_a_clock_that_ran_out_under_end_game_says_timeout(api, gql, receiver):
     assert document["seats"][0]["resigned"] and document["result"]["winners"] == [1]
     said = resignations(api, gql, game_id, token)
     assert said == {name: [(0, "timeout")] for name in ("rest", "graphql", "sse")}
+    assert standing_reasons(api, gql, game_id) == ["timeout", None]
     (left,) = receiver.wait_for("seat.left")
     assert left["reason"] == "timeout"
     moves = receiver.wait_for("move", count=document["version"])
@@ -90,6 +106,7 @@ def test_a_resignation_the_seat_chose_says_resigned(api, gql):
     finished(api, game_id)
     said = resignations(api, gql, game_id, token)
     assert said == {name: [(1, "resigned")] for name in ("rest", "graphql", "sse")}
+    assert standing_reasons(api, gql, game_id) == [None, "resigned"]
 
 
 # --- the record -----------------------------------------------------------------------
@@ -135,7 +152,7 @@ def test_the_record_of_a_resignation_the_seat_chose_says_resigned(api, hidden_nu
     replay(load_record(orjson.dumps(record)), hidden_numbers)
 
 
-def test_a_seat_that_ran_out_of_time_under_bot_takes_over_left_on_timeout(api, hidden_numbers):
+def test_a_seat_that_ran_out_of_time_under_bot_takes_over_left_on_timeout(api, gql, hidden_numbers):
     seats = [
         {"name": "Ada"},
         {"name": "Bot 1", "bot": "random"},
@@ -149,6 +166,7 @@ def test_a_seat_that_ran_out_of_time_under_bot_takes_over_left_on_timeout(api, h
     ada = record["seats"][0]
     assert ada["left_reason"] == "timeout" and ada["left_at_version"] is not None
     assert [s["left_reason"] for s in record["seats"][1:]] == [None, None]
+    assert standing_reasons(api, gql, game_id) == ["timeout", None, None]
     assert record["on_leave"] == "bot_takes_over" and record["leave_bot"] == "random"
     assert record["clock"] == {
         "initial_seconds": 0.3,
@@ -159,7 +177,7 @@ def test_a_seat_that_ran_out_of_time_under_bot_takes_over_left_on_timeout(api, h
     replay(load_record(orjson.dumps(record)), hidden_numbers)
 
 
-def test_a_seat_that_resigned_under_bot_takes_over_left_because_it_resigned(api):
+def test_a_seat_that_resigned_under_bot_takes_over_left_because_it_resigned(api, gql):
     created = api.create(seats=3, leave_bot="random")
     game_id = created["id"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -177,4 +195,5 @@ def test_a_seat_that_resigned_under_bot_takes_over_left_because_it_resigned(api)
         (0, "resigned"),
         (None, None),
     ]
+    assert standing_reasons(api, gql, game_id) == [None, "resigned", None]
     assert record["clock"] is None and record["on_leave"] == "bot_takes_over"
