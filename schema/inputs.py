@@ -9,6 +9,7 @@ from typing import Any
 import strawberry
 from pydantic import ValidationError
 from strawberry.scalars import JSON
+from strawberry.utils.str_converters import to_camel_case
 
 from services.gameplay.payloads import MAX_SEED, input_code, validation_errors
 from services.gameplay.problems import Problem
@@ -62,11 +63,21 @@ def _seed_refused(location: list[str], message: str) -> Rejected:
 
 
 def invalid_input(error: ValidationError) -> Rejected:
+    errors = validation_errors(error)
+    for item in errors:
+        item["location"] = graphql_location(item["location"])
     return Rejected(
         code=input_code(error),
         message="The input does not match the schema.",
-        details=JSON({"errors": validation_errors(error)}),
+        details=JSON({"errors": errors}),
     )
+
+
+def graphql_location(parts: list[str]) -> list[str]:
+    """Where a refused input is, named as the GraphQL schema names its fields (camelCase),
+    not as REST does. (A game's options are checked by the game, not here, so no key
+    inside them is ever a part.)"""
+    return [to_camel_case(part) for part in parts]
 
 
 def rejected(problem: Problem) -> Rejected:

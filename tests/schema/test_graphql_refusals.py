@@ -108,3 +108,36 @@ def test_an_expected_version_no_game_can_have_is_a_bad_request_through_both_door
     assert answer["makeMove"] == {"__typename": "Rejected", "code": "invalid_request"}
     assert answer["resign"] == {"__typename": "Rejected", "code": "invalid_request"}
     assert api.client.get(f"/v1/games/{created['id']}").json()["version"] == 0
+
+
+def test_a_refused_input_is_located_by_the_graphql_names_of_its_fields(api, gql) -> None:
+    body = {
+        "game": "hidden-numbers",
+        "seats": [{"name": "A"}, {"name": "B"}],
+        "clock": {"initialSeconds": -1},
+        "inviteTtlSeconds": 5,
+    }
+    answer = gql.data(CREATE, {"input": body})["createGame"]
+    assert answer["code"] == "invalid_request"
+    locations = sorted(error["location"] for error in answer["details"]["errors"])
+    assert locations == [["clock", "initialSeconds"], ["inviteTtlSeconds"]]
+    rest_body = {**body, "clock": {"initial_seconds": -1}, "invite_ttl_seconds": 5}
+    del rest_body["inviteTtlSeconds"]
+    rest = api.client.post("/v1/games", json=rest_body).json()
+    assert sorted(e["location"] for e in rest["errors"]) == [
+        ["clock", "initial_seconds"],
+        ["invite_ttl_seconds"],
+    ]
+
+    tournament = """mutation($input: CreateTournamentInput!) {
+      createTournament(input: $input) { __typename ... on Rejected { code details } } }"""
+    entry = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "A"}, {"name": "B"}],
+        "format": {"kind": "round_robin"},
+        "seatsPerTable": 9,
+        "options": {"rounds": 1},
+    }
+    refused = gql.data(tournament, {"input": entry}, api.platform_key)["createTournament"]
+    assert refused["__typename"] == "Rejected"
+    assert [e["location"] for e in refused["details"]["errors"]] == [["seatsPerTable"]]
