@@ -426,6 +426,7 @@ class GameService:
     async def get_game(self, game_id: str, who: Credentials) -> GameDocument:
         record = await self._load(game_id, keep=True)
         viewer = self._viewer(record, who)
+        await self._check_watchable(record, viewer)
         game = self._game_of(record)
         state = self.states.load(game, record.state)
         prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
@@ -482,6 +483,7 @@ class GameService:
         _check_range("limit", limit, 1, MAX_EVENTS_PAGE)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
+        await self._check_watchable(record, viewer)
         entries = await self.store.log(game_id, after=since, count=limit)
         full = await self._sees_everything(record, viewer)
         version = max([record.version, *(entry.version for entry in entries)])
@@ -507,6 +509,7 @@ class GameService:
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
+        await self._check_watchable(record, viewer)
         await self._nudge(record)
         start_due = (
             since == 0
@@ -802,14 +805,7 @@ class GameService:
                 )
         elif who.token_hash not in archived.token_hashes:
             raise unauthorized("invalid_token", "That token is not a seat of this game.")
-        holding = await self._tournament_holding(game_id, archived.tags)
-        if holding is not None:
-            raise conflict(
-                "deal_in_play",
-                f"Another table of tournament {holding} is still playing this game's deal; "
-                "its record is given once every table dealt it has finished.",
-                tournament_id=holding,
-            )
+        await self._check_deal_out_of_play(game_id, archived.tags, "given its record")
         return archived
 
     async def version_view(self, game_id: str, version: int) -> VersionView:
@@ -817,7 +813,9 @@ class GameService:
         replayed off the event loop from the nearest state kept (`VersionViews`)."""
 
         async def load() -> Record:
-            return await asyncio.to_thread((await self._archived(game_id)).parsed)
+            archived = await self._archived(game_id)
+            await self._check_deal_out_of_play(game_id, archived.tags, "watched")
+            return await asyncio.to_thread(archived.parsed)
 
         def check(record: Record) -> None:
             if not 0 <= version <= record.version:
@@ -1096,9 +1094,27 @@ class GameService:
             return False
         return await self._tournament_holding(record.id, record.tags) is None
 
+    async def _check_watchable(self, record: GameRecord, viewer: Viewer) -> None:
+        """Anyone but the game's own seats (spectators, API keys) watches a tournament
+        table only once no other table plays its deal: what one table shows (the tiles
+        played, the cards bought) is another's hidden information."""
+        if viewer.seat is None:
+            await self._check_deal_out_of_play(record.id, record.tags, "watched")
+
+    async def _check_deal_out_of_play(self, game_id: str, tags: list[str], what: str) -> None:
+        holding = await self._tournament_holding(game_id, tags)
+        if holding is not None:
+            raise conflict(
+                "deal_in_play",
+                f"Another table of tournament {holding} is still playing this game's deal; "
+                f"the game can be {what} once every table dealt it has finished.",
+                tournament_id=holding,
+            )
+
     async def _tournament_holding(self, game_id: str, tags: list[str]) -> str | None:
-        """The tournament of which another table still plays finished game `game_id`'s
-        deal: its record and full read wait till then (a seed reveals hidden hands)."""
+        """The tournament of which another table still plays game `game_id`'s deal: its
+        record, full read and watching by anyone but its seats wait till then (a seed, or
+        what the game shows, reveals the other table's hidden information)."""
         if self.deals is None:
             return None
         return await self.deals.tournament_holding(game_id, tags)

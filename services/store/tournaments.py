@@ -69,6 +69,12 @@ class TournamentStore:
             return None
         return StoredDocument(int(version), document)
 
+    async def version(self, tournament_id: str) -> int | None:
+        """The document's version alone (None: no such tournament), to tell whether what
+        was read of it before still holds without reading it again."""
+        found = await self.redis.hget(self.key(tournament_id), "version")
+        return None if found is None else int(found)
+
     async def keep(self, tournament_id: str) -> None:
         """Keep the tournament for its whole lifetime from now (as a swap does): a running
         one that is not swapped - a round waiting on a table - must not expire."""

@@ -293,14 +293,10 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     )
     assert answer["data"] is None or answer["data"]["record"] is None
     assert answer["errors"][0]["extensions"]["code"] == "deal_in_play"
-    # Nor does a platform's full read of the finished table give it: no seat's view, and
-    # the log as a spectator reads it (its moves and draws would tell the deal).
+    # Nor may the platform or a spectator watch the finished table: its moves and draws
+    # would tell the deal.
     bots_game = bots_table["game_id"]
-    assert api.client.get(f"/v1/games/{bots_game}", headers=KEY).json()["seat_views"] is None
-    log = api.client.get(f"/v1/games/{bots_game}/events", headers=KEY).json()["entries"]
-    assert log and all(entry["move"] is None for entry in log)
-    spectator = api.client.get(f"/v1/games/{bots_game}/events").json()["entries"]
-    assert [entry["events"] for entry in log] == [entry["events"] for entry in spectator]
+    assert_not_watchable(api, gql, bots_game, finished=True)
     # table 2's people finish their game: the deal is over, and its seed is shown
     seats = []
     for index in (2, 3):
@@ -325,6 +321,56 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     assert all(entry["move"] is not None for entry in log)
     graphql = gql.data(SEEDS, {"id": tid})["tournament"]["rounds"][0]["tables"]
     assert {t["seed"] for t in graphql} == {str(seed) for seed in seeds}
+
+
+WATCH = """query($id: ID!) {
+  game(id: $id) { version } gameAtVersion(gameId: $id, version: 0) { version } }"""
+
+
+def assert_not_watchable(api, gql, game_id: str, finished: bool) -> None:
+    """Nobody but the table's own seats reads the game while its deal is played elsewhere:
+    spectators and API keys alike, through every door (past states are for finished
+    games: one still playing answers not_finished first)."""
+    states_code = "deal_in_play" if finished else "not_finished"
+    for headers in (KEY, {}):
+        for path in ("", "/events", "/board.svg", "/states/0"):
+            answer = api.client.get(f"/v1/games/{game_id}{path}", headers=headers)
+            code = states_code if path == "/states/0" else "deal_in_play"
+            assert answer.status_code == 409, (path, answer.text)
+            assert answer.json()["code"] == code, (path, answer.text)
+        stream = api.client.get(
+            f"/v1/games/{game_id}/events", headers={**headers, "Accept": "text/event-stream"}
+        )
+        assert stream.status_code == 409 and stream.json()["code"] == "deal_in_play"
+        token = headers["Authorization"].split()[1] if headers else None
+        answer = gql(WATCH, {"id": game_id}, token=token)
+        codes = sorted(error["extensions"]["code"] for error in answer["errors"])
+        assert codes == sorted(["deal_in_play", states_code]), answer
+
+
+def test_nobody_but_its_seats_watches_a_duplicate_table_while_another_plays_its_deal(api, gql):
+    """Two tables of people play one deal: what table 1 shows (the cards played) is table
+    2's hidden information, so each is watched by its own seats only until both are done."""
+    created = create(
+        api,
+        game="hidden-numbers",
+        participants=[{"name": name} for name in ("Ada", "Grace", "Alan", "Edsger")],
+        seats_per_table=2,
+        format={"kind": "duplicate", "rounds": 2},
+    )
+    tid = created["id"]
+    tables = api.client.get(f"/v1/tournaments/{tid}").json()["rounds"][0]["tables"]
+    assert [table["status"] for table in tables] == ["playing", "playing"]
+    for table in tables:
+        assert_not_watchable(api, gql, table["game_id"], finished=False)
+    token = created["participants"][0]["token"]
+    mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(token)).json()
+    own_game, seat_token = mine["rounds"][0]["game_id"], mine["rounds"][0]["seat_token"]
+    own = api.client.get(f"/v1/games/{own_game}", headers=api.auth(seat_token))
+    assert own.status_code == 200 and own.json()["you"] == mine["rounds"][0]["seat"]
+    assert api.client.get(f"/v1/games/{own_game}/events", headers=api.auth(seat_token)).is_success
+    other = next(table["game_id"] for table in tables if table["game_id"] != own_game)
+    assert api.client.get(f"/v1/games/{other}", headers=api.auth(seat_token)).status_code == 401
 
 
 def test_people_read_their_seat_token_of_each_round_with_their_participant_token(api):
