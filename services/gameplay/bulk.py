@@ -29,6 +29,7 @@ from .problems import Problem, idempotency_key_reused, unprocessable
 from .service import GameService, created_game_id, fingerprint, prompted_seats
 
 MAX_BULK_GAMES = 200
+MAX_BULK_WEBHOOK_URLS = 4
 
 
 class BulkCreateRequest(Strict):
@@ -104,6 +105,7 @@ class BulkCreation:
             stored = await self.batches.stored(digest)
             if stored is not None:
                 return await self._replayed(who, request, key, stored, body_print), True
+        await self._check_webhook_urls(who, request.games)
         built = [
             await self._built(who, index, spec, key) for index, spec in enumerate(request.games)
         ]
@@ -127,6 +129,27 @@ class BulkCreation:
         games = [built_game.answer(self.service) for built_game in built]
         return BulkCreated(games=games), False
 
+    async def _check_webhook_urls(self, who: Credentials, games: list[CreateGameRequest]) -> None:
+        """Each webhook URL of the batch checked once (a platform names one or a few for
+        all its games), at most MAX_BULK_WEBHOOK_URLS of them: a batch's lookups are as
+        bounded as a few creations'. A refusal names the first game with that URL."""
+        first_index: dict[str, int] = {}
+        for index, spec in enumerate(games):
+            if spec.webhook_url is not None:
+                first_index.setdefault(spec.webhook_url, index)
+        if len(first_index) > MAX_BULK_WEBHOOK_URLS:
+            raise unprocessable(
+                "too_many_webhook_urls",
+                f"A batch names {len(first_index)} webhook URLs; at most "
+                f"{MAX_BULK_WEBHOOK_URLS} different ones are allowed.",
+                limit=MAX_BULK_WEBHOOK_URLS,
+            )
+        for url, index in first_index.items():
+            try:
+                await self.service.check_webhook_url(url, who)
+            except Problem as problem:
+                raise _at(index, problem) from None
+
     async def _built(
         self, who: Credentials, index: int, request: CreateGameRequest, key: str | None
     ) -> _BuiltGame:
@@ -134,7 +157,9 @@ class BulkCreation:
         the creator token included); a refusal names the game's index."""
         service = self.service
         try:
-            game, policy, seed, state = await service.checked_setup(request)
+            game, policy, seed, state = await service.checked_setup(
+                request, who, webhook_checked=True
+            )
         except Problem as problem:
             raise _at(index, problem) from None
         game_key = f"bulk:{key}:{index}" if key else None

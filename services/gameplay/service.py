@@ -263,7 +263,7 @@ class GameService:
         """A new game and its seat tokens. Returns the answer and whether it is a replay."""
         if who.bearer is not None or not self.anonymous_create:
             require_api_key(who, "Creating games")
-        game, policy, seed, state = await self.checked_setup(request)
+        game, policy, seed, state = await self.checked_setup(request, who)
         request_print = fingerprint(request.model_dump(mode="json"))
         game_id = created_game_id(who.scope, idempotency_key)
         await self._count_creation(who, game_id, idempotency_key)
@@ -301,6 +301,11 @@ class GameService:
         )
         return again.shown_in(self._created_answer(existing, replayed)), True
 
+    async def check_webhook_url(self, url: str, who: Credentials) -> None:
+        """Refuse a URL that may not receive webhooks (its DNS lookups counted against the
+        caller's address)."""
+        await check_webhook_url(url, allow_private=self.webhook_allow_private, client=who.client_ip)
+
     async def finish_creation(self, record: GameRecord) -> None:
         """Redo what follows the creation of a game, for a replayed creation: the first
         attempt may have died right after storing it. Each step is idempotent: the
@@ -311,13 +316,14 @@ class GameService:
         await self._nudge(record)
 
     async def checked_setup(
-        self, request: CreateGameRequest
+        self, request: CreateGameRequest, who: Credentials, *, webhook_checked: bool = False
     ) -> tuple[Game, dict[str, Any], int, GameState]:
-        """A creation request checked (game, webhook URL, bot levels, leave policy,
-        options) and its game set up: the game, its leave policy, seed and first state."""
+        """A creation request checked (game, webhook URL unless `webhook_checked`, bot
+        levels, leave policy, options) and its game set up: the game, its leave policy,
+        seed and first state."""
         game = self.served.named(request.game)
-        if request.webhook_url is not None:
-            await check_webhook_url(request.webhook_url, allow_private=self.webhook_allow_private)
+        if request.webhook_url is not None and not webhook_checked:
+            await self.check_webhook_url(request.webhook_url, who)
         levels = levels_for(game)
         for seat in request.seats:
             if seat.bot is not None and seat.bot not in levels:

@@ -102,7 +102,6 @@ from .tournaments import (
     total_rounds,
     with_schedule,
 )
-from .webhook_targets import check_webhook_url
 
 log = structlog.get_logger(__name__)
 
@@ -191,9 +190,7 @@ class TournamentRunner:
                 return await self._replayed(who, first.document, request_print, idempotency_key)
         game = self.service.served.named(request.game)
         if request.webhook_url is not None:
-            await check_webhook_url(
-                request.webhook_url, allow_private=self.service.webhook_allow_private
-            )
+            await self.service.check_webhook_url(request.webhook_url, who)
         spec = TournamentSpec(
             game=game.id,
             options=request.options,

@@ -9,7 +9,8 @@ globally routable (loopback, private, link-local, site-local, unspecified, multi
 reserved...), or to an IPv6 address embedding such an IPv4 address (6to4, Teredo,
 ISATAP).
 
-The check runs at creation (`check_webhook_url`, DNS in a thread with a time limit) and
+The check runs at creation (`check_webhook_url`, DNS in a thread with a time limit, a
+bounded number at once and per client) and
 again at delivery (`pinned_addresses`), where the caller connects to the very address
 that was checked, so a second DNS answer (rebinding) cannot point elsewhere.
 `SKYPORT_WEBHOOK_ALLOW_PRIVATE=true` turns the address and name checks off, for local
@@ -21,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -45,9 +48,20 @@ INTERNAL_SUFFIXES = (
     ".home.arpa",
 )
 
-_resolver_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+LOOKUP_THREADS = 8
+LOOKUPS_PER_CLIENT = 2
+"""DNS lookups one client may have running at once. A lookup that outlives
+`RESOLVE_SECONDS` still holds its thread until the resolver gives up, so names that never
+answer could otherwise take every thread and fail everyone's checks."""
+CHECK_RETRY_AFTER_SECONDS = 5
+
+_resolver_pool = ThreadPoolExecutor(max_workers=LOOKUP_THREADS, thread_name_prefix="webhook-dns")
 """DNS lookups of creations: a pool of their own, so slow lookups cannot starve the
 event loop's default executor."""
+_running: Counter[str] = Counter()
+"""Lookups running per client (until their thread is free again, not until they time out);
+changed from the event loop and from the lookups' threads, under `_counting`."""
+_counting = threading.Lock()
 
 
 class TargetRefused(ValueError):
@@ -192,21 +206,51 @@ def pinned_addresses(url: str, allow_private: bool) -> tuple[Target, list[Addres
     return target, public_addresses(target, found, allow_private)
 
 
-async def check_webhook_url(url: str, *, allow_private: bool) -> None:
+async def check_webhook_url(url: str, *, allow_private: bool, client: str = "") -> None:
     """At creation: refuse, as a 422 problem, a URL that may not receive webhooks. DNS
-    runs off the event loop and within `RESOLVE_SECONDS`."""
+    runs off the event loop and within `RESOLVE_SECONDS`, never queued: with every lookup
+    thread busy the answer is 503 webhook_check_busy, and a `client` with
+    LOOKUPS_PER_CLIENT lookups running gets 429 too_many_webhook_checks."""
     try:
         target, address = checked_target(url, allow_private)
         if address is None and not allow_private:
-            loop = asyncio.get_running_loop()
-            lookup = loop.run_in_executor(_resolver_pool, resolve, target.host, target.port)
-            try:
-                found = await asyncio.wait_for(lookup, RESOLVE_SECONDS)
-            except (OSError, TimeoutError):
-                raise TargetRefused(f"{_short(target.host)} cannot be resolved") from None
+            found = await _looked_up(target, client)
             public_addresses(target, found, allow_private)
     except TargetRefused as refused:
         raise refused_problem(refused) from None
+
+
+async def _looked_up(target: Target, client: str) -> list[str]:
+    with _counting:
+        if sum(_running.values()) >= LOOKUP_THREADS:
+            raise Problem(
+                503,
+                "webhook_check_busy",
+                "Too many webhook URLs are being checked right now; try again in a few seconds.",
+                headers={"Retry-After": str(CHECK_RETRY_AFTER_SECONDS)},
+            )
+        if _running[client] >= LOOKUPS_PER_CLIENT:
+            raise Problem(
+                429,
+                "too_many_webhook_checks",
+                f"This client already has {LOOKUPS_PER_CLIENT} webhook hosts being looked up; "
+                "wait for them.",
+                headers={"Retry-After": str(CHECK_RETRY_AFTER_SECONDS)},
+            )
+        _running[client] += 1
+    lookup = _resolver_pool.submit(resolve, target.host, target.port)
+    lookup.add_done_callback(lambda _: _release(client))  # on the lookup's thread
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(lookup), RESOLVE_SECONDS)
+    except (OSError, TimeoutError):
+        raise TargetRefused(f"{_short(target.host)} cannot be resolved") from None
+
+
+def _release(client: str) -> None:
+    with _counting:
+        _running[client] -= 1
+        if _running[client] <= 0:
+            del _running[client]
 
 
 def _short(host: str) -> str:
