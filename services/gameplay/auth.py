@@ -125,7 +125,7 @@ def seat_of(seats: Sequence[SeatRecord], token_hash: str) -> int | None:
 
 
 def check_idempotency_key(key: str | None) -> str | None:
-    if key is not None and not _IDEMPOTENCY_KEY.match(key):
+    if key is not None and not _IDEMPOTENCY_KEY.fullmatch(key):
         raise bad_request(
             "invalid_idempotency_key",
             "An Idempotency-Key is 8 to 255 visible ASCII characters (a UUID is ideal).",

@@ -78,7 +78,7 @@ async def once(
     its change, as `keeping` says (None without a key)."""
     if idempotency_key is None:
         return await act(None), False
-    if not GAME_ID.match(game_id):  # before it names a key in the store
+    if not GAME_ID.fullmatch(game_id):  # before it names a key in the store
         raise not_found(game_id[:64])
     digest = key_digest(who, idempotency_key)
     request_print = fingerprint(request)

@@ -872,7 +872,7 @@ class GameService:
 
     async def _archived(self, game_id: str) -> ArchivedRecord:
         """The archived record, or one made now from a finished game (and archived)."""
-        if not GAME_ID.match(game_id):
+        if not GAME_ID.fullmatch(game_id):
             raise not_found(game_id[:64])
         if self.archive is not None:
             archived = await self.archive.load(game_id)
@@ -1074,7 +1074,7 @@ class GameService:
 
     async def _load(self, game_id: str, *, keep: bool = False) -> GameRecord:
         """The stored record; `keep` it for the move its reader may make next."""
-        if not GAME_ID.match(game_id):
+        if not GAME_ID.fullmatch(game_id):
             raise not_found(game_id[:64])
         record = await self.store.load(game_id)
         if record is None:
@@ -1166,7 +1166,7 @@ def _check_expected_version(version: int | None) -> None:
 
 
 def _check_pattern(name: str, value: str | None, pattern: re.Pattern[str]) -> None:
-    if value is not None and not pattern.match(value):
+    if value is not None and not pattern.fullmatch(value):
         raise bad_request("invalid_query", f"{name} is not valid here.")
 
 

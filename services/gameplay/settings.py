@@ -346,7 +346,7 @@ class Settings(BaseSettings):
     @classmethod
     def _plain_prefix(cls, value: str) -> str:
         # Braces would break the Redis Cluster hash tags; glob characters the pub/sub pattern.
-        if not _PREFIX_PATTERN.match(value):
+        if not _PREFIX_PATTERN.fullmatch(value):
             raise ValueError("use 1-64 of A-Z a-z 0-9 _ . : -")
         return value
 
@@ -380,7 +380,7 @@ class Settings(BaseSettings):
     @field_validator("task_queue")
     @classmethod
     def _plain_queue(cls, value: str) -> str:
-        if not _PREFIX_PATTERN.match(value):
+        if not _PREFIX_PATTERN.fullmatch(value):
             raise ValueError("use 1-64 of A-Z a-z 0-9 _ . : -")
         return value
 

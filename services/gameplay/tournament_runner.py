@@ -635,7 +635,7 @@ class TournamentRunner:
         return await _parsed(found.document, _read_pool), found.version
 
     async def _found(self, tournament_id: str) -> StoredDocument:
-        if not TOURNAMENT_ID.match(tournament_id):
+        if not TOURNAMENT_ID.fullmatch(tournament_id):
             raise tournament_not_found(tournament_id)
         found = await self.store.load(tournament_id)
         if found is None:

@@ -20,5 +20,5 @@ def tournaments_tagged(tags: Iterable[str]) -> list[str]:
     return [
         tag[len(TOURNAMENT_TAG) :]
         for tag in tags
-        if tag.startswith(TOURNAMENT_TAG) and TOURNAMENT_ID.match(tag[len(TOURNAMENT_TAG) :])
+        if tag.startswith(TOURNAMENT_TAG) and TOURNAMENT_ID.fullmatch(tag[len(TOURNAMENT_TAG) :])
     ]

@@ -120,3 +120,19 @@ def test_a_declaration_takes_only_path_query_and_body():
     seats = operation("GET", "/v1/games/{game_id}/seats/{seat:int}", summary="A.", answers=())
     with pytest.raises(TypeError, match="'query' must be a QueryParams"):
         seats(seat)
+
+
+def test_a_value_with_a_trailing_newline_does_not_pass_for_a_pattern(api, gql):
+    """Python's `$` matches before a final newline: the service checks whole values."""
+    key = api.auth(api.platform_key)
+    for name, value in (
+        ("tag", "league\n"),
+        ("game", "dominion\n"),
+        ("cursor", "1" * 15 + ":ab\n"),
+    ):
+        answer = api.client.get("/v1/games", params={name: value}, headers=key)
+        assert answer.status_code == 400, (name, answer.text)
+        assert answer.json()["code"] == "invalid_query"
+    query = 'query { games(tag: "league\\n") { edges { node { id } } } }'
+    errors = gql(query, token=api.platform_key)["errors"]
+    assert errors[0]["extensions"]["code"] == "invalid_query"
