@@ -106,7 +106,9 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
             f"This client already holds {streams.limit} live streams open; close one first.",
         )
     try:
-        feed = await service(request).follow(target, who, since, after_start)
+        feed = await service(request).follow(
+            target, who, since, after_start, resumed=last_event_id is not None
+        )
     except BaseException:
         streams.close(client)
         raise

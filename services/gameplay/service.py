@@ -503,7 +503,13 @@ class GameService:
         )
 
     async def follow(
-        self, game_id: str, who: Credentials, since: int, after_start: bool = False
+        self,
+        game_id: str,
+        who: Credentials,
+        since: int,
+        after_start: bool = False,
+        *,
+        resumed: bool = False,
     ) -> AsyncIterator[FeedItem]:
         """Checks access now, then gives every entry after `since`, then live ones as
         they commit, then the end. Fed from the Redis log (rung by pub/sub), so any
@@ -511,11 +517,19 @@ class GameService:
         waited for players has its start first (unless `after_start`: the reader had it).
         Once caught up, the status of each seat a bot plays for now (`FeedSeat`), then
         each change of a seat's status, which commits nothing: it is read from the
-        game's record (public: every reader of the game sees its seats' status)."""
+        game's record (public: every reader of the game sees its seats' status).
+        A `since` past the game's version is refused (`resumed`: it is the Last-Event-ID
+        a stream was resumed with): nothing would be sent until the game caught up."""
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
         await self._check_watchable(record, viewer)
+        if since > record.version:
+            raise bad_request(
+                "invalid_last_event_id" if resumed else "invalid_query",
+                f"The game is at version {record.version}; there is nothing after {since}.",
+                version=record.version,
+            )
         await self._nudge(record)
         start_due = (
             since == 0

@@ -133,6 +133,22 @@ async def test_an_end_id_for_a_game_still_playing_is_refused_not_204(server):
         assert stranger.status_code == 401
 
 
+async def test_a_place_past_the_games_version_is_refused_not_silently_waited_out(server):
+    """A stream resumed past the game would send nothing until the game caught up, and
+    then skip what it had missed: refused instead, saying where the game is."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http)
+        await play_one(http, game_id, tokens)
+        ahead = await http.get(f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "7"})
+        assert ahead.status_code == 400 and ahead.json()["code"] == "invalid_last_event_id"
+        assert ahead.json()["version"] == 1
+        query = await http.get(f"/v1/games/{game_id}/events?since=7", headers=SSE)
+        assert query.status_code == 400 and query.json()["code"] == "invalid_query"
+        resumed = {**SSE, "Last-Event-ID": "1"}
+        async with http.stream("GET", f"/v1/games/{game_id}/events", headers=resumed) as up:
+            assert up.status_code == 200  # the game's own version is a place to resume at
+
+
 async def test_an_idle_stream_sends_keepalives(server):
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         game_id, _ = await create(http)
