@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
+from services.engine.state import unchecked
 
 from . import moves as mv
 from .answers import carry_out
@@ -21,11 +22,44 @@ from .view import SkyLanternsView, build_view
 
 
 class MoveMade(Event):
-    PRIVATE: ClassVar[frozenset[str]] = frozenset({"card"})
+    """A seat's move: `text` says it in words, `move` is the move itself exactly as the
+    legal-moves listing and the move endpoint express it (its `kind` and its fields, no
+    label). Public, but for the moves `private_move` names."""
+
     kind: str = "move_made"
     text: str
-    card: str | None = None
-    """Only for the drafting seat: the Starting card it kept."""
+    move: dict[str, Any]
+
+
+class PrivateMoveMade(MoveMade):
+    """A move that names a card now in its mover's hidden hand (`private_move`): `move` is
+    in the mover's events only; the others read `text`."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"move"})
+
+
+class DraftPickMade(PrivateMoveMade):
+    """starting_card_draft: a Starting card kept. Only the drafting seat sees which (`move`
+    and `card`); everyone reads "Keep a Starting card"."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset({"move", "card"})
+    card: str
+
+
+def private_move(move: Move) -> bool:
+    """Whether the move names a card the other seats may not see in a structured move: a
+    Starting card kept in the draft, and a market card drawn into a hand. Every other move
+    names only what is face up once it is made: a card played as a contract (discarded or
+    removed), a developed card (tucked, its edge showing), face-up Upgrade Tiles arranged,
+    a position to flip, dice spaces, slots, resources.
+
+    A market card was face up until drawn (its words have always named it, and the
+    market in the views shows it gone), but every card in another hand is hidden whole
+    here — views, `determinize`, the hidden-information tests — so the structured move
+    keeps to that."""
+    return isinstance(move, mv.DraftCard) or (
+        isinstance(move, mv.DrawCard) and move.card is not None
+    )
 
 
 class RoundBegan(Event):
@@ -100,11 +134,21 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         round_before = state.round
         text = self.label(state, seat, move)  # before the move: whether a trade's gain is lost
         carry_out(state, seat, move)
+        made: MoveMade
         if isinstance(move, mv.DraftCard):  # drafting reveals nothing early
-            made = MoveMade(seat=seat, text="Keep a Starting card", card=move.card)
-            made.private_to.append(seat)
+            made = unchecked(DraftPickMade)(
+                seat=seat,
+                private_to=[seat],
+                text="Keep a Starting card",
+                move=self.dump_move(move),
+                card=move.card,
+            )
+        elif private_move(move):
+            made = unchecked(PrivateMoveMade)(
+                seat=seat, private_to=[seat], text=text, move=self.dump_move(move)
+            )
         else:
-            made = MoveMade(seat=seat, text=text)
+            made = unchecked(MoveMade)(seat=seat, text=text, move=self.dump_move(move))
         events: list[Event] = [made]
         if state.rival is not None:
             events += [OpponentActed(text=text) for text in state.rival.log]
