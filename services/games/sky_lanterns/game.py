@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
 from services.engine.state import unchecked
 
@@ -17,8 +19,17 @@ from .options import SkyLanternsOptions
 from .playout import playout_move
 from .scoring import final_result
 from .setup import set_up
-from .state import SETUP_STEPS, SkyLanternsState
+from .state import SETUP_STEPS, RivalAction, RivalStep, SkyLanternsState
 from .view import SkyLanternsView, build_view
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+def _absent_field() -> Any:
+    """An optional field left out of the event's JSON when it has no value."""
+    return Field(default=None, exclude_if=_absent)
 
 
 class MoveMade(Event):
@@ -69,10 +80,44 @@ class RoundBegan(Event):
 
 
 class OpponentActed(Event):
-    """Solo: a step of the virtual opponent's turn."""
+    """Solo: a step of the virtual opponent's turn, all public. `action` says what kind of
+    step; only the fields it uses are given:
+
+    - `take_die`: it reveals Solo Mode `card` and takes the die of `value` on `space`;
+    - `gain`: it gains `amount` of `resource` (indigo, coal or vp), as the die action says
+      (a full Coal or Indigo track turns it into the other: the view has the totals);
+      `player_gains` what the player gains with it ({"coins": 1} or {"cards": 1});
+    - `pay`: the player pays `amount` `resource` to the ghost's demand;
+    - `plunder`: it takes `amount` of the player's `resource` (what the player had);
+    - `blockade`: the player's `resource` is blockaded;
+    - `draw`: the player draws a card (`player_gains` {"cards": 1});
+    - `flip_tile`: it flips Upgrade Tile `tile` onto `space` of the Main Board.
+    """
 
     kind: str = "opponent_acted"
     text: str
+    action: RivalAction
+    card: str | None = _absent_field()
+    space: str | None = _absent_field()
+    value: int | None = _absent_field()
+    tile: str | None = _absent_field()
+    resource: str | None = _absent_field()
+    amount: int | None = _absent_field()
+    player_gains: dict[str, int] | None = _absent_field()
+
+
+def opponent_acted(step: RivalStep) -> OpponentActed:
+    return unchecked(OpponentActed)(
+        text=step.text,
+        action=step.action,
+        card=step.card,
+        space=step.space,
+        value=step.value,
+        tile=step.tile,
+        resource=step.resource,
+        amount=step.amount,
+        player_gains=None if step.player_gains is None else dict([step.player_gains]),
+    )
 
 
 class GameEnded(Event):
@@ -151,7 +196,7 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
             made = unchecked(MoveMade)(seat=seat, text=text, move=self.dump_move(move))
         events: list[Event] = [made]
         if state.rival is not None:
-            events += [OpponentActed(text=text) for text in state.rival.log]
+            events += [opponent_acted(step) for step in state.rival.log]
             state.rival.log = []
         if state.over:
             events.append(GameEnded())

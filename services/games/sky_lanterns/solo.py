@@ -14,7 +14,7 @@ from .components import CARDS, INFLUENCE_COLOURS, SOLO_CARDS, TILES, SoloCard
 from .effects import LANTERN_COLOURS
 from .resolver import DRAW, RIVAL_CHOICE, draw, side_spaces
 from .resources import gain, has, pay
-from .state import Die, Frame, Rival, SkyLanternsState
+from .state import Die, Frame, Rival, RivalStep, SkyLanternsState
 
 CAP = 10
 LANTERNS_AT_SCORING = 4
@@ -68,7 +68,8 @@ def rival_turn(state: SkyLanternsState) -> None:
         rival.chosen.append(colour)
     verbs = ("reveals", "takes") if rival.scenario == "dead-mine" else ("reveal", "take")
     name = NAMES[rival.scenario]
-    rival.log.append(f"{name} {verbs[0]} {card} and {verbs[1]} the {value} on {space}")
+    text = f"{name} {verbs[0]} {card} and {verbs[1]} the {value} on {space}"
+    rival.log.append(RivalStep(action="take_die", text=text, card=card, space=space, value=value))
     if rival.scenario == "dead-mine":
         die_action(state, value)
     else:
@@ -110,7 +111,15 @@ def die_action(state: SkyLanternsState, value: int) -> None:
     if value == 1:
         ghost_gains(state, "indigo", 1)
         gain(state, 0, "coins", 1)  # "the player may gain $1": never worse to take
-        rival.log.append("the ghost gains 1 Indigo; you gain $1")
+        rival.log.append(
+            RivalStep(
+                action="gain",
+                text="the ghost gains 1 Indigo; you gain $1",
+                resource="indigo",
+                amount=1,
+                player_gains=("coins", 1),
+            )
+        )
     elif value in CHOICES:
         resource, amount, _ = CHOICES[value]
         if has(state, 0, resource) >= amount:
@@ -119,15 +128,27 @@ def die_action(state: SkyLanternsState, value: int) -> None:
             refuse_to_pay(state, value)
     elif value == 3:
         ghost_gains(state, "coal", 1)
-        rival.log.append("the ghost gains 1 Coal")
+        rival.log.append(
+            RivalStep(action="gain", text="the ghost gains 1 Coal", resource="coal", amount=1)
+        )
     elif value == 4:
         ghost_gains(state, "coal", 2)
-        rival.log.append("the ghost gains 2 Coal; you draw a card")
+        rival.log.append(
+            RivalStep(
+                action="gain",
+                text="the ghost gains 2 Coal; you draw a card",
+                resource="coal",
+                amount=2,
+                player_gains=("cards", 1),
+            )
+        )
         if not state.over:
             player_draws(state)  # "the player may draw one card": never worse to take
     else:
         rival.vp["die_actions"] += 6
-        rival.log.append("the ghost gains 6 VP")
+        rival.log.append(
+            RivalStep(action="gain", text="the ghost gains 6 VP", resource="vp", amount=6)
+        )
 
 
 def answer_choice(state: SkyLanternsState, frame: Frame, pays: bool) -> None:
@@ -140,14 +161,16 @@ def answer_choice(state: SkyLanternsState, frame: Frame, pays: bool) -> None:
     resource, amount, _ = CHOICES[value]
     pay(state, 0, resource, amount)
     assert state.rival is not None
-    state.rival.log.append(f"you pay {amount} {resource} to the ghost's demand")
+    text = f"you pay {amount} {resource} to the ghost's demand"
+    state.rival.log.append(RivalStep(action="pay", text=text, resource=resource, amount=amount))
 
 
 def refuse_to_pay(state: SkyLanternsState, value: int) -> None:
     _, amount, gained = CHOICES[value]
     ghost_gains(state, gained, amount)
     assert state.rival is not None
-    state.rival.log.append(f"the ghost gains {amount} {gained}")
+    text = f"the ghost gains {amount} {gained}"
+    state.rival.log.append(RivalStep(action="gain", text=text, resource=gained, amount=amount))
 
 
 def ghost_gains(state: SkyLanternsState, resource: str, amount: int) -> None:
@@ -194,9 +217,13 @@ def raid(state: SkyLanternsState, value: int) -> None:
         plunder(state, *PLUNDER[value])
         if value in BLOCKADE and BLOCKADE[value] not in rival.blockades:
             rival.blockades.append(BLOCKADE[value])
-            rival.log.append(f"the Raiders blockade your {BLOCKADE[value]}")
+            blockaded = BLOCKADE[value]
+            text = f"the Raiders blockade your {blockaded}"
+            rival.log.append(RivalStep(action="blockade", text=text, resource=blockaded))
     elif value == 4:
-        rival.log.append("you draw a card")
+        rival.log.append(
+            RivalStep(action="draw", text="you draw a card", player_gains=("cards", 1))
+        )
         player_draws(state)
     else:
         basics = state.seats[0].basics
@@ -252,7 +279,8 @@ def plunder(state: SkyLanternsState, resource: str, amount: int) -> None:
         taken = min(amount, getattr(player, resource))
         setattr(player, resource, getattr(player, resource) - taken)
         setattr(rival, resource, getattr(rival, resource) + taken)
-    rival.log.append(f"the Raiders plunder {taken} {resource}")
+    text = f"the Raiders plunder {taken} {resource}"
+    rival.log.append(RivalStep(action="plunder", text=text, resource=resource, amount=taken))
     if resource in rival.basics and rival.basics[resource] >= CAP:
         lose(state, f"the Raiders' {NAMED[resource]} reached {CAP} in round {state.round}")
 
@@ -277,7 +305,9 @@ def after_income(state: SkyLanternsState) -> None:
         assert tile is not None
         rival.upgrades[position] = None
         state.covered[TILES[tile].space] = tile
-        rival.log.append(f"{NAMES[rival.scenario]} flips {tile} onto {TILES[tile].space}")
+        space = TILES[tile].space
+        text = f"{NAMES[rival.scenario]} flips {tile} onto {space}"
+        rival.log.append(RivalStep(action="flip_tile", text=text, tile=tile, space=space))
 
 
 def upkeep(state: SkyLanternsState) -> None:

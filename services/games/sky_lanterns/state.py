@@ -49,6 +49,26 @@ class Frame:
     card: str | None = None
 
 
+RivalAction = Literal["take_die", "gain", "pay", "plunder", "blockade", "draw", "flip_tile"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RivalStep:
+    """One step of the solo opponent's turn, told as an `opponent_acted` event: `text` in
+    words, `action` and the fields it uses as data (see `OpponentActed`)."""
+
+    action: RivalAction
+    text: str
+    card: str | None = None
+    space: str | None = None
+    value: int | None = None
+    tile: str | None = None
+    resource: str | None = None
+    amount: int | None = None
+    player_gains: tuple[str, int] | None = None
+    """What the player gains in the same step: ("coins", 1) or ("cards", 1)."""
+
+
 @dataclass(slots=True, kw_only=True)
 class Player:
     board: str
@@ -107,7 +127,7 @@ class Rival:
     """Colours of the red/green/blue dice it chose since the last Income Event."""
     blockades: list[str] = field(default_factory=list)
     """burning-hut: the player's basic resources that cannot be paid now."""
-    log: list[str] = field(default_factory=list)
+    log: list[RivalStep] = field(default_factory=list)
     """What it did during the move being applied (emitted as events, then cleared)."""
     lost: str | None = None
     """Why the player lost, once they have."""
