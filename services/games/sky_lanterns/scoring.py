@@ -86,14 +86,14 @@ def solo_outcome(state: SkyLanternsState) -> tuple[bool, str, dict[str, int], di
     mine = breakdowns(state)[0]
     lanterns: dict[str, int] = {c: state.seats[0].lanterns(c) for c in LANTERN_COLOURS}
     theirs = solo.rival_breakdown(state, lanterns)
-    name = solo.NAMES[rival.scenario]
+    name, theirs_name = solo.NAMES[rival.scenario], solo.POSSESSIVES[rival.scenario]
     score, rival_score = sum(mine.values()), sum(theirs.values())
     if rival.lost is not None:
         return False, f"You lost: {rival.lost}.", mine, theirs
     if score > rival_score:
-        return True, f"You won, {score} VP to {name}'s {rival_score}.", mine, theirs
+        return True, f"You won, {score} VP to {theirs_name} {rival_score}.", mine, theirs
     if score == rival_score:
-        why = f"You won the tie as First Player, {score} VP to {name}'s {rival_score}."
+        why = f"You won the tie as First Player, {score} VP to {theirs_name} {rival_score}."
         return True, why, mine, theirs
     return False, f"You lost: {name} scored {rival_score} VP to your {score}.", mine, theirs
 

@@ -20,11 +20,21 @@ CAP = 10
 LANTERNS_AT_SCORING = 4
 """"the virtual opponent is considered to have 4 lanterns of each of the three colors"."""
 NAMES = {"dead-mine": "the ghost", "burning-hut": "the Raiders"}
+POSSESSIVES = {"dead-mine": "the ghost's", "burning-hut": "the Raiders'"}
 OPPONENTS = {"dead-mine": "The ghost of the Dead Mine", "burning-hut": "The Raiders"}
 """The opponent's name in the result."""
 BASICS = ("indigo", "tea", "yam", "coal")
-NAMED = {"indigo": "Indigo", "tea": "Tea", "yam": "Dyeing Yams", "coal": "Coal"}
 """The order that breaks ties for "the player's most plentiful basic resource"."""
+NAMED = {
+    "indigo": "Indigo",
+    "tea": "Tea",
+    "yam": "Dyeing Yams",
+    "coal": "Coal",
+    "coins": "Coins",
+    "camphor": "Camphor",
+    "vp": "VP",
+}
+"""Resources as the rulebook names them, for the log's words."""
 CHOICES = {2: ("camphor", 2, "indigo"), 5: ("coal", 2, "coal")}
 """Dead Mine die values where "the player chooses to either pay 2 X, or let the ghost gain
 2 Y": value -> (X, amount, Y)."""
@@ -161,7 +171,7 @@ def answer_choice(state: SkyLanternsState, frame: Frame, pays: bool) -> None:
     resource, amount, _ = CHOICES[value]
     pay(state, 0, resource, amount)
     assert state.rival is not None
-    text = f"you pay {amount} {resource} to the ghost's demand"
+    text = f"you pay {amount} {NAMED[resource]} to the ghost's demand"
     state.rival.log.append(RivalStep(action="pay", text=text, resource=resource, amount=amount))
 
 
@@ -169,7 +179,7 @@ def refuse_to_pay(state: SkyLanternsState, value: int) -> None:
     _, amount, gained = CHOICES[value]
     ghost_gains(state, gained, amount)
     assert state.rival is not None
-    text = f"the ghost gains {amount} {gained}"
+    text = f"the ghost gains {amount} {NAMED[gained]}"
     state.rival.log.append(RivalStep(action="gain", text=text, resource=gained, amount=amount))
 
 
@@ -218,7 +228,7 @@ def raid(state: SkyLanternsState, value: int) -> None:
         if value in BLOCKADE and BLOCKADE[value] not in rival.blockades:
             rival.blockades.append(BLOCKADE[value])
             blockaded = BLOCKADE[value]
-            text = f"the Raiders blockade your {blockaded}"
+            text = f"the Raiders blockade your {NAMED[blockaded]}"
             rival.log.append(RivalStep(action="blockade", text=text, resource=blockaded))
     elif value == 4:
         rival.log.append(
@@ -279,7 +289,7 @@ def plunder(state: SkyLanternsState, resource: str, amount: int) -> None:
         taken = min(amount, getattr(player, resource))
         setattr(player, resource, getattr(player, resource) - taken)
         setattr(rival, resource, getattr(rival, resource) + taken)
-    text = f"the Raiders plunder {taken} {resource}"
+    text = f"the Raiders plunder {taken} {NAMED[resource]}"
     rival.log.append(RivalStep(action="plunder", text=text, resource=resource, amount=taken))
     if resource in rival.basics and rival.basics[resource] >= CAP:
         lose(state, f"the Raiders' {NAMED[resource]} reached {CAP} in round {state.round}")
@@ -306,7 +316,8 @@ def after_income(state: SkyLanternsState) -> None:
         rival.upgrades[position] = None
         state.covered[TILES[tile].space] = tile
         space = TILES[tile].space
-        text = f"{NAMES[rival.scenario]} flips {tile} onto {space}"
+        flips = "flips" if rival.scenario == "dead-mine" else "flip"
+        text = f"{NAMES[rival.scenario]} {flips} {tile} onto {space}"
         rival.log.append(RivalStep(action="flip_tile", text=text, tile=tile, space=space))
 
 

@@ -365,6 +365,15 @@ def test_the_player_wins_with_more_vp_or_a_tie_as_first_player():
     assert solo_outcome(state)[:2] == (True, f"You won, {theirs + 1} VP to the ghost's {theirs}.")
 
 
+def test_a_win_against_the_raiders_is_told_in_good_english():
+    state = raiders()
+    state.over = True
+    mine = sum(breakdowns(state)[0].values())
+    theirs = sum(solo_outcome(state)[3].values())
+    state.seats[0].vp += theirs - mine + 2
+    assert solo_outcome(state)[:2] == (True, f"You won, {theirs + 2} VP to the Raiders' {theirs}.")
+
+
 def test_a_tie_does_not_undo_a_loss_during_the_game():
     state = raiders()
     state.over = True
@@ -516,7 +525,7 @@ def test_with_the_teapot_market_the_raiders_plunder_the_price_of_the_card_the_pl
     assert (state.seats[0].basics["indigo"], state.seats[0].basics["yam"]) == (1, 0)
     assert (state.rival.basics["indigo"], state.rival.basics["yam"]) == (2, 2)
     steps = [e.text for e in outcome.events if e.kind == "opponent_acted"]
-    assert steps[-2:] == ["the Raiders plunder 1 indigo", "the Raiders plunder 1 yam"]
+    assert steps[-2:] == ["the Raiders plunder 1 Indigo", "the Raiders plunder 1 Dyeing Yams"]
     assert asked(state) == (0, "contract")
 
 
