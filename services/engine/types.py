@@ -27,7 +27,9 @@ class Prompt(BaseModel):
 
     Several prompts may be open at once (every other player discarding to an attack).
     `options` names the things to pick from when the decision is a pick; `min_picks`
-    and `max_picks` bound how many.
+    and `max_picks` bound how many (at least one may be picked). With no options the
+    decision is among the legal moves alone, and both are 0. Options are strings
+    whatever the moves hold (a tile number is "12"): the legal moves are the exact data.
     """
 
     seat: Seat

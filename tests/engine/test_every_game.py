@@ -42,6 +42,17 @@ def mutable_parts(value, found=None):
     return found
 
 
+def check_picks(prompt):
+    """One meaning of `options` and picks for every game, so a client can render any
+    prompt: options listed means a pick among them, from min_picks to max_picks (at least
+    one possible); no options means the legal moves are the decision, picks 0-0."""
+    if prompt.options:
+        assert 0 <= prompt.min_picks <= prompt.max_picks <= len(prompt.options), prompt
+        assert prompt.max_picks >= 1, prompt
+    else:
+        assert prompt.min_picks == prompt.max_picks == 0, prompt
+
+
 def check_step(game, state, seat, move):
     dumped = game.dump_state(state)
     assert game.load_state(dumped) == state
@@ -49,6 +60,8 @@ def check_step(game, state, seat, move):
     copied = copy_state(state)
     assert copied == state
     assert not mutable_parts(copied).keys() & mutable_parts(state).keys(), "a copy shares"
+    for prompt in game.prompts(state):
+        check_picks(prompt)
     prompted = {p.seat for p in game.prompts(state)}
     for other in range(state.players):
         assert bool(game.legal_moves(state, other)) == (other in prompted)

@@ -120,23 +120,31 @@ _new_prompt = unchecked(Prompt)
 
 def phase_prompt(s: DominionState) -> Prompt:
     """The active player's turn: `options` are the cards they can play (Action phase) or
-    buy (Buy phase) right now; the full list of moves is `legal_moves`."""
+    buy (Buy phase) right now, one per move, or none (ending the phase: picks 0-1); the
+    full list of moves is `legal_moves`."""
     turn = s.turn
     p = s.player_states[turn.seat]
     t = Table(s)
     status = f"{turn.actions} Action(s), {turn.buys} Buy(s), ${turn.coins}, {p.debt} Debt"
     if turn.phase == "action":
-        playable = [c for c in dict.fromkeys(p.hand) if playable_action(t, c)]
+        playable = (
+            [c for c in dict.fromkeys(p.hand) if playable_action(t, c)] if turn.actions else []
+        )
         return _new_prompt(
             seat=turn.seat,
             kind="action_phase",
-            options=playable if turn.actions else [],
+            options=playable,
+            min_picks=0,
+            max_picks=1 if playable else 0,
             text=f"Action phase ({status}): play an Action card (from your hand, or a Shadow "
             "from your deck), or end the phase.",
         )
+    buyable = buyable_cards(t)
     return _new_prompt(
         seat=turn.seat,
         kind="buy_phase",
-        options=buyable_cards(t),
+        options=buyable,
+        min_picks=0,
+        max_picks=1 if buyable else 0,
         text=f"Buy phase ({status}): play Treasures, buy a card or an Event, or end your turn.",
     )

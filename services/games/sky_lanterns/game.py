@@ -161,16 +161,14 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     def prompts(self, state: SkyLanternsState) -> list[Prompt]:
         if state.step in SETUP_STEPS:
             return [
-                Prompt(
-                    seat=s, kind=state.step, text=QUESTIONS[state.step], min_picks=1, max_picks=1
-                )
+                Prompt(seat=s, kind=state.step, text=QUESTIONS[state.step])
                 for s in setup_seats(state)
             ]
         question = asked(state)
         if question is None:
             return []
         seat, kind, _ = question
-        return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind], min_picks=1, max_picks=1)]
+        return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind])]
 
     def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
         return offered_moves(state, seat)
