@@ -96,6 +96,17 @@ async def json_body(request: Request, model: type[ModelT], *, optional: bool = F
     content_type = request.headers.get("content-type", "")
     if not _JSON_TYPES.match(content_type):
         raise Problem(415, "unsupported_media_type", "Send the body as application/json.")
+    coding = request.headers.get("content-encoding", "identity").strip().lower()
+    if coding not in ("", "identity"):
+        # RFC 9110 15.5.16: a content coding the server does not take is a 415, and
+        # Accept-Encoding in the answer says which it takes. Read as plain JSON, a
+        # compressed body would be refused as malformed at best.
+        raise Problem(
+            415,
+            "unsupported_media_type",
+            "Send the body without a Content-Encoding: request bodies are not decompressed.",
+            headers={"Accept-Encoding": "identity"},
+        )
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:

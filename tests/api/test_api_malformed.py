@@ -111,6 +111,13 @@ BAD_CREATIONS = [
         "unsupported_media_type",
     ),
     (
+        # a body that says it is gzip is not read as plain JSON, whatever it holds
+        b'{"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}',
+        {**JSON, "Content-Encoding": "gzip"},
+        415,
+        "unsupported_media_type",
+    ),
+    (
         b'{"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}',
         {**JSON, "Authorization": "Basic YWJj"},
         401,
