@@ -9,6 +9,7 @@ from sky_lanterns_kit import give, legal, play
 from services.ai import RandomBot
 from services.engine import copy_state
 from services.games.sky_lanterns import game
+from services.games.sky_lanterns.solo import NAMED
 from services.games.sky_lanterns.state import SkyLanternsState
 
 WORDS = ("kind", "seat", "text")
@@ -95,22 +96,13 @@ def test_the_raiders_plunder_blockade_and_draw_are_data():
 
 
 NAMES = {"dead-mine": "the ghost", "burning-hut": "the Raiders"}
-RESOURCES = {
-    "indigo": "Indigo",
-    "tea": "Tea",
-    "yam": "Dyeing Yams",
-    "coal": "Coal",
-    "coins": "Coins",
-    "camphor": "Camphor",
-    "vp": "VP",
-}
 
 
 def words_for(event: dict, scenario: str) -> str:
     """What the step's `text` says, made from its data alone."""
     name = NAMES[scenario]
     action, amount = event["action"], event.get("amount")
-    resource = RESOURCES.get(event.get("resource") or "")
+    resource = NAMED.get(event.get("resource") or "")
     if action == "take_die":
         verbs = ("reveals", "takes") if scenario == "dead-mine" else ("reveal", "take")
         return (
