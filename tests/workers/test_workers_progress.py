@@ -334,11 +334,16 @@ def test_a_turn_that_finishes_leaves_no_unfinished_delivery(worker_setup) -> Non
         wait_for(lambda: stored(setup, game_id)[1] in FINAL, 90, "the game to end")
         version = stored(setup, game_id)[0]
         store = setup.store()
-        try:
-            left = [
+
+        def unfinished() -> list[int]:
+            return [
                 int(store.get(unfinished_key(setup.settings, ADVANCE_TASK, game_id, v)) or 0)
                 for v in range(version + 1)
             ]
+
+        try:
+            # The last task marks its delivery finished just after it stored the game's end.
+            wait_for(lambda: not any(unfinished()), 10, "the last delivery to finish")
+            assert unfinished() == [0] * (version + 1)
         finally:
             store.close()
-        assert left == [0] * (version + 1)
