@@ -26,6 +26,8 @@ from pydantic_core import PydanticCustomError
 from services.ai.bot import STAND_IN_DEFAULT
 from services.store import MAX_SEATS, GameStatus
 
+from .records.document import Reason
+
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 GAME_ID_PATTERN = r"^[a-z2-7]{24}$"
 GAME_TYPE_PATTERN = r"^[a-z0-9-]{1,64}$"
@@ -350,7 +352,7 @@ class StandingInfo(BaseModel):
     abandoned: bool = Field(
         default=False, description="The seat left and a bot played it to the end."
     )
-    left_reason: Literal["resigned", "timeout"] | None = Field(
+    left_reason: Reason | None = Field(
         default=None,
         description="Why a seat that resigned or left did: resigned (it chose to) or timeout "
         "(its clock ran out). Null for a seat that stayed, and in results scored before "

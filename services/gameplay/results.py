@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
 
 from services.engine import Game, GameState
 from services.store import GameRecord
@@ -11,6 +10,7 @@ from services.store import GameRecord
 from .archive import left_reasons
 from .payloads import GameResult, OpponentInfo, StandingInfo
 from .problems import Problem
+from .records.document import known_reason
 
 
 def result_of(
@@ -43,7 +43,7 @@ def result_of(
                 breakdown=standing.breakdown,
                 resigned=standing.seat in state.resigned,
                 abandoned=standing.seat in left,
-                left_reason=_known(reasons.get(standing.seat)),
+                left_reason=known_reason(reasons.get(standing.seat)),
             )
             for standing in result.standings
         ],
@@ -52,10 +52,6 @@ def result_of(
         else None,
         summary=result.summary,
     )
-
-
-def _known(reason: str | None) -> Literal["resigned", "timeout"] | None:
-    return reason if reason in ("resigned", "timeout") else None  # type: ignore[return-value]
 
 
 def abandoned_seats(record: GameRecord) -> set[int]:

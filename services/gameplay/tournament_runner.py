@@ -51,7 +51,6 @@ from services.store import GameRecord, GameStatus
 from services.store.tournaments import RunningTournaments, StoredDocument, TournamentStore
 
 from . import metrics
-from .archive import left_reasons
 from .auth import (
     Credentials,
     derived_token,
@@ -69,7 +68,7 @@ from .problems import (
     unauthorized,
     unprocessable,
 )
-from .records.document import Reason
+from .records.document import Reason, known_reason
 from .service import GameService, created_game_id, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
@@ -364,7 +363,7 @@ class TournamentRunner:
         result = _engine_result(record)
         if record.status is GameStatus.FINISHED and result is None:
             return  # not scored yet: the scoring calls again
-        left = await self._left_reasons(record) if result is not None else {}
+        left = self._left_reasons(record) if result is not None else {}
         for _ in range(MAX_SWAPS):
             found = await self.store.load(tournament_id)
             if found is None:
@@ -558,29 +557,18 @@ class TournamentRunner:
             result = _engine_result(record)
             if record.status is GameStatus.FINISHED and result is None:
                 continue
-            left = await self._left_reasons(record) if result is not None else {}
+            left = self._left_reasons(record) if result is not None else {}
             ended.append(_Ended(round_.number, table.number, record.id, result, left))
         return ended
 
-    async def _left_reasons(self, record: GameRecord) -> dict[int, Reason]:
-        """Why each seat of a finished table's game that left did, as its record says
-        (`left_reason`): a seat that left under bot_takes_over keeps why with it; one
-        that resigned under end_game ended the game, so its resignation, with why, is
-        the game's last log entry."""
-        reasons = {
-            seat: REASONS[reason]
-            for seat, reason in left_reasons(record).items()
-            if reason in REASONS
-        }
+    @staticmethod
+    def _left_reasons(record: GameRecord) -> dict[int, Reason]:
+        """Why each seat of a finished table's game that left did, as its scored
+        standings say (`left_reason`: the scoring read it from the record or the
+        resignation's log entry). Results scored before reasons were kept say none."""
         standings = (record.standings or {}).get("standings") or []
-        resigned = {s.get("seat") for s in standings if s.get("resigned")}
-        if resigned:
-            last = await self.service.store.log(record.id, after=record.version - 1, count=1)
-            for entry in last:
-                resigning = entry.action == "resign" and entry.seat in resigned
-                if resigning and entry.reason in REASONS:
-                    reasons[entry.seat] = REASONS[entry.reason]
-        return reasons
+        found = {s.get("seat"): known_reason(s.get("left_reason")) for s in standings}
+        return {seat: reason for seat, reason in found.items() if reason is not None}
 
     async def _open_tables(self, stored: StoredTournament, round_: Round) -> None:
         """Create every table's game of the round (again: the same games, answered from
@@ -751,9 +739,6 @@ def _too_large(what: str) -> Problem:
         f"{what}; at most {MAX_TOURNAMENT_GAMES} are allowed.",
         limit=MAX_TOURNAMENT_GAMES,
     )
-
-
-REASONS: dict[str, Reason] = {"resigned": "resigned", "timeout": "timeout"}
 
 
 @dataclass(frozen=True)

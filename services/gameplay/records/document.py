@@ -26,6 +26,16 @@ Reason = Literal["resigned", "timeout"]
 """Why a seat resigned or left: it chose to, or its clock ran out (on_timeout forfeit)."""
 
 
+def known_reason(name: object) -> Reason | None:
+    """`name` as a `Reason`, or None when it is none (not said: the seat left before
+    reasons were kept)."""
+    if name == "resigned":
+        return "resigned"
+    if name == "timeout":
+        return "timeout"
+    return None
+
+
 class RecordedClock(BaseModel):
     """The time control a game was played under, as it was created."""
 

@@ -10,7 +10,14 @@ from typing import Literal
 from services.engine import Game
 from services.store import GameRecord, LogEntry
 
-from .document import Reason, Record, RecordedAction, RecordedClock, RecordedSeat
+from .document import (
+    Reason,
+    Record,
+    RecordedAction,
+    RecordedClock,
+    RecordedSeat,
+    known_reason,
+)
 
 
 def record_from_store(
@@ -46,7 +53,7 @@ def record_from_store(
                 name=seat.name,
                 bot=seat.bot,
                 left_at_version=left_at.get(index),
-                left_reason=_left_reason(left_reasons.get(index)) if index in left_at else None,
+                left_reason=known_reason(left_reasons.get(index)) if index in left_at else None,
             )
             for index, seat in enumerate(stored.seats)
         ],
@@ -76,12 +83,6 @@ def _reason(name: str | None) -> Reason:
     if name in REASONS:
         return REASONS[name]
     raise ValueError(f"the log has a resignation for {name!r}; a record knows resigned, timeout")
-
-
-def _left_reason(name: str | None) -> Reason | None:
-    """Why a seat left, as the store keeps it; None if it does not say (it left before
-    reasons were kept)."""
-    return REASONS[name] if name is not None and name in REASONS else None
 
 
 def _action(name: str) -> Literal["move", "resign"]:
