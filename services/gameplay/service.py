@@ -432,12 +432,11 @@ class GameService:
     async def get_game(self, game_id: str, who: Credentials) -> GameDocument:
         record = await self._load(game_id, keep=True)
         viewer = self._viewer(record, who)
-        await self._check_watchable(record, viewer)
+        full = await self._sees_everything(record, viewer)
         game = self._game_of(record)
         state = self.states.load(game, record.state)
         prompts = game.prompts(state) if record.status is GameStatus.ACTIVE else []
         await self.referee.nudge(record, prompts)
-        full = await self._sees_everything(record, viewer)
         return GameDocument(
             id=record.id,
             game=record.game,
@@ -489,9 +488,8 @@ class GameService:
         _check_range("limit", limit, 1, MAX_EVENTS_PAGE)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
-        await self._check_watchable(record, viewer)
-        entries = await self.store.log(game_id, after=since, count=limit)
         full = await self._sees_everything(record, viewer)
+        entries = await self.store.log(game_id, after=since, count=limit)
         version = max([record.version, *(entry.version for entry in entries)])
         return EventsPage(
             id=game_id,
@@ -523,7 +521,7 @@ class GameService:
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
-        await self._check_watchable(record, viewer)
+        full = await self._sees_everything(record, viewer)
         if since > record.version:
             raise bad_request(
                 "invalid_last_event_id" if resumed else "invalid_query",
@@ -536,7 +534,6 @@ class GameService:
             and not after_start
             and (record.status is GameStatus.WAITING or record.started is not None)
         )
-        full = await self._sees_everything(record, viewer)
         return self._feed(game_id, viewer, full, since, start_due, record.players)
 
     async def stream_ended(self, game_id: str, who: Credentials) -> bool:
@@ -566,8 +563,9 @@ class GameService:
                     start = await self.seats.open_seats.start_of(game_id)
                     if start is not None:
                         if lobby.sent is not None:  # the last claim's name, before the start
-                            async for seats in lobby.changes(self.store, game_id, seen):
-                                yield seats
+                            last_seats = await lobby.changed(self.store, game_id, seen)
+                            if last_seats is not None:
+                                yield last_seats
                         yield FeedStart(last, start.at, start.turn)
                         start_due = False
                 entries = await self.store.log(game_id, after=last, count=200)
@@ -581,7 +579,8 @@ class GameService:
                     return
                 version, status = current.version, current.status
                 if status is GameStatus.WAITING:
-                    async for seats in lobby.changes(self.store, game_id, seen):
+                    seats = await lobby.changed(self.store, game_id, seen)
+                    if seats is not None:
                         yield seats
                 if last >= version:  # caught up: the seats' status now goes with it
                     for seat in _seat_changes(seats_sent, current, players):
@@ -1108,18 +1107,14 @@ class GameService:
         return Viewer(seat=seat)
 
     async def _sees_everything(self, record: GameRecord, viewer: Viewer) -> bool:
-        """Whether `viewer` reads the game in full: the API key that created it, once the
-        game is over and no other tournament table still plays its deal."""
-        if not viewer.sees_everything(record.status):
-            return False
-        return await self._tournament_holding(record.id, record.tags) is None
-
-    async def _check_watchable(self, record: GameRecord, viewer: Viewer) -> None:
-        """Anyone but the game's own seats (spectators, API keys) watches a tournament
-        table only once no other table plays its deal: what one table shows (the tiles
-        played, the cards bought) is another's hidden information."""
+        """Whether `viewer` reads the game in full (the API key that created it, once the
+        game is over), after checking that it may read it at all: anyone but the game's
+        own seats (spectators, API keys) reads a tournament table only once no other
+        table plays its deal, since what one table shows (the tiles played, the cards
+        bought) is another's hidden information."""
         if viewer.seat is None:
             await self._check_deal_out_of_play(record.id, record.tags, "watched")
+        return viewer.sees_everything(record.status)
 
     async def _check_deal_out_of_play(self, game_id: str, tags: list[str], what: str) -> None:
         holding = await self._tournament_holding(game_id, tags)
@@ -1191,19 +1186,20 @@ class _Lobby:
     sent: list[SeatInfo] | None = None
     read_at_ring: int | None = None
 
-    async def changes(self, store: GameStore, game_id: str, rings: int) -> AsyncIterator[FeedLobby]:
+    async def changed(self, store: GameStore, game_id: str, rings: int) -> FeedLobby | None:
         """The seats, if they changed since last sent; read again only when the game's
         bell rang since the last read (claims and reissues ring it), not on keep-alives."""
         if rings == self.read_at_ring:
-            return
+            return None
         self.read_at_ring = rings
         record = await store.load(game_id)
         if record is None:
-            return
+            return None
         seats = seat_infos(record)
-        if seats != self.sent:
-            self.sent = seats
-            yield FeedLobby(seats)
+        if seats == self.sent:
+            return None
+        self.sent = seats
+        return FeedLobby(seats)
 
 
 def _seat_changes(
