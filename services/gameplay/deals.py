@@ -14,7 +14,7 @@ document is megabytes); asking again costs one read of its version.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +23,7 @@ from services.store.tournaments import TournamentStore
 
 from .tournament_payloads import StoredTournament
 from .tournament_tags import tournaments_tagged
+from .tournaments import games_held
 
 REMEMBERED = 4096
 """Games whose deal is known to be out of play, at most (the oldest forgotten first)."""
@@ -93,16 +94,10 @@ class _Tables:
 
 
 def _tables_of(document: str) -> _Tables:
-    """A tournament's table games, and those whose deal another table still plays (see
-    `seeds_in_play`): a table not done, with or without its game yet, holds its seed."""
+    """A tournament's table games, and those whose deal another table still plays."""
     tournament = StoredTournament.model_validate_json(document).tournament
-    tables = [table for round_ in tournament.rounds for table in round_.tables]
-    playing = Counter(table.seed for table in tables if not table.done)
+    games = (table.game_id for round_ in tournament.rounds for table in round_.tables)
     return _Tables(
-        games=frozenset(table.game_id for table in tables if table.game_id is not None),
-        held=frozenset(
-            table.game_id
-            for table in tables
-            if table.game_id is not None and playing[table.seed] > (0 if table.done else 1)
-        ),
+        games=frozenset(game for game in games if game is not None),
+        held=games_held(tournament),
     )

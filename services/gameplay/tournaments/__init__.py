@@ -18,6 +18,7 @@ from .models import (
 from .standings import StandingRow, exact_returns, standings, tiebreak_name
 from .tournament import (
     create_tournament,
+    games_held,
     is_finished,
     needs_schedule,
     record_result,
@@ -48,6 +49,7 @@ __all__ = [
     "needs_schedule",
     "record_result",
     "scheduled_games",
+    "games_held",
     "seeds_in_play",
     "set_game_id",
     "standings",

@@ -7,6 +7,8 @@ can store the answer with compare-and-set.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from services.ai.bot import levels_for
 from services.engine import Game, GameError, Result, get_game
 
@@ -143,16 +145,23 @@ def start_next_round(tournament: Tournament, secret: str | None = None) -> tuple
     return updated, new_round
 
 
-def seeds_in_play(tournament: Tournament, besides: str | None = None) -> set[int]:
-    """The seeds of the tables still being played (all but the table of game `besides`).
-    A seed reveals its game's hidden information, and duplicate deals one seed at every
-    table of a round: a seed may be shown only when it is in none of these."""
-    return {
-        table.seed
-        for round_ in tournament.rounds
-        for table in round_.tables
-        if not table.done and (besides is None or table.game_id != besides)
-    }
+def seeds_in_play(tournament: Tournament) -> set[int]:
+    """The seeds of the tables still being played. A seed reveals its game's hidden
+    information, and duplicate deals one seed at every table of a round: a seed may be
+    shown only when it is in none of these."""
+    return {table.seed for round_ in tournament.rounds for table in round_.tables if not table.done}
+
+
+def games_held(tournament: Tournament) -> frozenset[str]:
+    """The games whose deal (seed) another table still plays - with or without its game
+    yet: nobody but their own seats may read them."""
+    tables = [table for round_ in tournament.rounds for table in round_.tables]
+    playing = Counter(table.seed for table in tables if not table.done)
+    return frozenset(
+        table.game_id
+        for table in tables
+        if table.game_id is not None and playing[table.seed] > (0 if table.done else 1)
+    )
 
 
 def table_of_game(tournament: Tournament, game_id: str) -> Table | None:
