@@ -121,15 +121,7 @@ def die_action(state: SkyLanternsState, value: int) -> None:
     if value == 1:
         ghost_gains(state, "indigo", 1)
         gain(state, 0, "coins", 1)  # "the player may gain $1": never worse to take
-        rival.log.append(
-            RivalStep(
-                action="gain",
-                text="the ghost gains 1 Indigo; you gain $1",
-                resource="indigo",
-                amount=1,
-                player_gains=("coins", 1),
-            )
-        )
+        rival.log.append(ghost_gained("indigo", 1, ("coins", 1)))
     elif value in CHOICES:
         resource, amount, _ = CHOICES[value]
         if has(state, 0, resource) >= amount:
@@ -138,27 +130,31 @@ def die_action(state: SkyLanternsState, value: int) -> None:
             refuse_to_pay(state, value)
     elif value == 3:
         ghost_gains(state, "coal", 1)
-        rival.log.append(
-            RivalStep(action="gain", text="the ghost gains 1 Coal", resource="coal", amount=1)
-        )
+        rival.log.append(ghost_gained("coal", 1))
     elif value == 4:
         ghost_gains(state, "coal", 2)
-        rival.log.append(
-            RivalStep(
-                action="gain",
-                text="the ghost gains 2 Coal; you draw a card",
-                resource="coal",
-                amount=2,
-                player_gains=("cards", 1),
-            )
-        )
+        rival.log.append(ghost_gained("coal", 2, ("cards", 1)))
         if not state.over:
             player_draws(state)  # "the player may draw one card": never worse to take
     else:
         rival.vp["die_actions"] += 6
-        rival.log.append(
-            RivalStep(action="gain", text="the ghost gains 6 VP", resource="vp", amount=6)
-        )
+        rival.log.append(ghost_gained("vp", 6))
+
+
+PLAYER_GAINS = {"coins": "; you gain $1", "cards": "; you draw a card"}
+
+
+def ghost_gained(
+    resource: str, amount: int, player_gains: tuple[str, int] | None = None
+) -> RivalStep:
+    """The log's step for the ghost gaining `amount` of `resource` (the player gaining
+    `player_gains` with it), its words made from its data."""
+    text = f"the ghost gains {amount} {NAMED[resource]}"
+    if player_gains is not None:
+        text += PLAYER_GAINS[player_gains[0]]
+    return RivalStep(
+        action="gain", text=text, resource=resource, amount=amount, player_gains=player_gains
+    )
 
 
 def answer_choice(state: SkyLanternsState, frame: Frame, pays: bool) -> None:
@@ -179,8 +175,7 @@ def refuse_to_pay(state: SkyLanternsState, value: int) -> None:
     _, amount, gained = CHOICES[value]
     ghost_gains(state, gained, amount)
     assert state.rival is not None
-    text = f"the ghost gains {amount} {NAMED[gained]}"
-    state.rival.log.append(RivalStep(action="gain", text=text, resource=gained, amount=amount))
+    state.rival.log.append(ghost_gained(gained, amount))
 
 
 def ghost_gains(state: SkyLanternsState, resource: str, amount: int) -> None:
