@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 
 from services.engine import GameError
-from services.gameplay.problems import STORE_ERRORS, Problem, as_store_problem, from_game_error
+from services.gameplay.problems import STORE_EXCEPTIONS, Problem, as_store_problem, from_game_error
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -74,7 +74,8 @@ def allowed_methods(request: Request) -> list[str]:
 
 async def handle_store_error(request: Request, error: Exception) -> Response:
     problem = as_store_problem(error)
-    assert problem is not None
+    if problem is None:  # a Redis reply that is not "try again later": a fault of ours
+        return await handle_unexpected(request, error)
     return problem_response(problem, request.url.path)
 
 
@@ -100,7 +101,7 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
     Problem: handle_problem,
     GameError: handle_game_error,
     HTTPException: handle_http_exception,
-    **dict.fromkeys(STORE_ERRORS, handle_store_error),
+    **dict.fromkeys(STORE_EXCEPTIONS, handle_store_error),
     ClientDisconnect: handle_client_disconnect,
     Exception: handle_unexpected,
 }

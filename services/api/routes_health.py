@@ -1,4 +1,4 @@
-"""Liveness, readiness (Redis answers) and Prometheus metrics."""
+"""Liveness, readiness (Redis takes a write) and Prometheus metrics."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ async def healthz(request: Request) -> Response:
 
 
 async def readyz(request: Request) -> Response:
+    """Ready when Redis takes a write: reached but refusing changes (full, a replica after
+    a failover) is not ready either, or every move would fail."""
     try:
-        await asyncio.wait_for(request.app.state.service.store.ping(), timeout=2)
-    except Exception as error:  # any failure to reach Redis means not ready
+        await asyncio.wait_for(request.app.state.service.store.take_changes(), timeout=2)
+    except Exception as error:  # any failure to write to Redis means not ready
         return JSONResponse(
             {"status": "unavailable", "redis": type(error).__name__}, status_code=503
         )

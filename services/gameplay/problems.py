@@ -22,6 +22,20 @@ STORE_RETRY_AFTER_SECONDS = 5
 STORE_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 """What the Redis client raises while the store cannot be reached (refused, reset, busy
 loading, timed out, no pooled connection free)."""
+STORE_REFUSALS = (
+    redis.exceptions.OutOfMemoryError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.MasterDownError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.TryAgainError,
+)
+"""What Redis answers while it is reached but takes no changes: full (`maxmemory` with
+`noeviction`), a replica (read-only after a failover), no primary, a cluster healing."""
+STORE_EXCEPTIONS = (*STORE_ERRORS, redis.exceptions.ResponseError)
+"""The Redis exceptions a door hands to `as_store_problem` (some replies are refusals)."""
+REFUSAL_PREFIXES = ("MISCONF ", "BUSY ")
+"""Replies redis-py raises as a plain `ResponseError`: snapshots failing (Redis then
+refuses writes) and a script running too long (Redis answers nothing else meanwhile)."""
 
 log = structlog.get_logger(__name__)
 
@@ -90,12 +104,36 @@ def store_unavailable() -> Problem:
     )
 
 
+def store_refusing() -> Problem:
+    return Problem(
+        503,
+        "store_unavailable",
+        "The game store is not taking changes right now; try again shortly.",
+        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+        retry_after=STORE_RETRY_AFTER_SECONDS,
+    )
+
+
+def refuses_changes(error: BaseException | None) -> bool:
+    """Redis was reached but refuses to change anything for now (see `STORE_REFUSALS`)."""
+    if isinstance(error, STORE_REFUSALS):
+        return True
+    return isinstance(error, redis.exceptions.ResponseError) and str(error).startswith(
+        REFUSAL_PREFIXES
+    )
+
+
 def as_store_problem(error: BaseException | None) -> Problem | None:
-    """The 503 for a Redis connection failure (logged once, without a traceback)."""
-    if not isinstance(error, STORE_ERRORS):
-        return None
-    log.warning("store_unavailable", error=type(error).__name__)
-    return store_unavailable()
+    """The 503 for a Redis connection failure, or for a Redis that takes no changes for
+    now (logged once, without a traceback); None for any other error."""
+    if isinstance(error, STORE_ERRORS):
+        log.warning("store_unavailable", error=type(error).__name__)
+        return store_unavailable()
+    if refuses_changes(error):
+        # The reply names the cause (OOM, READONLY, MISCONF...), without any data.
+        log.error("store_refusing_changes", error=type(error).__name__, reply=str(error)[:120])
+        return store_refusing()
+    return None
 
 
 def version_conflict(current: int, expected: int | None = None) -> Problem:

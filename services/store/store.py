@@ -164,6 +164,10 @@ or a game type within a tag) ends a page early, with a cursor to go on from, rat
 reading a whole index in one request."""
 
 
+READINESS_TTL_MS = 10_000
+"""The readiness probe's key lives this long: it is written, never read."""
+
+
 class GameStore:
     def __init__(self, redis: Redis, prefix: str, lifetimes: Lifetimes | None = None) -> None:
         self.redis = redis
@@ -177,8 +181,10 @@ class GameStore:
     def keys(self, game_id: str) -> GameKeys:
         return GameKeys(self.prefix, game_id)
 
-    async def ping(self) -> bool:
-        return bool(await self.redis.ping())
+    async def take_changes(self) -> None:
+        """Raises unless Redis takes a write now: one that answers PING may still refuse
+        every change (full, a read-only replica, failing snapshots)."""
+        await self.redis.set(f"{self.prefix}:readiness", b"1", px=READINESS_TTL_MS)
 
     # --- creating ----------------------------------------------------------------
 

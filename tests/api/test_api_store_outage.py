@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from starlette.testclient import TestClient
 
 from services.api.app import create_app
@@ -135,3 +136,54 @@ def test_graphql_gives_the_store_unavailable_code_while_redis_is_down(
     )
     answer = outage_client.post("/graphql", json={"query": mutation}, headers=AUTH).json()
     assert [error["extensions"]["code"] for error in answer["errors"]] == ["store_unavailable"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("refusal", ["full", "read-only replica"])
+def test_a_redis_that_takes_no_changes_answers_503_and_the_move_waits(
+    own_redis: OwnRedis, outage_client: TestClient, refusal: str
+) -> None:
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+    created = outage_client.post("/v1/games", json=body, headers=AUTH).json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    seat_auth = {"Authorization": f"Bearer {token}"}
+    legal = outage_client.get(f"/v1/games/{game_id}/legal-moves", headers=seat_auth).json()
+    move = legal["moves"][0]
+    admin = redis.Redis(port=own_redis.port)
+    if refusal == "full":
+        admin.config_set("maxmemory-policy", "noeviction")
+        admin.config_set("maxmemory", 1)
+    else:
+        admin.replicaof("127.0.0.1", free_port())  # a failover left us on a replica
+
+    moved = outage_client.post(f"/v1/games/{game_id}/moves", json={"move": move}, headers=seat_auth)
+    assert_store_unavailable(moved)
+    assert "script" not in moved.text.lower()
+    assert_store_unavailable(outage_client.post("/v1/games", json=body, headers=AUTH))
+    mutation = (
+        "mutation M($id: ID!, $move: JSON!) { makeMove(gameId: $id, move: $move) { __typename } }"
+    )
+    answer = outage_client.post(
+        "/graphql",
+        json={"query": mutation, "variables": {"id": game_id, "move": move}},
+        headers=seat_auth,
+    ).json()
+    assert [error["extensions"]["code"] for error in answer["errors"]] == ["store_unavailable"]
+    ready = outage_client.get("/readyz")
+    assert ready.status_code == 503, "Redis answers PING but takes no move: not ready"
+
+    if refusal == "full":
+        admin.config_set("maxmemory", 0)
+    else:
+        admin.replicaof("no", "one")
+    assert outage_client.get("/readyz").status_code == 200
+    game = outage_client.get(f"/v1/games/{game_id}", headers=seat_auth).json()
+    assert game["version"] == 0, "nothing of the refused moves was kept"
+    again = outage_client.post(f"/v1/games/{game_id}/moves", json={"move": move}, headers=seat_auth)
+    assert again.status_code == 200, again.text
+    assert again.json()["version"] == 1
