@@ -749,15 +749,33 @@ class GameService:
         with_view: bool,
         keeping: idempotency.Keeping | None,
     ) -> MoveAccepted:
-        if record.status is not GameStatus.ACTIVE:
-            raise _closed(record.status)
-        if expected_version is not None and expected_version != record.version:
-            raise version_conflict(record.version, expected_version)
-        _check_present(record, seat, resigning=True)
-        # Nothing but the seat changes: the answer is known first, and kept with it.
+        # The seat is marked only at the version the answer was made for: a move landing
+        # first would leave the answer, `expected_version` and the seat's `since` stale.
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            if record.status is not GameStatus.ACTIVE:
+                raise _closed(record.status)
+            if expected_version is not None and expected_version != record.version:
+                raise version_conflict(record.version, expected_version)
+            _check_present(record, seat, resigning=True)
+            answer = self._left_answer(record, game, seat, with_view)
+            keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
+            verdict = await self.referee.take_over(
+                record, seat, reason=RESIGNED, at_version=True, keep=keep
+            )
+            if verdict not in (AwayVerdict.MOVED, AwayVerdict.CLOSED):
+                _check_away_verdict(verdict, record)
+                return answer
+            record = await self._load(record.id)  # decided again on what is stored now
+        raise version_conflict(record.version)
+
+    def _left_answer(
+        self, record: GameRecord, game: Game, seat: int, with_view: bool
+    ) -> MoveAccepted:
+        """The answer to a resignation under bot_takes_over: nothing but the seat changes,
+        so it is known before the change, and kept with it."""
         state = self.states.load(game, record.state)
         prompts = game.prompts(state)
-        answer = MoveAccepted(
+        return MoveAccepted(
             id=record.id,
             game=record.game,
             version=record.version,
@@ -769,12 +787,6 @@ class GameService:
             prompts=prompts_for(prompts, Viewer(seat=seat)),
             abandoned=True,
         )
-        keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
-        verdict = await self.referee.take_over(
-            record, seat, reason=RESIGNED, at_version=False, keep=keep
-        )
-        _check_away_verdict(verdict, record)
-        return answer
 
     async def autopilot(
         self, game_id: str, who: Credentials, seat: int, on: bool
@@ -793,6 +805,8 @@ class GameService:
         if on:
             check_autopilot_allowed(record, seat)  # off stays allowed, to come back
         verdict = await self.referee.autopilot(record, seat, on)
+        if verdict is AwayVerdict.CLOSED:  # it ended meanwhile: say how
+            raise _closed((await self._load(game_id)).status)
         _check_away_verdict(verdict, record)
         game = self._game_of(record)
         return AutopilotDocument(
@@ -1247,8 +1261,6 @@ def _abandoned(seat: int) -> Problem:
 def _check_away_verdict(verdict: AwayVerdict, record: GameRecord) -> None:
     if verdict is AwayVerdict.MISSING:
         raise not_found(record.id)
-    if verdict is AwayVerdict.CLOSED:
-        raise _closed(GameStatus.FINISHED)
     if verdict is AwayVerdict.ABANDONED:
         raise conflict("seat_abandoned", "That seat left the game; a bot plays it to the end.")
 

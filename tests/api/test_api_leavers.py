@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from services.gameplay import referee as referee_module
+from services.gameplay.auth import Credentials
 from services.gameplay.records import load_record, replay
 from tests.conftest import Crash, crash
 
@@ -358,3 +359,64 @@ def test_graphql_refusals_share_the_error_interface_whatever_their_http_status(a
     }
     wrong = gql(as_error, {"id": game_id, "move": {"kind": "x"}}, "sps_wrong")
     assert wrong["errors"][0]["extensions"]["code"] == "invalid_token"
+
+
+def move_lands_during_the_next_leave(
+    api, monkeypatch, game_id: str, tokens: dict[int, str], other_than: int
+) -> list:
+    """Another seat's move at version 0 lands just before the next resignation changes
+    the seat (within the referee's take-over); the list holds its answer once made."""
+    mover = next(s for s in api.game(game_id)["turn"] if s != other_than)
+    move = api.legal(game_id, tokens[mover])[0]
+    service = api.client.app.state.service
+    note_due = type(service.referee).note_due
+    landed: list = []
+
+    async def move_lands_first(referee, noted_game_id: str) -> None:
+        if not landed:
+            mover_credentials = Credentials(tokens[mover], "127.0.0.1")
+            landed.append(await service.make_move(game_id, mover_credentials, move, 0, None))
+        await note_due(referee, noted_game_id)
+
+    monkeypatch.setattr(type(service.referee), "note_due", move_lands_first)
+    return landed
+
+
+@pytest.mark.parametrize("precondition", ["expected_version", "If-Match"])
+def test_a_resignation_decided_on_a_version_is_refused_once_a_move_landed_first(
+    api, monkeypatch, precondition
+):
+    """A seat resigns on version 0 while another seat's move lands between the read and
+    the change: the resignation must not land on version 1 as if it had been asked there
+    (409 version_conflict, or 412 under If-Match), and the seat stays in the game."""
+    created = api.create(seats=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    landed = move_lands_during_the_next_leave(api, monkeypatch, game_id, tokens, other_than=1)
+    if precondition == "If-Match":
+        response = api.client.post(
+            f"/v1/games/{game_id}/resign",
+            json={},
+            headers={**api.auth(tokens[1]), "If-Match": 'W/"v0"'},
+        )
+        assert response.status_code == 412, response.text
+    else:
+        response = resign(api, game_id, tokens[1], expected_version=0)
+        assert response.status_code == 409, response.text
+        assert response.json()["code"] == "version_conflict"
+        assert response.json()["current_version"] == 1
+    assert landed, "the move was made while the resignation was under way"
+    seats = api.game(game_id)["seats"]
+    assert not seats[1]["abandoned"], "the refused resignation changed nothing"
+
+
+def test_a_resignation_without_a_precondition_is_answered_at_the_version_it_landed_on(
+    api, monkeypatch
+):
+    created = api.create(seats=3)
+    game_id, tokens = created["id"], tokens_of(created)
+    landed = move_lands_during_the_next_leave(api, monkeypatch, game_id, tokens, other_than=1)
+    response = resign(api, game_id, tokens[1])
+    assert response.status_code == 200, response.text
+    assert response.json()["abandoned"] is True
+    assert landed and response.json()["version"] == 1, "answered at the version it left at"
+    assert api.game(game_id)["seats"][1]["abandoned"]
