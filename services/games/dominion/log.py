@@ -29,6 +29,13 @@ class CardsToHand(Event):
     source: str
 
 
+class FaceUpToHand(CardsToHand):
+    """Face-up set-aside cards put into a hand (Blockade's): public, as the gain that set
+    them aside was."""
+
+    PRIVATE: ClassVar[frozenset[str]] = frozenset()
+
+
 class Shuffled(Event):
     kind: str = "shuffled"
     count: int

@@ -15,7 +15,7 @@ from .cards import ACTIONS, EVENTS, SHADOWS, TREASURES
 from .costs import LOWERED_COINS, PRINTED_COINS, is_, up_to
 from .decisions import ask, take
 from .gaining import costing, gain
-from .log import CardsSetAside, CardsToHand, GameEnded, TurnStarted
+from .log import CardsSetAside, CardsToHand, FaceUpToHand, GameEnded, TurnStarted
 from .playing import start_play
 from .resolution import done, handles, push, resolve_stack
 from .setup import PILES_TO_END
@@ -220,7 +220,7 @@ def start_item(t: Table, seat: int, item: str) -> None:
         index = p.blockades.index(card)
         del p.blockades[index], p.blockade_victims[index]
         p.hand.append(card)
-        t.log.append(CardsToHand(seat=seat, count=1, cards=[card], source="Blockade"))
+        t.log.append(FaceUpToHand(seat=seat, count=1, cards=[card], source="Blockade"))
     elif item == "Riverboat":
         if t.s.riverboat_card:  # "play the set-aside card, leaving it there"
             start_play(t, seat, t.s.riverboat_card, "set aside", "aside")

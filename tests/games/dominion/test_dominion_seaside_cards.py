@@ -111,6 +111,16 @@ def test_the_blockaded_card_is_public_in_every_view():
     assert game.view(state, None).players[0].blockade == ["Silver"]
 
 
+def test_the_blockaded_card_going_to_hand_is_logged_for_everyone():
+    state = end_turn(blockaded_silver())
+    if state.turn.phase == "action":
+        state = act(state, 1, kind="end_phase")
+    events = game.apply(state, 1, {"kind": "end_turn"}).events
+    [to_hand] = [event for event in events if event.kind == "cards_to_hand"]
+    for viewer in (0, 1, None):
+        assert to_hand.visible_to(viewer)["cards"] == ["Silver"], viewer
+
+
 # --- Corsair --------------------------------------------------------------------------
 
 
