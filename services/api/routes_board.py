@@ -37,7 +37,7 @@ SVG_HEADERS = {
         ),
         Answer(304, "Unchanged since the ETag in If-None-Match"),
     ),
-    problems=(401,),
+    problems=(401, 409),
     operation_id="boardPicture",
 )
 async def board_svg(request: Request, path: GamePath) -> Response:

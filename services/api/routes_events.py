@@ -69,7 +69,7 @@ RECONNECT_MS = 2000
         ),
         Answer(204, "Last-Event-ID was the end of the stream."),
     ),
-    problems=(401,),
+    problems=(401, 409),
 )
 async def events(request: Request, path: GamePath, query: EventsQuery) -> Response:
     who = credentials(request)

@@ -89,7 +89,7 @@ async def list_games(request: Request, query: GameListQuery) -> Response:
         json_answer(200, GameDocument, "The game (weak ETag, Vary: Authorization)"),
         Answer(304, "Unchanged since the ETag in If-None-Match"),
     ),
-    problems=(401,),
+    problems=(401, 409),
 )
 async def get_game(request: Request, path: GamePath) -> Response:
     document = await service(request).get_game(path.game_id, credentials(request))

@@ -332,6 +332,9 @@ def assert_not_watchable(api, gql, game_id: str, finished: bool) -> None:
     spectators and API keys alike, through every door (past states are for finished
     games: one still playing answers not_finished first)."""
     states_code = "deal_in_play" if finished else "not_finished"
+    documented = api.client.get("/openapi.json").json()["paths"]
+    for path in ("", "/events", "/board.svg", "/states/{version}"):
+        assert "409" in documented[f"/v1/games/{{game_id}}{path}"]["get"]["responses"], path
     for headers in (KEY, {}):
         for path in ("", "/events", "/board.svg", "/states/0"):
             answer = api.client.get(f"/v1/games/{game_id}{path}", headers=headers)
