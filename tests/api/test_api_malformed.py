@@ -309,3 +309,20 @@ def test_a_huge_unknown_game_id_is_a_short_graphql_error(gql):
     answer = gql("query($id: ID!) { game(id: $id) { id } }", {"id": HUGE_ID})
     assert answer["errors"][0]["extensions"]["code"] == "game_not_found"
     assert "q" * 100 not in str(answer)
+
+
+@pytest.mark.parametrize(
+    "seats, message",
+    [
+        (["Ann", "Bob"], "Input should be an object"),
+        ([{}, {"name": "Bob"}], "a seat needs a name, or open: true"),
+    ],
+)
+def test_a_refused_field_is_explained_in_json_terms(api, seats, message):
+    """Each error names where and why in the words of the JSON sent: no Python class
+    (`SeatRequest`), no "Value error, " before the service's own sentence."""
+    response = api.client.post("/v1/games", json={"game": "hidden-numbers", "seats": seats})
+    assert response.status_code == 422, response.text
+    messages = [error["message"] for error in response.json()["errors"]]
+    assert messages[0] == message, messages
+    assert not any("SeatRequest" in m or m.startswith("Value error") for m in messages)
