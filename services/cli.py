@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import orjson
 import typer
@@ -18,6 +18,9 @@ from services.ai.bot import levels_for
 from services.engine import Game, GameError, all_games, get_game
 
 app = typer.Typer(help="Skyport: a game-state service for three board games.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from services.gameplay.settings import Settings
+
 console = Console(stderr=True)
 
 
@@ -166,7 +169,25 @@ def serve(
     """Start the REST + GraphQL API (embedded store unless SKYPORT_REDIS_URL is set)."""
     from services.api.server import run
 
+    checked_settings()  # the server reads the same (cached) settings
     run(host=host, port=port)
+
+
+def checked_settings() -> Settings:
+    """The settings from the environment, or exit 2 with one line per bad setting (by
+    its variable's name) instead of a traceback."""
+    from pydantic import ValidationError
+
+    from services.gameplay.settings import get_settings
+
+    try:
+        return get_settings()
+    except ValidationError as error:
+        for item in error.errors(include_input=False, include_url=False):
+            name = "SKYPORT_" + "_".join(str(part) for part in item["loc"]).upper()
+            message = str(item["msg"]).removeprefix("Value error, ")
+            console.print(f"[red]{name}: {message}[/red]", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
 
 
 @app.command()
@@ -205,9 +226,7 @@ def worker(
     SIGTERM stops it warmly: running tasks finish first. The sweep is idempotent and
     cheap, so every worker runs it: without it no clock runs out and a lost turn is never
     sent again."""
-    from services.gameplay.settings import get_settings
-
-    settings = get_settings()
+    settings = checked_settings()
     if settings.celery_broker_url is None:
         console.print("[red]set SKYPORT_REDIS_URL (or SKYPORT_BROKER_URL) to run a worker[/red]")
         raise typer.Exit(2)
