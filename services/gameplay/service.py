@@ -53,7 +53,7 @@ from .commits import CommitPipeline, commit_of, due_on_creation
 from .creation_quota import CreationQuota
 from .deals import DealsInPlay
 from .idempotency import fingerprint
-from .invites import Invites, invites_for
+from .invites import Invites, expiry_text, invites_for
 from .leavers import (
     ABANDONED,
     AUTOPILOT,
@@ -656,7 +656,7 @@ class GameService:
                 game=summary.game,
                 status=summary.status,
                 version=summary.version,
-                seats=[SeatInfo(seat=i, **seat) for i, seat in enumerate(summary.seats)],
+                seats=[_listed_seat(i, seat) for i, seat in enumerate(summary.seats)],
                 tags=summary.tags,
                 created_at=summary.created_at,
                 updated_at=summary.updated_at,
@@ -1256,6 +1256,12 @@ def _check_present(record: GameRecord, seat: int, *, resigning: bool = False) ->
 
 def _abandoned(seat: int) -> Problem:
     return conflict("seat_abandoned", f"Seat {seat} left the game; a bot plays it to the end.")
+
+
+def _listed_seat(index: int, listed: dict[str, Any]) -> SeatInfo:
+    """A seat of a listed game, as `seat_infos` shows it in the game itself."""
+    seat = dict(listed)
+    return SeatInfo(seat=index, invite_expires_at=expiry_text(seat.pop("invite")), **seat)
 
 
 def _check_away_verdict(verdict: AwayVerdict, record: GameRecord) -> None:

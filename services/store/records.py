@@ -210,10 +210,12 @@ SUMMARY_FIELDS = (
     "resigned",
     *(f"{SEAT_FIELD}{seat}" for seat in range(MAX_SEATS)),
     *(f"{AWAY_FIELD}{seat}" for seat in range(MAX_SEATS)),
+    *(f"{INVITE_FIELD}{seat}" for seat in range(MAX_SEATS)),
 )
 """What a listing reads of each game. `resigned` (the seats that resigned, space-separated)
 is written by the commit that resigns a seat; the immutable `meta` cannot know it, nor
-which open seats were filled (`seat:<n>`) or which seats a bot plays now (`away:<n>`)."""
+which open seats were filled (`seat:<n>`), which seats a bot plays now (`away:<n>`) or
+when an open seat's invite expires (`invite:<n>`, reissued codes included)."""
 
 
 @dataclass(frozen=True)

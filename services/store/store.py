@@ -22,6 +22,7 @@ from .keys import KEY_SCOPE_PREFIX, GameKeys, IndexKeys
 from .progress import note_moved
 from .records import (
     AWAY_FIELD,
+    INVITE_FIELD,
     SEAT_FIELD,
     SUMMARY_FIELDS,
     GameRecord,
@@ -472,7 +473,7 @@ def _seat_summary(
     index: int, created: dict[str, Any], fields: dict[str, Any], resigned: set[int]
 ) -> dict[str, Any]:
     """A seat as listed: as created, or as filled since (an open seat), with whether a
-    bot plays it now (it left, or stepped away)."""
+    bot plays it now (it left, or stepped away) and an open seat's invite as stored."""
     filled = fields.get(f"{SEAT_FIELD}{index}")
     seat = orjson.loads(filled) if filled else created
     away = fields.get(f"{AWAY_FIELD}{index}")
@@ -484,6 +485,7 @@ def _seat_summary(
         "resigned": index in resigned,
         "abandoned": why == "abandoned",
         "autopilot": why == "autopilot",
+        "invite": fields.get(f"{INVITE_FIELD}{index}"),
     }
 
 

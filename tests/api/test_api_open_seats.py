@@ -491,6 +491,8 @@ def test_listings_filter_waiting_games_and_show_open_abandoned_and_autopilot_sea
     by_id = {game["id"]: game for game in listed}
     assert by_id[waiting["id"]]["status"] == "waiting"
     assert [s["open"] for s in by_id[waiting["id"]]["seats"]] == [False, True]
+    expires = [s["invite_expires_at"] for s in by_id[waiting["id"]]["seats"]]
+    assert expires == [None, waiting["seats"][1]["invite_expires_at"]], "as the game shows it"
     seats = by_id[playing["id"]]["seats"]
     assert [(s["abandoned"], s["autopilot"]) for s in seats] == [
         (False, False),
@@ -505,6 +507,7 @@ def test_listings_filter_waiting_games_and_show_open_abandoned_and_autopilot_sea
     listed = api.client.get("/v1/games", params={"tag": tag}, headers=platform).json()["games"]
     claimed = next(g for g in listed if g["id"] == waiting["id"])
     assert claimed["status"] == "active" and claimed["seats"][1]["name"] == "Claimed"
+    assert claimed["seats"][1]["invite_expires_at"] is None, "a claimed seat has no invite"
 
 
 def test_a_seat_a_bot_plays_has_no_legal_moves_of_its_own(api):
