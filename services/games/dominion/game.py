@@ -10,7 +10,7 @@ from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat
 from services.engine.state import unchecked
 
 from .big_money import BigMoneyBot, BigMoneyUltimateBot
-from .cards import EXPANSIONS, SET_CARDS, components
+from .cards import EXPANSIONS, SET_CARDS, SHADOWS, components
 from .decisions import prompt_of
 from .determinize import determinize
 from .evaluation import evaluate
@@ -18,12 +18,14 @@ from .expert import ExpertBot, expert_move
 from .moves import DominionMove, describe
 from .observation import Observation, observe
 from .player_moves import apply_move, buy_phase_legal_moves, buyable_cards, legal_moves
+from .playing import shadow_label
 from .scoring import final_result
 from .setup import DominionConfig, new_state
 from .state import DominionState
 from .table import Table
 from .turn import advance, playable_action
 from .view import DominionView, build_view
+from .zones import shadow_positions
 
 
 class DominionGame(Game[DominionState, DominionConfig]):
@@ -119,8 +121,9 @@ _new_prompt = unchecked(Prompt)
 
 
 def phase_prompt(s: DominionState) -> Prompt:
-    """The active player's turn: `options` are the cards they can play (Action phase) or
-    buy (Buy phase) right now, one per move, or none (ending the phase: picks 0-1); the
+    """The active player's turn: `options` are the cards they can play (Action phase: from
+    the hand, and Shadows from the deck by their position) or buy (Buy phase) right now,
+    one per move, or none (ending the phase: picks 0-1); the
     full list of moves is `legal_moves`."""
     turn = s.turn
     p = s.player_states[turn.seat]
@@ -130,6 +133,9 @@ def phase_prompt(s: DominionState) -> Prompt:
         playable = (
             [c for c in dict.fromkeys(p.hand) if playable_action(t, c)] if turn.actions else []
         )
+        if turn.actions and not SHADOWS.isdisjoint(s.dealt):  # as `action_phase_moves`
+            top = len(p.deck) - 1
+            playable += [shadow_label(p.deck[top - i], i) for i in shadow_positions(p)]
         return _new_prompt(
             seat=turn.seat,
             kind="action_phase",

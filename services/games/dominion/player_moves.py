@@ -372,13 +372,23 @@ def order_shadows(t: Table, move: OrderShadows) -> None:
             f"{move.bottom} is not a Shadow card in this game's Supply.",
             shadows=shadows_in_game(t),
         )
+    if len(shadows_in_game(t)) < 2:
+        raise refuse(
+            "nothing_to_order",
+            "With one kind of Shadow in the game there is nothing to order.",
+        )
+    p = t.player(t.active)
+    if p.shadow_order and p.shadow_order[0] == move.bottom:
+        raise refuse(
+            "shadow_already_bottom_most",
+            f"{move.bottom} is already bottom-most among your Shadows.",
+        )
     if move.bottom in t.s.turn.shadows_ordered:
         raise refuse(
             "shadow_already_ordered",
             f"You have already put {move.bottom} bottom-most this turn; each kind of Shadow "
             "can be ordered once a turn, which is enough for any order.",
         )
-    p = t.player(t.active)
     p.shadow_order = [move.bottom] + [c for c in p.shadow_order if c != move.bottom]
     t.s.turn.shadows_ordered.append(move.bottom)
 

@@ -188,6 +188,36 @@ def test_each_kind_of_shadow_is_ordered_at_most_once_a_turn_which_builds_any_ord
     assert "once a turn" in error.value.message
 
 
+def test_ordering_is_refused_where_it_is_not_offered():
+    """`apply` agrees with `legal_moves`: no ordering with one kind of Shadow in the game,
+    and none putting bottom-most the Shadow that already is."""
+    others = [c for c in NO_OMENS if c not in SHADOWS]
+    one = start(new_game(kingdom=["Alley", *others[:9]]), phase="buy")
+    with pytest.raises(IllegalMove) as error:
+        act(one, kind="order_shadows", bottom="Alley")
+    assert error.value.code == "nothing_to_order"
+    state = start(new_game("Ninja", "Fishmonger", "Alley"), phase="buy")
+    state = act(state, kind="order_shadows", bottom="Ninja")
+    assert "Ninja" not in {
+        m.bottom for m in game.legal_moves(state, 0) if m.kind == "order_shadows"
+    }
+    state.turn.shadows_ordered = []  # as on a later turn: Ninja stays bottom-most
+    with pytest.raises(IllegalMove) as error:
+        act(state, kind="order_shadows", bottom="Ninja")
+    assert error.value.code == "shadow_already_bottom_most"
+
+
+def test_the_action_phase_prompt_offers_the_shadows_in_the_deck():
+    """The prompt's options are the cards the player can play now: a Shadow in the deck is
+    one, even with no Action card in hand."""
+    state = start(new_game("Ninja"), hand=["Copper"], deck=["Ninja", "Copper", "Estate"])
+    [phase] = game.prompts(state)
+    assert phase.kind == "action_phase"
+    plays = [m for m in game.legal_moves(state, 0) if m.kind == "play_shadow"]
+    assert [(m.card, m.position) for m in plays] == [("Ninja", 0)]
+    assert phase.options == ["Ninja (deck position 0)"] and phase.max_picks == 1
+
+
 def test_greedy_bots_cannot_reorder_their_shadows_forever():
     """Seed 12 of Heading East: two greedy bots used to swap Alley and Fishmonger
     bottom-most for ever instead of ending the turn."""
