@@ -313,10 +313,12 @@ def clean_up_cards(t: Table, seat: int) -> None:
         if card in p.in_play:
             p.in_play.remove(card)
             p.durations.append([card, lasting])
-    discard_from_play(t, seat, leaving + p.in_play if leaving else p.in_play)
-    p.in_play = []
+    # The hand first, face down, then the cards in play on top: the discard pile's top card
+    # is public, and a careful player shows a card everyone saw played, not one of the hand.
     p.discard += p.hand
     p.hand = []
+    discard_from_play(t, seat, leaving + p.in_play if leaving else p.in_play)
+    p.in_play = []
     draw(t, seat, 3 if turn.outposts else 5)  # Outpost: "you only draw 3 cards"
     if p.foresight:
         cards, p.foresight = p.foresight, []

@@ -158,3 +158,14 @@ def test_turns_are_counted_per_player():
     state = act(state, kind="end_turn")
     state = act(state, seat=1, kind="end_turn")
     assert me(state, 0).turns == 2 and me(state, 1).turns == 1
+
+
+def test_clean_up_leaves_a_played_card_not_a_hand_card_on_top_of_the_discard_pile():
+    """The discard pile's top card is public: Clean-up puts the unplayed hand face down
+    first and the cards everyone saw played on top of it."""
+    state = start(new_game("Litter"), hand=["Silver", "Estate", "Moat"], deck=["Copper"] * 10)
+    state = act(state, kind="end_phase") if state.turn.phase == "action" else state
+    state = act(state, kind="play_treasure", card="Silver")
+    state = act(state, kind="end_turn")
+    assert game.view(state, 1).players[0].discard_top == "Silver"
+    assert sorted(me(state).discard) == ["Estate", "Moat", "Silver"]
