@@ -129,7 +129,9 @@ class RateLimitMiddleware:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).update(limit_headers)
+                headers = MutableHeaders(scope=message)
+                if "ratelimit-policy" not in headers:  # a tighter quota's refusal keeps its own
+                    headers.update(limit_headers)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

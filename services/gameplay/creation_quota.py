@@ -33,6 +33,14 @@ def too_many_games_created(per_hour: int, retry_after: int) -> Problem:
         "too_many_games_created",
         f"This client has created {per_hour} games this hour without an API key; try again "
         f"in {retry_after} s (platforms creating games for many players use an API key).",
-        headers={"Retry-After": str(retry_after)},
+        headers={
+            "Retry-After": str(retry_after),
+            # This quota's, not the request rate limit's: a client backing off by them
+            # would otherwise come back when the minute resets and be refused again.
+            "RateLimit-Limit": str(per_hour),
+            "RateLimit-Remaining": "0",
+            "RateLimit-Reset": str(retry_after),
+            "RateLimit-Policy": f'"created";q={per_hour};w={WINDOW_SECONDS}',
+        },
         retry_after=retry_after,
     )

@@ -140,6 +140,12 @@ def test_websocket_handshakes_count_against_the_per_ip_limit(limited):
 
 # --- games created without an API key, per IP and hour ------------------------------------
 
+RATE_LIMIT_HEADERS = (
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "ratelimit-policy",
+)
 NEW_GAME = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
 CREATE_MUTATION = """mutation { createGame(input: {game: "hidden-numbers",
   seats: [{name: "A"}, {name: "B"}]}) { __typename } }"""
@@ -156,6 +162,13 @@ def test_anonymous_creation_over_the_hourly_quota_is_429_at_both_doors(limited):
     assert refused.json()["code"] == "too_many_games_created"
     assert refused.headers["retry-after"] == "1770"  # the pinned clock: 30 min 30 s in
     assert refused.json()["retry_after"] == 1770
+    quota_headers = {name: refused.headers[name] for name in RATE_LIMIT_HEADERS}
+    assert quota_headers == {
+        "ratelimit-limit": "2",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": "1770",
+        "ratelimit-policy": '"created";q=2;w=3600',
+    }, "the hourly quota's, not the per-minute request limit's"
     [error] = over_graphql["errors"]
     assert error["extensions"]["code"] == "too_many_games_created"
     assert error["extensions"]["retry_after"] == 1770
