@@ -489,6 +489,7 @@ class GameService:
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
         full = await self._sees_everything(record, viewer)
+        _check_since(record, since, "invalid_query")
         entries = await self.store.log(game_id, after=since, count=limit)
         version = max([record.version, *(entry.version for entry in entries)])
         return EventsPage(
@@ -522,12 +523,7 @@ class GameService:
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
         full = await self._sees_everything(record, viewer)
-        if since > record.version:
-            raise bad_request(
-                "invalid_last_event_id" if resumed else "invalid_query",
-                f"The game is at version {record.version}; there is nothing after {since}.",
-                version=record.version,
-            )
+        _check_since(record, since, "invalid_last_event_id" if resumed else "invalid_query")
         await self._nudge(record)
         start_due = (
             since == 0
@@ -1256,6 +1252,17 @@ def _check_present(record: GameRecord, seat: int, *, resigning: bool = False) ->
 
 def _abandoned(seat: int) -> Problem:
     return conflict("seat_abandoned", f"Seat {seat} left the game; a bot plays it to the end.")
+
+
+def _check_since(record: GameRecord, since: int, code: str) -> None:
+    """A `since` past the game's version names a version the game never had: a client's
+    mistake that an empty page or a silent stream would hide."""
+    if since > record.version:
+        raise bad_request(
+            code,
+            f"The game is at version {record.version}; there is nothing after {since}.",
+            version=record.version,
+        )
 
 
 def _listed_seat(index: int, listed: dict[str, Any]) -> SeatInfo:

@@ -234,6 +234,20 @@ def test_a_bad_since_is_400(api, started, since):
     assert_problem(response, 400, "invalid_query")
 
 
+def test_a_since_past_the_game_is_400_as_in_the_stream(api, gql, started):
+    """A version the game never reached is refused by the page as by the SSE stream, not
+    answered with an empty page that a poller would read as "nothing new"."""
+    game_id, token, _ = started
+    version = api.game(game_id, token)["version"]
+    page = api.client.get(f"/v1/games/{game_id}/events?since={version + 5}")
+    assert_problem(page, 400, "invalid_query")
+    assert f"at version {version}" in page.json()["detail"]
+    assert api.client.get(f"/v1/games/{game_id}/events?since={version}").status_code == 200
+    query = "query($id: ID!, $s: Int!) { events(gameId: $id, sinceVersion: $s) { version } }"
+    answer = gql(query, {"id": game_id, "s": version + 5})
+    assert [e["extensions"]["code"] for e in answer["errors"]] == ["invalid_query"]
+
+
 def test_a_bad_last_event_id_is_400(api, started):
     game_id, _, _ = started
     response = api.client.get(
