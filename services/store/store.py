@@ -29,6 +29,7 @@ from .records import (
     GameStatus,
     LogEntry,
 )
+from .webhooks_owed import note_owed, owed_member
 
 CLOCK_TTL_MARGIN_MS = 3600 * 1000
 """How much longer than its largest time bank a timed game is kept at least."""
@@ -104,6 +105,9 @@ class Commit:
     work_due: bool = False
     """Whether the game may owe the workers a step once this lands (a bot's turn, the
     scoring): it is put in the pending index in the same round trip, before the commit."""
+    webhooks_due: bool = False
+    """Whether webhooks are owed once this lands (`move`, a resignation's `seat.left`):
+    noted in the owed index (`webhooks_owed`) in the same round trip, before the commit."""
 
     def applied_to(self, record: GameRecord) -> GameRecord | None:
         """`record` as the COMMIT script leaves it once this commit lands on it; None
@@ -123,11 +127,14 @@ class Commit:
 
 @dataclass(frozen=True)
 class DueNote:
-    """What a change about to be stored may make due: a step of the workers, a clock."""
+    """What a change about to be stored may make due: a step of the workers, a clock,
+    webhooks."""
 
     game_id: str
     work_due: bool
     deadline_ms: int | None
+    owed_webhooks: str | None = None
+    """The note of a commit that owes webhooks (`webhooks_owed.owed_member`)."""
 
     @classmethod
     def of_new(cls, record: GameRecord, work_due: bool) -> DueNote:
@@ -265,6 +272,16 @@ class GameStore:
         )
         return [LogEntry.from_json(fields["entry"]) for _, fields in raw]
 
+    async def logged(self, game_id: str, version: int) -> LogEntry | None:
+        """The log entry of `version`, if the game's log holds it."""
+        raw = cast(
+            list[tuple[str, dict[str, str]]],
+            await self.redis.xrange(
+                self.keys(game_id).log, min=f"{version}-0", max=f"{version}-0", count=1
+            ),
+        )
+        return LogEntry.from_json(raw[0][1]["entry"]) if raw else None
+
     async def idempotent_answer(self, game_id: str, digest: str) -> str | None:
         return cast(str | None, await self.redis.get(self.keys(game_id).idempotency(digest)))
 
@@ -291,11 +308,12 @@ class GameStore:
             str(commit.entry.seat) if commit.entry.action == "resign" else "",
             "" if commit.expected_revision is None else str(commit.expected_revision),
         ]
+        owed = owed_member(commit.game_id, commit.entry) if commit.webhooks_due else None
         verdict, value = await self.noted_before(
             self._commit,
             script_keys,
             script_args,
-            [DueNote(commit.game_id, commit.work_due, deadline)],
+            [DueNote(commit.game_id, commit.work_due, deadline, owed)],
         )
         verdict = CommitVerdict(verdict)
         if verdict in (CommitVerdict.COMMITTED, CommitVerdict.CONFLICT, CommitVerdict.STALE):
@@ -308,23 +326,31 @@ class GameStore:
         self, script: Any, keys: list[str], args: list[Any], notes: Sequence[DueNote]
     ) -> Any:
         """Runs `script` after noting, in the same pipeline (one round trip, applied in
-        order), which games may have work due (the pending index) and when their first
-        running clock may run out (the clocks index, only ever brought earlier: `LT`).
+        order), which games may have work due (the pending index), when their first
+        running clock may run out (the clocks index, only ever brought earlier: `LT`) and
+        which commits owe webhooks (the owed index).
 
         The indexes span games, so they cannot be written by the script itself on Redis
         Cluster (a script's keys share one slot); written before it, they are there
         whenever its change is. A note for a change that did not land costs a look: the
-        sweep takes a game with nothing due out of the pending index, and a deadline
-        that has not come re-notes the stored one."""
-        notes = [note for note in notes if note.work_due or note.deadline_ms is not None]
+        sweep takes a game with nothing due out of the pending index, a deadline that
+        has not come re-notes the stored one, and a commit not in the log owes nothing."""
+        notes = [
+            note
+            for note in notes
+            if note.work_due or note.deadline_ms is not None or note.owed_webhooks
+        ]
         if not notes:
             return await script(keys=keys, args=args)
+        at_ms = _now_ms()
         async with self.redis.pipeline(transaction=False) as pipe:
             for note in notes:
                 if note.work_due:
-                    note_moved(pipe, self.prefix, note.game_id, _now_ms())
+                    note_moved(pipe, self.prefix, note.game_id, at_ms)
                 if note.deadline_ms is not None:
                     pipe.zadd(self.index.clocks, {note.game_id: note.deadline_ms}, lt=True)
+                if note.owed_webhooks:
+                    note_owed(pipe, self.prefix, note.owed_webhooks, at_ms)
             await script(keys=keys, args=args, client=pipe)
             results = await pipe.execute()
         return results[-1]
