@@ -11,9 +11,10 @@ current version's turn was sent (its sender may have died right after its commit
 policy of every game whose clock ran out, and sends again the turn of every game whose
 bot or scoring is due but that has not moved for SKYPORT_TASK_STALL_SECONDS (its task
 was lost), and steps every running tournament not stepped for as long (the report of
-its round's last game was lost), and hands the broker the webhooks it could not take
-when they were sent (kept in Redis meanwhile): progress rests on the stored state, not
-on one task's survival.
+its round's last game was lost), and sends the webhooks of every commit not handed
+over for as long (whoever committed it died before its hooks), and hands the broker the
+webhooks it could not take when they were sent (kept in Redis meanwhile): progress
+rests on the stored state, not on one task's survival.
 
 While Redis (or the broker) is unreachable, a task retries in place with back-off for up
 to SKYPORT_TASK_RETRY_SECONDS, then hands its message back; it is never acknowledged as
@@ -182,11 +183,13 @@ def _close_runtime(**_: object) -> None:
 
 async def sweep(gameplay: Gameplay, settings: Settings) -> int:
     """Clocks that ran out, then games that stalled, then tournaments that stalled, then
-    the webhooks the broker could not take. Returns how many games and tournaments it
-    acted on or looked at, and webhooks it sent."""
+    the webhooks of commits whose process died before handing them over, then the
+    webhooks the broker could not take. Returns how many games and tournaments it acted
+    on or looked at, commits whose webhooks it sent, and kept webhooks it sent."""
     looked = await gameplay.referee.enforce_clocks()
     looked += await gameplay.referee.resend_stalled(stall_seconds(settings))
     looked += await gameplay.tournaments.sweep_stalled(stall_seconds(settings))
+    looked += await gameplay.referee.send_owed_webhooks(settings.task_stall_seconds)
     return looked + await gameplay.resend_kept_webhooks()
 
 
@@ -274,7 +277,8 @@ def deliver_webhook(
 @app.task(name=SWEEP_TASK, ignore_result=True)
 def sweep_clocks() -> int:
     """Apply the time-out policy to games whose clock ran out, send again the turns of
-    games that stalled, and hand the broker the webhooks kept while it was down (run by
+    games that stalled, send the webhooks commits owe whose committer died, and hand the
+    broker the webhooks kept while it was down (run by
     beat, every SKYPORT_CLOCK_SWEEP_SECONDS). Each action is a compare-and-set or an
     atomic claim. While Redis is unreachable it does nothing: the next one will."""
     settings = get_settings()

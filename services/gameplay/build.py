@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from services.engine import Game, all_games
 from services.store import GameStore, Lifetimes, LiveUpdates, open_redis
 from services.store.tournaments import TournamentStore
+from services.store.webhooks_owed import OwedWebhooks
 
 from .archive import RecordArchive
 from .auth import Credentials
@@ -82,8 +83,8 @@ class Gameplay:
     async def start(self) -> None:
         """For a serving process: listen for live updates and, when it runs the bots
         itself (where no worker runs the sweep), sweep the clocks, the stalled turns
-        (such as those a restart cut short) and the stalled tournaments in this event
-        loop."""
+        (such as those a restart cut short), the stalled tournaments and the webhooks
+        owed by commits whose process died before its hooks in this event loop."""
         await self.live.start()
         self._listening = True
         if isinstance(self.dispatcher, InProcessDispatcher):
@@ -107,6 +108,10 @@ class Gameplay:
                 await self.tournaments.sweep_stalled(self.settings.task_stall_seconds)
             except Exception as error:
                 log.error("tournament_sweep_failed", exc_info=error)
+            try:
+                await self.referee.send_owed_webhooks(self.settings.task_stall_seconds)
+            except Exception as error:
+                log.error("owed_webhooks_sweep_failed", exc_info=error)
 
     async def resend_kept_webhooks(self) -> int:
         """The sweep's part for webhooks the broker could not take: hands the due ones
@@ -184,7 +189,9 @@ def build_service(
 
     if dispatcher is None:
         dispatcher = _dispatcher(settings, role, redis, advance)
-    notifier = WebhookNotifier(_webhook_sender(dispatcher))
+    notifier = WebhookNotifier(
+        _webhook_sender(dispatcher), OwedWebhooks(redis, settings.key_prefix)
+    )
     deadlines = ClockDeadlines(store)
     # The steps the game needs first: a webhook that cannot be sent must not hold them up.
     pipeline = CommitPipeline(store, [NextStep(dispatcher), deadlines, CommitMetrics(), notifier])

@@ -80,8 +80,10 @@ class CommitPipeline:
     ) -> CommitOutcome:
         change = Change(record, commit.entry, by, commit.clock is not None, turn)
         # Noted with the commit itself: a process that dies before the hooks leaves the
-        # game in the pending index, where the sweep finds it.
-        outcome = await self.store.commit(replace(commit, work_due=steps_due(change)))
+        # game in the pending index, and the commit's webhooks in the owed one, where
+        # the sweep finds them.
+        noted = replace(commit, work_due=steps_due(change), webhooks_due=webhooks_due(change))
+        outcome = await self.store.commit(noted)
         if outcome.verdict is CommitVerdict.COMMITTED:
             await self._after(change)
         return outcome
@@ -177,6 +179,18 @@ def steps_due(change: Change) -> bool:
         return False  # sending a task per human move was most of a move's cost
     # Nothing is due until the last open seat is filled (`seats.py`).
     return change.record.status is not GameStatus.WAITING
+
+
+def webhooks_due(change: Change) -> bool:
+    """Whether `change` owes webhooks: a committed move's `move`, a resignation's
+    `seat.left`, to a game that asked for them. What `WebhookNotifier.after_commit`
+    sends, and what the store notes in the owed index with the commit itself; a game
+    without them pays nothing for it."""
+    record, entry = change.record, change.entry
+    if entry is None or not record.webhooks:
+        return False
+    events = record.webhook_events
+    return "move" in events or (entry.action == "resign" and "seat.left" in events)
 
 
 def due_on_creation(record: GameRecord, turn: tuple[int, ...] | None) -> bool:

@@ -57,6 +57,11 @@ WEBHOOKS_RESENT = Counter(
     "skyport_webhooks_resent_total",
     "Kept webhooks the sweep handed to the broker.",
 )
+OWED_WEBHOOKS_SENT = Counter(
+    "skyport_webhooks_owed_sent_total",
+    "Commits whose webhooks (move, seat.left) the sweep sent because whoever committed "
+    "them died before handing them over.",
+)
 SWEEP_FAILURES = Counter(
     "skyport_sweep_failures_total",
     "Games the sweep could not look at (it looks again later, backing off).",

@@ -2,7 +2,12 @@
 `game.finished` with the stored standings, the open seats' `game.seat_claimed`,
 `game.started` and `game.cancelled`, and `seat.left` when a seat resigns or runs out of
 time, to every URL the game was given (for the events it asked for). Delivery is the
-sender's (signed, retried with back-off: at least once; receivers dedupe by id)."""
+sender's (signed, retried with back-off: at least once; receivers dedupe by id).
+
+A commit's webhooks (`move`, `seat.left`) are noted as owed with the commit itself
+(`services.store.webhooks_owed`); the notifier takes the note out once it has handed
+them over, and the sweep sends those of a commit whose process died before its hooks,
+through `committed` here too: one builder of their payloads."""
 
 from __future__ import annotations
 
@@ -11,11 +16,12 @@ from typing import Any
 
 import structlog
 
-from services.store import RESIGNED, GameRecord
+from services.store import RESIGNED, GameRecord, LogEntry
+from services.store.webhooks_owed import OwedWebhooks, owed_member
 
 from . import metrics
 from .clocks import now
-from .commits import Change
+from .commits import Change, webhooks_due
 from .dispatch import WebhookSender
 from .visibility import Viewer, entry_for
 
@@ -23,22 +29,31 @@ log = structlog.get_logger(__name__)
 
 
 class WebhookNotifier:
-    def __init__(self, sender: WebhookSender | None) -> None:
+    def __init__(self, sender: WebhookSender | None, owed: OwedWebhooks | None = None) -> None:
         self.sender = sender
+        self.owed = owed
+        """The index where commits note the webhooks they owe: each note is taken out here
+        once they are handed over (None: none are)."""
 
     async def after_commit(self, change: Change) -> None:
-        """A committed move, as a spectator sees it (no hidden information); and
-        seat.left for a resignation or a forfeit on time that ends the game."""
-        record, entry = change.record, change.entry
-        if entry is None or not record.webhooks:
-            return
+        if change.entry is not None and webhooks_due(change):
+            await self.committed(change.record, change.entry)
+
+    async def committed(self, record: GameRecord, entry: LogEntry) -> None:
+        """The webhooks of the commit that logged `entry`: the move, as a spectator sees it
+        (no hidden information); and seat.left for a resignation or a forfeit on time,
+        which ends the game (only under on_leave end_game is a resignation committed:
+        under bot_takes_over the seat is taken over instead, `Referee.take_over`). Then
+        they are no longer owed. `record`: the game's, at that version or later (what a
+        webhook reads of it - URLs, tags, names - is settled before any move)."""
         moved = replace(record, version=entry.version)
         if entry.action == "resign":
             await self.seat_left(moved, entry.seat, entry.reason or RESIGNED, bot=None)
-        if "move" not in record.webhook_events:
-            return
-        document = entry_for(entry, Viewer(), full=False)
-        await self._send(moved, "move", {"entry": document.model_dump(mode="json")})
+        if "move" in record.webhook_events:
+            document = entry_for(entry, Viewer(), full=False)
+            await self._send(moved, "move", {"entry": document.model_dump(mode="json")})
+        if self.owed is not None:
+            await self.owed.handed_over(owed_member(record.id, entry))
 
     async def seat_left(
         self, record: GameRecord, seat: int, reason: str, *, bot: str | None

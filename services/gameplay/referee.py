@@ -28,6 +28,7 @@ from services.store import (
     KeptAnswer,
 )
 from services.store.progress import PendingGames, SweepBackoff
+from services.store.webhooks_owed import OwedWebhooks, owed_member, owed_version
 
 from . import metrics
 from .archive import RecordArchive, archived_from_store, full_log
@@ -414,6 +415,41 @@ class Referee:
             except Exception as error:
                 log.error("resend_failed", game_id=game_id, exc_info=error)
                 await self._back_off("turns", pending.key, game_id, seen)
+        return sent
+
+    # --- webhooks whose committer died ------------------------------------------------
+
+    async def send_owed_webhooks(self, lease_seconds: float, limit: int = 100) -> int:
+        """The sweep's part for commits whose webhooks were noted as owed
+        (`services.store.webhooks_owed`) and not handed over within `lease_seconds`
+        (their process died before its hooks): those whose entry is in the game's log
+        get them sent, as the notifier sends them; the others landed nowhere and owe
+        nothing. Returns how many commits' webhooks it sent. Safe on any number of
+        workers at once: each note is claimed by a compare-and-set on its score."""
+        owed = OwedWebhooks(self.store.redis, self.store.prefix)
+        at = now_ms()
+        sent = 0
+        for member, seen in await owed.stalled(at - round(lease_seconds * 1000), limit):
+            try:
+                if not await owed.claim(member, seen, at):
+                    continue  # another sweep has it
+                game_id, version = owed_version(member)
+                entry = await self.store.logged(game_id, version)
+                # The log holds the entry of the commit noted, or another's: this one lost.
+                landed = entry is not None and owed_member(game_id, entry) == member
+                record = await self.store.load(game_id) if landed else None
+                if entry is None or record is None:
+                    await owed.handed_over(member)  # it did not land, or the game expired
+                    continue
+                await self.notifier.committed(record, entry)
+                metrics.OWED_WEBHOOKS_SENT.inc()
+                log.warning(
+                    "owed_webhooks_sent", game_id=game_id, version=version, owed_ms=at - seen
+                )
+                sent += 1
+            except Exception as error:
+                log.error("owed_webhooks_failed", note=member, exc_info=error)
+                await self._back_off("webhooks", owed.key, member)
         return sent
 
     async def give_up(self, game_id: str, version: int, reason: str) -> bool:

@@ -237,7 +237,9 @@ class Settings(BaseSettings):
         description="A game whose bot turn or scoring is due and that has not moved for "
         "this long gets its turn sent again by the sweep (every `skyport worker`, or the "
         "API process itself with SKYPORT_TASKS=inprocess). Kept at "
-        "least 2 s above the mcts budget, so a bot that is thinking is not sent twice.",
+        "least 2 s above the mcts budget, so a bot that is thinking is not sent twice. "
+        "A commit whose webhooks (move, seat.left) were not handed over for this long "
+        "(whoever committed it died first) gets them sent by the sweep.",
     )
     task_retry_seconds: float = Field(
         default=60.0,
