@@ -11,9 +11,11 @@ from starlette.testclient import TestClient
 from worker_harness import PLATFORM_KEY, WebhookReceiver, wait_for
 
 from services.api.app import create_app
+from services.gameplay.commits import CommitPipeline
 from services.gameplay.settings import Settings
 from services.gameplay.webhooks import verify
 from services.store.webhook_outbox import outbox_keys
+from tests.conftest import crash
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -173,3 +175,45 @@ def test_a_move_webhook_the_broker_could_not_take_reaches_the_platform_later(
         time.sleep(1.5)  # a few more sweeps
         assert len(receiver.attempts(event_id)) == 1, "sent once"
     store.close()
+
+
+def test_the_move_webhook_of_a_commit_whose_api_died_before_its_hooks_reaches_the_platform(
+    worker_setup, monkeypatch
+) -> None:
+    """The API process dies between a move's commit and its after-commit hooks (here: its
+    hooks raise in the test's own process): the move stands, and a worker's sweep sends
+    its webhook, once, as the hooks would have."""
+    setup = worker_setup(webhook_secret=SECRET, task_stall_seconds=1.0, **LOCAL_RECEIVERS)
+    with (
+        WebhookReceiver(fail_first=0) as receiver,
+        TestClient(create_app(setup.settings), raise_server_exceptions=False) as client,
+    ):
+        setup.start_worker("--beat", **LOCAL_RECEIVERS)
+        created = create(
+            client,
+            seats=[{"name": "Ann"}, {"name": "Bo"}],
+            webhook_url=receiver.url,
+            webhook_events=["move"],
+        )
+        game_id = created["id"]
+        for seat in created["seats"]:
+            auth = {"Authorization": f"Bearer {seat['token']}"}
+            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
+            if legal["moves"]:
+                break
+        with monkeypatch.context() as dying:
+            dying.setattr(CommitPipeline, "_after", crash)
+            client.post(
+                f"/v1/games/{game_id}/moves",
+                json={"move": legal["moves"][0], "expected_version": legal["version"]},
+                headers=auth,
+            )
+        assert client.get(f"/v1/games/{game_id}").json()["version"] == 1, "the move stands"
+        event_id = f"{game_id}:1:move"
+        headers, body = wait_for(lambda: receiver.delivered().get(event_id), 30, event_id)
+        assert verify(SECRET, body, headers["skyport-signature"])
+        payload = orjson.loads(body)
+        assert (payload["type"], payload["version"], payload["entry"]["version"]) == ("move", 1, 1)
+        assert payload["entry"]["move"] is None, "as a spectator sees it"
+        time.sleep(2.5)  # a few more sweeps
+        assert len(receiver.attempts(event_id)) == 1, "sent once"
