@@ -11,8 +11,8 @@ current version's turn was sent (its sender may have died right after its commit
 policy of every game whose clock ran out, and sends again the turn of every game whose
 bot or scoring is due but that has not moved for SKYPORT_TASK_STALL_SECONDS (its task
 was lost), and steps every running tournament not stepped for as long (the report of
-its round's last game was lost), and sends the webhooks of every commit not handed
-over for as long (whoever committed it died before its hooks), and hands the broker the
+its round's last game was lost), and sends the webhooks of every change not handed
+over for as long (whoever made it died before its hooks), and hands the broker the
 webhooks it could not take when they were sent (kept in Redis meanwhile): progress
 rests on the stored state, not on one task's survival.
 

@@ -7,7 +7,8 @@ sender's (signed, retried with back-off: at least once; receivers dedupe by id).
 A commit's webhooks (`move`, `seat.left`) are noted as owed with the commit itself
 (`services.store.webhooks_owed`); the notifier takes the note out once it has handed
 them over, and the sweep sends those of a commit whose process died before its hooks,
-through `committed` here too: one builder of their payloads."""
+through `committed` here too: one builder of their payloads. So with `seat.left` of a
+seat taken over (`taken_over`), noted before the seat's change."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 import structlog
 
 from services.store import RESIGNED, GameRecord, LogEntry
-from services.store.webhooks_owed import OwedWebhooks, owed_member
+from services.store.webhooks_owed import OwedWebhooks, left_member, owed_member
 
 from . import metrics
 from .clocks import now
@@ -55,6 +56,13 @@ class WebhookNotifier:
         if self.owed is not None:
             await self.owed.handed_over(owed_member(record.id, entry))
 
+    async def taken_over(self, record: GameRecord, seat: int, reason: str, *, bot: str) -> None:
+        """seat.left of `seat`, taken over by `bot` at the record's version (on_leave
+        bot_takes_over: nothing is committed); then it is no longer owed."""
+        await self.seat_left(record, seat, reason, bot=bot)
+        if self.owed is not None:
+            await self.owed.handed_over(left_member(record.id, record.version, seat))
+
     async def seat_left(
         self, record: GameRecord, seat: int, reason: str, *, bot: str | None
     ) -> None:
@@ -62,6 +70,11 @@ class WebhookNotifier:
         (on_leave bot_takes_over), or None when the game ended with it."""
         body = {"seat": seat, "name": record.seats[seat].name, "reason": reason, "bot": bot}
         await self._send(record, "seat.left", body, key=str(seat))
+
+    @staticmethod
+    def seat_left_due(record: GameRecord) -> bool:
+        """Whether a seat leaving the game owes a webhook (`seat.left`)."""
+        return bool(record.webhooks) and "seat.left" in record.webhook_events
 
     async def game_event(
         self, record: GameRecord, event_type: str, body: dict[str, Any], key: str = ""

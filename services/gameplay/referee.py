@@ -27,15 +27,29 @@ from services.store import (
     GameStore,
     KeptAnswer,
 )
-from services.store.progress import PendingGames, SweepBackoff
-from services.store.webhooks_owed import OwedWebhooks, owed_member, owed_version
+from services.store.progress import PendingGames, SweepBackoff, note_moved
+from services.store.webhooks_owed import (
+    OwedWebhooks,
+    left_member,
+    left_seat,
+    note_owed,
+    owed_member,
+    owed_version,
+)
 
 from . import metrics
 from .archive import RecordArchive, archived_from_store, full_log
 from .clocks import ClockDeadlines, clock_of, now, now_ms
 from .commits import CommitPipeline, commit_of
 from .dispatch import Dispatcher
-from .leavers import AwayVerdict, SeatsAway, bot_of, default_leave_bot, leave_policy
+from .leavers import (
+    AwayVerdict,
+    SeatsAway,
+    bot_of,
+    default_leave_bot,
+    is_abandoned,
+    leave_policy,
+)
 from .notifier import WebhookNotifier
 from .parsed_states import ParsedStates
 from .results import result_of
@@ -250,7 +264,10 @@ class Referee:
         of the game's leave_bot level plays it from here on. `keep`: the answer to the
         request that asked for it, kept with the change."""
         policy = leave_policy(record, self.served.of(record))
-        await self.note_due(record.id)
+        owed = self.notifier.seat_left_due(record)
+        await self.note_due(
+            record.id, owed=left_member(record.id, record.version, seat) if owed else None
+        )
         verdict = await self.seats_away.abandon(
             record, seat, policy.leave_bot, reason, at_version=at_version, keep=keep
         )
@@ -259,7 +276,7 @@ class Referee:
             # Sent even if a turn at this version was sent before: that one found no bot due.
             # First: the bot's turn matters more than the webhook, which must not hold it up.
             await self.dispatcher.resend(record.id, record.version)
-            await self.notifier.seat_left(record, seat, reason, bot=policy.leave_bot)
+            await self.notifier.taken_over(record, seat, reason, bot=policy.leave_bot)
         return verdict
 
     async def autopilot(self, record: GameRecord, seat: int, on: bool) -> AwayVerdict:
@@ -271,12 +288,19 @@ class Referee:
             await self.dispatcher.resend(record.id, record.version)
         return verdict
 
-    async def note_due(self, game_id: str) -> None:
+    async def note_due(self, game_id: str, *, owed: str | None = None) -> None:
         """Before a change of seats that may leave a bot's turn due (a seat handed to a
         bot, an open seat filled that starts the game): in the pending index,
         a process that dies between the change and sending the turn leaves it to the
-        sweep (which takes the game out again if nothing is due)."""
-        await PendingGames(self.store.redis, self.store.prefix).note(game_id, now_ms())
+        sweep (which takes the game out again if nothing is due). `owed`: the note of the
+        webhook the change owes (a seat taken over: `webhooks_owed.left_member`), noted
+        with it, in the same round trip."""
+        prefix, at = self.store.prefix, now_ms()
+        async with self.store.redis.pipeline(transaction=False) as pipe:
+            note_moved(pipe, prefix, game_id, at)
+            if owed is not None:
+                note_owed(pipe, prefix, owed, at)
+            await pipe.execute()
 
     async def _abort(self, record: GameRecord, reason: str) -> None:
         aborted = await self.store.transition(
@@ -417,15 +441,15 @@ class Referee:
                 await self._back_off("turns", pending.key, game_id, seen)
         return sent
 
-    # --- webhooks whose committer died ------------------------------------------------
+    # --- webhooks whose sender died -----------------------------------------------------
 
     async def send_owed_webhooks(self, lease_seconds: float, limit: int = 100) -> int:
-        """The sweep's part for commits whose webhooks were noted as owed
+        """The sweep's part for changes whose webhooks were noted as owed
         (`services.store.webhooks_owed`) and not handed over within `lease_seconds`
-        (their process died before its hooks): those whose entry is in the game's log
-        get them sent, as the notifier sends them; the others landed nowhere and owe
-        nothing. Returns how many commits' webhooks it sent. Safe on any number of
-        workers at once: each note is claimed by a compare-and-set on its score."""
+        (their process died before it got to them): those that landed get them sent, as
+        the notifier sends them; the others owe nothing. Returns how many changes'
+        webhooks it sent. Safe on any number of workers at once: each note is claimed by
+        a compare-and-set on its score."""
         owed = OwedWebhooks(self.store.redis, self.store.prefix)
         at = now_ms()
         sent = 0
@@ -433,24 +457,43 @@ class Referee:
             try:
                 if not await owed.claim(member, seen, at):
                     continue  # another sweep has it
-                game_id, version = owed_version(member)
-                entry = await self.store.logged(game_id, version)
-                # The log holds the entry of the commit noted, or another's: this one lost.
-                landed = entry is not None and owed_member(game_id, entry) == member
-                record = await self.store.load(game_id) if landed else None
-                if entry is None or record is None:
+                if not await self._send_owed(member):
                     await owed.handed_over(member)  # it did not land, or the game expired
                     continue
-                await self.notifier.committed(record, entry)
                 metrics.OWED_WEBHOOKS_SENT.inc()
-                log.warning(
-                    "owed_webhooks_sent", game_id=game_id, version=version, owed_ms=at - seen
-                )
+                log.warning("owed_webhooks_sent", note=member, owed_ms=at - seen)
                 sent += 1
             except Exception as error:
                 log.error("owed_webhooks_failed", note=member, exc_info=error)
                 await self._back_off("webhooks", owed.key, member)
         return sent
+
+    async def _send_owed(self, member: str) -> bool:
+        """Sends the webhooks of note `member` (taking it out) if its change landed: the
+        commit's entry is in the log, or the seat's record says it left at that version.
+        False if nothing is owed."""
+        game_id, version = owed_version(member)
+        seat = left_seat(member)
+        if seat is None:
+            entry = await self.store.logged(game_id, version)
+            # The log holds the entry of the commit noted, or another's: this one lost.
+            if entry is None or owed_member(game_id, entry) != member:
+                return False
+            record = await self.store.load(game_id)
+            if record is None:
+                return False
+            await self.notifier.committed(record, entry)
+            return True
+        record = await self.store.load(game_id)
+        if record is None or not is_abandoned(record, seat):
+            return False
+        away = record.away[seat]
+        if away.get("since") != version:
+            return False
+        left = replace(record, version=version)
+        reason = str(away.get("reason") or RESIGNED)
+        await self.notifier.taken_over(left, seat, reason, bot=str(away["bot"]))
+        return True
 
     async def give_up(self, game_id: str, version: int, reason: str) -> bool:
         """End a game whose step at `version` keeps killing the workers that take it:

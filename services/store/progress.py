@@ -90,11 +90,6 @@ class PendingGames:
         self.key = pending_key(prefix)
         self._swap = redis.register_script(SWAP_SCORE)
 
-    async def note(self, game_id: str, at_ms: int) -> None:
-        """`game_id` is about to change in a way that may leave a step due (a seat a bot
-        takes over): noted before the change, as a commit's is."""
-        await self.redis.zadd(self.key, {game_id: at_ms})
-
     async def stalled(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
         """Up to `limit` games that have not moved since `before_ms`, oldest first, each
         with the score read (to hand back to `settle` or `retry_at`)."""

@@ -1,5 +1,6 @@
 """The index of the webhooks commits owe until they are handed over: a move's `move`, and
-a resignation's `seat.left`, to a game that asked for them.
+a resignation's `seat.left`, to a game that asked for them (and the `seat.left` of a
+seat taken over, which commits nothing: see the end).
 
 A sorted set, `<prefix>:webhooks:owed`: one member per commit, `<game id>:<version>:<print>`,
 the print a short hash of the log entry the commit adds (`owed_member`), scored by the
@@ -27,6 +28,13 @@ pending index), so concurrent sweeps send a commit's webhooks once; a sweeper th
 mid-send leaves the note to be looked at again after the lease (a second send, which
 receivers dedupe by event id). The key spans games: it is used by itself, one key per
 command, so it works unchanged on Redis Cluster.
+
+A seat that leaves under on_leave bot_takes_over commits nothing: a script marks it
+abandoned since the game's version, and `seat.left` follows. Its note,
+`<game id>:<version>:left-<seat>` (`left_member`), is written just before that script,
+with the pending index's (`Referee.note_due`); the sweep sends `seat.left` if the seat's
+record says it left at that version (the bot and the reason with it), and nothing if
+not. Every attempt at one seat and version makes the same event, so they share a note.
 """
 
 from __future__ import annotations
@@ -57,10 +65,25 @@ def owed_member(game_id: str, entry: LogEntry) -> str:
     return f"{game_id}:{entry.version}:{hashlib.blake2b(said, digest_size=8).hexdigest()}"
 
 
+LEFT = "left-"
+
+
+def left_member(game_id: str, version: int, seat: int) -> str:
+    """The note of `seat` taken over at `version` (on_leave bot_takes_over: nothing is
+    committed, the seat's record says it left), which owes `seat.left`."""
+    return f"{game_id}:{version}:{LEFT}{seat}"
+
+
 def owed_version(member: str) -> tuple[str, int]:
     """The game id and the version a note is of."""
     game_id, version, _ = member.rsplit(":", 2)
     return game_id, int(version)
+
+
+def left_seat(member: str) -> int | None:
+    """The seat a seat's note is of; None for a commit's."""
+    last = member.rsplit(":", 1)[1]
+    return int(last[len(LEFT) :]) if last.startswith(LEFT) else None
 
 
 def note_owed(pipe: Any, prefix: str, member: str, at_ms: int) -> None:

@@ -6,6 +6,7 @@ end; with end_game (the default with 1 or 2 seats) the game ends. A seat may als
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -372,11 +373,11 @@ def move_lands_during_the_next_leave(
     note_due = type(service.referee).note_due
     landed: list = []
 
-    async def move_lands_first(referee, noted_game_id: str) -> None:
+    async def move_lands_first(referee, noted_game_id: str, **notes: Any) -> None:
         if not landed:
             mover_credentials = Credentials(tokens[mover], "127.0.0.1")
             landed.append(await service.make_move(game_id, mover_credentials, move, 0, None))
-        await note_due(referee, noted_game_id)
+        await note_due(referee, noted_game_id, **notes)
 
     monkeypatch.setattr(type(service.referee), "note_due", move_lands_first)
     return landed

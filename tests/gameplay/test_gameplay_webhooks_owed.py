@@ -16,6 +16,7 @@ from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.build import Gameplay, build_service
 from services.gameplay.commits import Change, CommitPipeline, commit_of
+from services.gameplay.leavers import leave_policy
 from services.gameplay.notifier import WebhookNotifier
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.settings import Settings
@@ -65,10 +66,11 @@ async def gameplay(redis_url, key_prefix, games, recorder):
         yield built
 
 
-async def create(gameplay: Gameplay, **body: Any) -> tuple[str, list[Credentials]]:
-    request = CreateGameRequest(
-        game="hidden-numbers", seats=[{"name": "Ann"}, {"name": "Bo"}], seed=3, **body
-    )
+async def create(
+    gameplay: Gameplay, names: tuple[str, ...] = ("Ann", "Bo"), **body: Any
+) -> tuple[str, list[Credentials]]:
+    seats = [{"name": name} for name in names]
+    request = CreateGameRequest(game="hidden-numbers", seats=seats, seed=3, **body)
     created, _ = await gameplay.service.create_game(ANYONE, request, None)
     return created.id, [Credentials(seat.token, "127.0.0.1") for seat in created.seats]
 
@@ -216,6 +218,61 @@ async def test_a_process_in_process_mode_sends_what_the_one_before_it_owed(
             assert [body["id"] for body in receiver.of_type("move")] == [f"{game_id}:1:move"]
     finally:
         receiver.close()
+
+
+# --- a seat taken over (on_leave bot_takes_over: nothing is committed) --------------------
+
+
+async def test_seat_left_of_a_seat_taken_over_whose_replica_died_is_sent_by_the_sweep(
+    gameplay, recorder, monkeypatch
+) -> None:
+    game_id, (ann, bo, _) = await create(
+        gameplay, ("Ann", "Bo", "Cy"), on_leave="bot_takes_over", **MOVE_HOOKS
+    )
+    before = await gameplay.store.load(game_id)
+    assert before is not None
+    bot = leave_policy(before, gameplay.service.served.of(before)).leave_bot
+    await gameplay.service.resign(game_id, bo, None, None)  # its hooks run: handed over
+    assert recorder.ids() == [f"{game_id}:0:seat.left:1"] and await notes(gameplay) == []
+
+    with monkeypatch.context() as dying:  # dies once the seat is marked, before the rest
+        dying.setattr(recorder, "resend", crash)
+        with pytest.raises(Crash):
+            await gameplay.service.resign(game_id, ann, None, None)
+
+    stored = await gameplay.store.load(game_id)
+    assert stored is not None and stored.away[0]["why"] == "abandoned", "the seat left"
+    assert len(recorder.webhooks) == 1 and len(await notes(gameplay)) == 1
+    assert await gameplay.referee.send_owed_webhooks(0) == 1
+    assert recorder.ids()[1:] == [f"{game_id}:0:seat.left:0"]
+    left = recorder.webhooks[1]
+    assert (left["seat"], left["name"], left["reason"], left["bot"]) == (0, "Ann", "resigned", bot)
+    normal = Recorder()
+    await WebhookNotifier(normal).seat_left(before, 0, "resigned", bot=bot)
+    assert without_at(recorder.webhooks[1:]) == without_at(normal.webhooks)
+    assert await notes(gameplay) == []
+    assert await gameplay.referee.send_owed_webhooks(0) == 0
+
+
+async def test_a_note_for_a_take_over_that_did_not_land_sends_nothing(gameplay, recorder) -> None:
+    game_id, (ann, _, _) = await create(
+        gameplay, ("Ann", "Bo", "Cy"), on_leave="bot_takes_over", **MOVE_HOOKS
+    )
+    record = await gameplay.store.load(game_id)
+    assert record is not None
+    await move(gameplay, game_id, ann)
+    recorder.webhooks.clear()
+    # A time-out decided at version 0 lands only there; the game moved on meanwhile.
+    verdict = await gameplay.referee.take_over(record, 1, reason="timeout", at_version=True)
+    assert verdict.value == "moved" and len(await notes(gameplay)) == 1
+    # Decided again at version 1, it lands there, and its own hooks send its seat.left.
+    moved = await gameplay.store.load(game_id)
+    assert moved is not None
+    verdict = await gameplay.referee.take_over(moved, 1, reason="timeout", at_version=True)
+    assert verdict.value == "done" and recorder.ids() == [f"{game_id}:1:seat.left:1"]
+    assert len(await notes(gameplay)) == 1, "the note of the try at version 0"
+    assert await gameplay.referee.send_owed_webhooks(0) == 0
+    assert len(recorder.webhooks) == 1 and await notes(gameplay) == []
 
 
 # --- notes for commits that did not land --------------------------------------------------
