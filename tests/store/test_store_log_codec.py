@@ -22,6 +22,7 @@ from services.ai import make_bot
 from services.engine import Event, Game, all_games
 from services.gameplay.visibility import event_views
 from services.store import EventViews, GameStatus, LogEntry, log_codec
+from services.store.webhooks_owed import owed_member
 
 GAMES = int(os.environ.get("SKYPORT_LOG_CODEC_GAMES", "2"))
 AT = "2026-12-01T03:45:43.123+00:00"
@@ -82,6 +83,8 @@ def test_every_reader_reads_back_what_the_engine_showed_it(game: Game, players: 
                 AT,
             )
             assert dumped(back.events.full) == dumped([event.full() for event in events])
+            # The sweep knows a commit that owes webhooks landed by this print of its entry.
+            assert owed_member("g", back) == owed_member("g", entry)
             for reader in [None, *range(players)]:
                 shown = [event.visible_to(reader) for event in events]
                 assert dumped(back.events.for_seat(reader)) == dumped(shown), (reader, events)
@@ -182,6 +185,8 @@ def test_a_resignation_on_time_keeps_its_reason_and_one_by_choice_costs_nothing_
     chosen = LogEntry(9, 1, "resign", None, RESIGNED_VIEWS, GameStatus.SCORING, AT, "resigned")
     assert LogEntry.from_json(timed_out.to_json()) == timed_out
     assert LogEntry.from_json(timed_out.to_json()).reason == "timeout"
+    assert owed_member("g", LogEntry.from_json(timed_out.to_json())) == owed_member("g", timed_out)
+    assert owed_member("g", timed_out) != owed_member("g", chosen)
     assert LogEntry.from_json(chosen.to_json()).reason == "resigned"
     # "resigned", the default, is not written: the entry is as long as before reasons.
     unsaid = LogEntry(9, 1, "resign", None, RESIGNED_VIEWS, GameStatus.SCORING, AT)
