@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+import redis.exceptions
 import structlog
 
 from services.engine import Game, Move, Outcome, Prompt
@@ -31,6 +32,7 @@ from . import metrics
 from .clocks import next_clock, now
 from .dispatch import Dispatcher
 from .leavers import bot_of
+from .problems import STORE_ERRORS
 from .visibility import event_views
 
 log = structlog.get_logger(__name__)
@@ -83,10 +85,32 @@ class CommitPipeline:
         # game in the pending index, and the commit's webhooks in the owed one, where
         # the sweep finds them.
         noted = replace(commit, work_due=steps_due(change), webhooks_due=webhooks_due(change))
-        outcome = await self.store.commit(noted)
+        try:
+            outcome = await self.store.commit(noted)
+        except redis.exceptions.TimeoutError:
+            # Sent, but no answer: the script may have run. The log says whether it did.
+            settled = await self._settled(commit)
+            if settled is None:
+                raise
+            outcome = settled
         if outcome.verdict is CommitVerdict.COMMITTED:
             await self._after(change)
         return outcome
+
+    async def _settled(self, commit: Commit) -> CommitOutcome | None:
+        """What became of a commit whose answer was lost: committed if the log holds its
+        entry, a conflict if it holds another at that version, None while it holds none
+        (the script may still run: Redis may have it queued)."""
+        try:
+            logged = await self.store.logged(commit.game_id, commit.entry.version)
+        except STORE_ERRORS:
+            return None
+        if logged is None:
+            return None
+        log.warning("commit_settled_after_timeout", game_id=commit.game_id)
+        if same_entry(logged, commit.entry):
+            return CommitOutcome(CommitVerdict.COMMITTED, version=logged.version)
+        return CommitOutcome(CommitVerdict.CONFLICT, version=logged.version)
 
     async def created(self, record: GameRecord, turn: tuple[int, ...] | None = None) -> None:
         """A new game was stored: its clocks start and its first step may be due.
@@ -179,6 +203,13 @@ def steps_due(change: Change) -> bool:
         return False  # sending a task per human move was most of a move's cost
     # Nothing is due until the last open seat is filled (`seats.py`).
     return change.record.status is not GameStatus.WAITING
+
+
+def same_entry(logged: LogEntry, made: LogEntry) -> bool:
+    """Whether the log's entry is the one a commit made (who, what, when: `at` is to the
+    millisecond, so another commit of the same move is told apart)."""
+    said = (logged.seat, logged.action, logged.move, logged.at, logged.reason)
+    return said == (made.seat, made.action, made.move, made.at, made.reason)
 
 
 def webhooks_due(change: Change) -> bool:

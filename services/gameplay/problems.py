@@ -104,6 +104,20 @@ def store_unavailable() -> Problem:
     )
 
 
+def move_unconfirmed() -> Problem:
+    """A move sent to the store whose answer was lost: it may yet be applied, so a plain
+    "try again" could make it twice."""
+    return Problem(
+        503,
+        "move_unconfirmed",
+        "The game store did not confirm this move in time, and it may still be applied. "
+        "Read the game (its version, or its events) before moving again, or repeat the "
+        "request with the same Idempotency-Key.",
+        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+        retry_after=STORE_RETRY_AFTER_SECONDS,
+    )
+
+
 def store_refusing() -> Problem:
     return Problem(
         503,

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any
 
 import orjson
+import redis.exceptions
 import structlog
 
 from services.ai.bot import levels_for
@@ -26,6 +27,7 @@ from services.store import (
     FINAL_STATUSES,
     RESIGNED,
     Commit,
+    CommitOutcome,
     CommitVerdict,
     GameRecord,
     GameStatus,
@@ -99,6 +101,7 @@ from .problems import (
     forbidden,
     from_game_error,
     idempotency_key_reused,
+    move_unconfirmed,
     not_found,
     unauthorized,
     unprocessable,
@@ -963,7 +966,7 @@ class GameService:
                     # (whoever committed the turn may have died before noting it).
                     await self.referee.deadlines.note(record)
                 raise
-            outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
+            outcome = await self._commit_move(record, commit, accepted)
             if outcome.verdict is CommitVerdict.COMMITTED:
                 self._keep_committed(record, commit)
                 return accepted, False
@@ -985,6 +988,16 @@ class GameService:
             record = await self._load(game_id)
         raise version_conflict(record.version)
 
+    async def _commit_move(
+        self, record: GameRecord, commit: Commit, accepted: MoveAccepted
+    ) -> CommitOutcome:
+        """A seat's move through the pipeline. Sent but unanswered, and not settled from
+        the log, it may still land: the client must not be told simply to try again."""
+        try:
+            return await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
+        except redis.exceptions.TimeoutError:
+            raise move_unconfirmed() from None
+
     async def _act_on_read(
         self,
         record: GameRecord,
@@ -1004,7 +1017,7 @@ class GameService:
             accepted, commit = self._prepare(record, seat, act, None, None, with_view, resigning)
         except Problem:
             return None
-        outcome = await self.pipeline.commit(record, commit, "human", tuple(accepted.turn))
+        outcome = await self._commit_move(record, commit, accepted)
         if outcome.verdict is not CommitVerdict.COMMITTED:
             return None
         self._keep_committed(record, commit)
