@@ -94,37 +94,37 @@ def not_found(game_id: str) -> Problem:
     )
 
 
-def store_unavailable() -> Problem:
+def _store_busy(code: str, detail: str) -> Problem:
+    """A 503 to come back from after `Retry-After` seconds."""
     return Problem(
         503,
-        "store_unavailable",
-        "The game store cannot be reached right now; try again shortly.",
+        code,
+        detail,
         headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
         retry_after=STORE_RETRY_AFTER_SECONDS,
+    )
+
+
+def store_unavailable() -> Problem:
+    return _store_busy(
+        "store_unavailable", "The game store cannot be reached right now; try again shortly."
+    )
+
+
+def store_refusing() -> Problem:
+    return _store_busy(
+        "store_unavailable", "The game store is not taking changes right now; try again shortly."
     )
 
 
 def move_unconfirmed() -> Problem:
     """A move sent to the store whose answer was lost: it may yet be applied, so a plain
     "try again" could make it twice."""
-    return Problem(
-        503,
+    return _store_busy(
         "move_unconfirmed",
         "The game store did not confirm this move in time, and it may still be applied. "
         "Read the game (its version, or its events) before moving again, or repeat the "
         "request with the same Idempotency-Key.",
-        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
-        retry_after=STORE_RETRY_AFTER_SECONDS,
-    )
-
-
-def store_refusing() -> Problem:
-    return Problem(
-        503,
-        "store_unavailable",
-        "The game store is not taking changes right now; try again shortly.",
-        headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
-        retry_after=STORE_RETRY_AFTER_SECONDS,
     )
 
 
