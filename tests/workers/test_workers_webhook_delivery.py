@@ -55,6 +55,21 @@ def check_finished_hook(receiver: WebhookReceiver, client: TestClient, doc: dict
     return payload
 
 
+def game_with_move_webhooks(client, url: str) -> tuple[str, dict[str, str], dict]:
+    """A two-seat game sending `move` webhooks to `url`: its id, and the auth header and
+    legal moves of the seat to move."""
+    created = create(
+        client, seats=[{"name": "Ann"}, {"name": "Bo"}], webhook_url=url, webhook_events=["move"]
+    )
+    game_id = created["id"]
+    for seat in created["seats"]:
+        auth = {"Authorization": f"Bearer {seat['token']}"}
+        legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
+        if legal["moves"]:
+            return game_id, auth, legal
+    raise AssertionError("no seat has a move")
+
+
 def test_a_worker_posts_signed_moves_and_the_finish_retrying_after_a_500(worker_setup) -> None:
     setup = worker_setup(webhook_secret=SECRET, **FAST_RETRIES, **LOCAL_RECEIVERS)
     setup.start_worker(**LOCAL_RECEIVERS)
@@ -147,18 +162,7 @@ def test_a_move_webhook_the_broker_could_not_take_reaches_the_platform_later(
         WebhookReceiver(fail_first=0) as receiver,
         TestClient(create_app(cut_off)) as client,
     ):
-        created = create(
-            client,
-            seats=[{"name": "Ann"}, {"name": "Bo"}],
-            webhook_url=receiver.url,
-            webhook_events=["move"],
-        )
-        game_id = created["id"]
-        for seat in created["seats"]:
-            auth = {"Authorization": f"Bearer {seat['token']}"}
-            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
-            if legal["moves"]:
-                break
+        game_id, auth, legal = game_with_move_webhooks(client, receiver.url)
         moved = client.post(
             f"/v1/games/{game_id}/moves", json={"move": legal["moves"][0]}, headers=auth
         )
@@ -189,18 +193,7 @@ def test_the_move_webhook_of_a_commit_whose_api_died_before_its_hooks_reaches_th
         TestClient(create_app(setup.settings), raise_server_exceptions=False) as client,
     ):
         setup.start_worker("--beat", **LOCAL_RECEIVERS)
-        created = create(
-            client,
-            seats=[{"name": "Ann"}, {"name": "Bo"}],
-            webhook_url=receiver.url,
-            webhook_events=["move"],
-        )
-        game_id = created["id"]
-        for seat in created["seats"]:
-            auth = {"Authorization": f"Bearer {seat['token']}"}
-            legal = client.get(f"/v1/games/{game_id}/legal-moves", headers=auth).json()
-            if legal["moves"]:
-                break
+        game_id, auth, legal = game_with_move_webhooks(client, receiver.url)
         with monkeypatch.context() as dying:
             dying.setattr(CommitPipeline, "_after", crash)
             client.post(
