@@ -74,6 +74,7 @@ async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest)
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, InviteIssued, "The new code, shown only here"),),
     problems=(401, 403, 409),
+    body_required=False,
 )
 async def reissue_invite(
     request: Request, path: GameSeatPath, body: ReissueInviteRequest

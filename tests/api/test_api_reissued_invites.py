@@ -171,3 +171,14 @@ def test_embedded_mode_reissues_with_the_same_script(games):
         assert old.status_code == 403
         new = client.post(path, json={"code": issued.json()["invite_code"], "name": "A"})
         assert new.status_code == 200 and new.json()["status"] == "active"
+
+
+def test_a_reissue_without_a_body_takes_the_default_lifetime(api):
+    """The body is optional, as the README shows it (`{"ttl_seconds"?: ...}`): no body at
+    all, as an app posting to the URL alone sends, gets a code of the default lifetime."""
+    created = api.create(seats=[{"name": "Host"}, OPEN])
+    game_id, creator = created["id"], created["creator_token"]
+    issued = api.client.post(f"/v1/games/{game_id}/seats/1/invite", headers=api.auth(creator))
+    assert issued.status_code == 200, issued.text
+    assert issued.json()["invite_code"] != created["seats"][1]["invite_code"]
+    assert claim(api, game_id, 1, issued.json()["invite_code"]).status_code == 200
