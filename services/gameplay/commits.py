@@ -108,7 +108,7 @@ class CommitPipeline:
         if logged is None:
             return None
         log.warning("commit_settled_after_timeout", game_id=commit.game_id)
-        if same_entry(logged, commit.entry):
+        if logged.said() == commit.entry.said():
             return CommitOutcome(CommitVerdict.COMMITTED, version=logged.version)
         return CommitOutcome(CommitVerdict.CONFLICT, version=logged.version)
 
@@ -203,13 +203,6 @@ def steps_due(change: Change) -> bool:
         return False  # sending a task per human move was most of a move's cost
     # Nothing is due until the last open seat is filled (`seats.py`).
     return change.record.status is not GameStatus.WAITING
-
-
-def same_entry(logged: LogEntry, made: LogEntry) -> bool:
-    """Whether the log's entry is the one a commit made (who, what, when: `at` is to the
-    millisecond, so another commit of the same move is told apart)."""
-    said = (logged.seat, logged.action, logged.move, logged.at, logged.reason)
-    return said == (made.seat, made.action, made.move, made.at, made.reason)
 
 
 def webhooks_due(change: Change) -> bool:

@@ -264,6 +264,11 @@ class LogEntry:
         if self.action == "resign" and self.reason is None:
             object.__setattr__(self, "reason", RESIGNED)
 
+    def said(self) -> tuple[Any, ...]:
+        """What tells this entry from another of its version: who, what and when (`at` to
+        the millisecond). The same from the entry a commit makes and from the log's."""
+        return (self.seat, self.action, self.move, self.at, self.reason)
+
     def to_json(self) -> str:
         """As kept in the move log: compact (see `log_codec`)."""
         from .log_codec import encode

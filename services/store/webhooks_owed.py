@@ -58,10 +58,7 @@ def owed_member(game_id: str, entry: LogEntry) -> str:
     """The note of the commit that adds `entry` to the game's log. The print is of what the
     entry says (who, what, when), read the same from the entry a commit makes and from
     the one the log gives back."""
-    said = orjson.dumps(
-        [entry.seat, entry.action, entry.move, entry.at, entry.reason],
-        option=orjson.OPT_SORT_KEYS,
-    )
+    said = orjson.dumps(entry.said(), option=orjson.OPT_SORT_KEYS)
     return f"{game_id}:{entry.version}:{hashlib.blake2b(said, digest_size=8).hexdigest()}"
 
 
