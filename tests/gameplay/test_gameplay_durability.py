@@ -64,13 +64,6 @@ def recorder() -> Recorder:
     return Recorder()
 
 
-@pytest.fixture
-async def gameplay(redis_url, key_prefix, games, recorder):
-    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, webhook_allow_private=True)
-    async with build_service(settings, games=games, dispatcher=recorder) as built:
-        yield built
-
-
 async def create(gameplay: Gameplay, seats: list[dict], **body: Any) -> tuple[str, list[str]]:
     request = CreateGameRequest(game="hidden-numbers", seats=seats, seed=3, **body)
     created, _ = await gameplay.service.create_game(ANYONE, request, None)

@@ -59,13 +59,6 @@ def recorder() -> Recorder:
     return Recorder()
 
 
-@pytest.fixture
-async def gameplay(redis_url, key_prefix, games, recorder):
-    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, webhook_allow_private=True)
-    async with build_service(settings, games=games, dispatcher=recorder) as built:
-        yield built
-
-
 async def create(
     gameplay: Gameplay, names: tuple[str, ...] = ("Ann", "Bo"), **body: Any
 ) -> tuple[str, list[Credentials]]:
