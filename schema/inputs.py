@@ -11,7 +11,12 @@ from pydantic import ValidationError
 from strawberry.scalars import JSON
 from strawberry.utils.str_converters import to_camel_case
 
-from services.gameplay.payloads import MAX_SEED, input_code, validation_errors
+from services.gameplay.payloads import (
+    MAX_SEED,
+    SEED_TEXT_PATTERN,
+    input_code,
+    validation_errors,
+)
 from services.gameplay.problems import Problem
 
 from .types import Rejected
@@ -31,9 +36,7 @@ def plain_input(value: Any) -> Any:
     }
 
 
-SEED_TEXT = re.compile(r"[0-9]{1,19}")
-"""A seed as `seedText`: decimal digits (ASCII only: no sign, spaces or underscores, which
-Python's int() would take); at most MAX_SEED, checked once read."""
+SEED_TEXT = re.compile(SEED_TEXT_PATTERN)
 
 
 def read_seed_text(data: dict[str, Any], location: list[str]) -> Rejected | None:

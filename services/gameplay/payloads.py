@@ -12,13 +12,16 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
     StrictInt,
     StringConstraints,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -38,6 +41,13 @@ MAX_VERSION = 10**12
 """Ids, filters and page sizes the service accepts: the REST models (and so the OpenAPI
 document) and the service's own checks all read them from here."""
 MAX_SEED = 2**63 - 1
+SEED_TEXT_PATTERN = r"^[0-9]{1,19}$"
+"""A seed as decimal digits: ASCII only (no sign, spaces or underscores, which Python's
+int() would take); at most MAX_SEED, checked once read."""
+SEED_TEXT_DESCRIPTION = (
+    f"The seed as a string of decimal digits, 0 to {MAX_SEED}: a seed past 2^53 survives "
+    "JavaScript's JSON.parse only as text. Give seed or seed_text, not both."
+)
 Tag = Annotated[str, StringConstraints(pattern=TAG_PATTERN)]
 WEBHOOK_URL_PATTERN = r"^https?://[^\s]+$"
 WebhookUrl = Annotated[str, StringConstraints(pattern=WEBHOOK_URL_PATTERN, max_length=2048)]
@@ -207,18 +217,55 @@ class ClockRequest(Strict):
         return self
 
 
-class CreateGameRequest(Strict):
+def _seed_not_text(value: object) -> object:
+    if isinstance(value, str):
+        raise ValueError("seed is a JSON integer: give a seed as a string in seed_text.")
+    return value
+
+
+Seed = Annotated[
+    Annotated[StrictInt, Field(ge=0, le=MAX_SEED)] | None, BeforeValidator(_seed_not_text)
+]
+
+
+class Seeded(Strict):
+    """A request that may fix its randomness, by `seed` or, for clients whose numbers are
+    doubles, by `seed_text`; once read, `seed` holds it either way."""
+
+    seed: Seed = Field(
+        default=None,
+        description="Fixes all randomness (as seed_text does). Anyone who knows it can work "
+        "out hidden information, so leave it out for real play.",
+    )
+    seed_text: str | None = Field(
+        default=None, pattern=SEED_TEXT_PATTERN, description=SEED_TEXT_DESCRIPTION
+    )
+
+    @field_validator("seed_text")
+    @classmethod
+    def _one_seed_in_range(cls, text: str | None, info: ValidationInfo) -> str | None:
+        if text is None:
+            return None
+        if info.data.get("seed") is not None:
+            raise ValueError("Give seed or seed_text, not both.")
+        if int(text) > MAX_SEED:
+            raise ValueError(f"seed_text must be a seed from 0 to {MAX_SEED}.")
+        return text
+
+    @model_validator(mode="after")
+    def _seed_from_text(self) -> Seeded:
+        """One form once read, so requests for one seed are equal (idempotency compares
+        them) however it was given."""
+        if self.seed_text is not None:
+            self.seed, self.seed_text = int(self.seed_text), None
+        return self
+
+
+class CreateGameRequest(Seeded):
     game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
     seats: list[SeatRequest] = Field(min_length=1, max_length=MAX_SEATS)
     options: dict[str, Any] = Field(
         default_factory=dict, description="The game's options (see its options_schema)."
-    )
-    seed: StrictInt | None = Field(
-        default=None,
-        ge=0,
-        le=MAX_SEED,
-        description="Fixes all randomness. Anyone who knows it can work out hidden "
-        "information, so leave it out for real play.",
     )
     tags: list[Tag] = Field(
         default_factory=list, max_length=10, description="Labels platforms can list games by."

@@ -9,12 +9,11 @@ from pydantic import (
     BaseModel,
     Field,
     SerializerFunctionWrapHandler,
-    StrictInt,
     model_serializer,
     model_validator,
 )
 
-from .payloads import MAX_SEED, ClockRequest, OnLeave, SeatName, Strict, WebhookUrl
+from .payloads import ClockRequest, OnLeave, SeatName, Seed, Seeded, Strict, WebhookUrl
 from .records.document import Reason
 from .tournaments import Tournament
 from .tournaments.models import Format
@@ -37,7 +36,7 @@ class ParticipantRequest(Strict):
     )
 
 
-class CreateTournamentRequest(Strict):
+class CreateTournamentRequest(Seeded):
     game: str = Field(min_length=1, max_length=64, description="Game id from the catalog.")
     options: dict[str, Any] = Field(
         default_factory=dict, description="The game's options, the same at every table."
@@ -48,10 +47,8 @@ class CreateTournamentRequest(Strict):
         '{"kind": "duplicate", "rounds": N (default: seats per table)}.'
     )
     seats_per_table: int = Field(default=2, ge=1, le=8)
-    seed: StrictInt | None = Field(
+    seed: Seed = Field(
         default=None,
-        ge=0,
-        le=MAX_SEED,
         description="Every table's seed is derived from it and the tournament's own secret "
         "(random if omitted): a table's seed, shown once it is done, reveals nothing of "
         "the tables still playing, whatever this seed is.",
@@ -118,6 +115,11 @@ class TableDocument(BaseModel):
         default=None,
         description="The table's seed, shown once the table and every other table dealt the "
         "same seed (a duplicate round's tables) are done.",
+    )
+    seed_text: str | None = Field(
+        default=None,
+        description="The same seed as decimal digits, for clients whose JSON numbers are "
+        "doubles (JavaScript's JSON.parse rounds a seed past 2^53).",
     )
     left_reasons: list[Reason | None] | None = Field(
         default=None,

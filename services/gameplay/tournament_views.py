@@ -31,6 +31,7 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
                 scores = [by_seat[seat].score for seat in range(len(table.seats))]
                 left = stored.left_reasons.get(table.game_id or "", {})
                 left_reasons = [left.get(seat) for seat in range(len(table.seats))]
+            shown = table.seed if table.done and table.seed not in in_play else None
             tables.append(
                 TableDocument(
                     number=table.number,
@@ -40,7 +41,8 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
                     ranks=ranks,
                     scores=scores,
                     left_reasons=left_reasons,
-                    seed=table.seed if table.done and table.seed not in in_play else None,
+                    seed=shown,
+                    seed_text=None if shown is None else str(shown),
                 )
             )
         rounds.append(

@@ -119,6 +119,13 @@ class Record(BaseModel):
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     seed: int
+    seed_text: str | None = Field(
+        default=None,
+        pattern=r"^[0-9]{1,19}$",
+        description="The seed as decimal digits. JavaScript's JSON.parse rounds a seed past "
+        "2^53, so a record that went through it keeps its game only here: when both are "
+        "read, this is the seed, and seed may be its rounded copy. Written with every record.",
+    )
     clock: RecordedClock | None = Field(
         default=None, description="The time control the game was played under; None if untimed."
     )
@@ -140,6 +147,17 @@ class Record(BaseModel):
     )
     final_state_sha256: str | None = None
     tags: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_seed(self) -> Record:
+        if self.seed_text is None:
+            self.seed_text = str(self.seed)
+            return self
+        exact = int(self.seed_text)
+        if exact != self.seed and float(exact) != float(self.seed):
+            raise ValueError(f"seed {self.seed} and seed_text {self.seed_text} are different seeds")
+        self.seed = exact
+        return self
 
     @property
     def players(self) -> int:
