@@ -35,7 +35,8 @@ class GraphQLContext:
 
     def authorization(self) -> dict[str, str]:
         """Over HTTP the `Authorization` header; over a WebSocket the connection_init
-        payload's `Authorization` (or `authorization`), else the handshake's header."""
+        payload's `Authorization` (or `authorization`, at its top or in its `headers`),
+        else the handshake's header."""
         authorization = _from_params(self.connection_params)
         if authorization is not None:
             return {"authorization": authorization}
@@ -49,11 +50,39 @@ class GraphQLContext:
         )
 
 
+AUTHORIZATION_KEYS = ("Authorization", "authorization")
+CONNECTION_PARAMS_HELP = (
+    'connection_init payload: send {"Authorization": "Bearer <token>"}, or {} to watch'
+)
+
+
+def connection_params_problem(params: object) -> str | None:
+    """Why a `connection_init` payload cannot be read, or None. It is `{}` (or none) for a
+    spectator, else it carries credentials, as `Authorization` or, as Apollo's and urql's
+    clients send them, inside `headers`. Anything else is refused rather than read as a
+    spectator, which would hide every seat's private view from a client that meant to
+    sign in."""
+    if params is None or params == {}:
+        return None
+    if not isinstance(params, dict):
+        return CONNECTION_PARAMS_HELP
+    headers = params.get("headers")
+    places = [params, headers] if isinstance(headers, dict) else [params]
+    values = [place[key] for place in places for key in AUTHORIZATION_KEYS if key in place]
+    if "headers" in params and not isinstance(headers, dict):
+        return CONNECTION_PARAMS_HELP
+    if not values or not all(isinstance(value, str) for value in values):
+        return CONNECTION_PARAMS_HELP
+    return None
+
+
 def _from_params(params: dict[str, Any] | None) -> str | None:
     if not isinstance(params, dict):
         return None
-    for key in ("Authorization", "authorization"):
-        value = params.get(key)
-        if isinstance(value, str):
-            return value
+    headers = params.get("headers")
+    for place in (params, headers if isinstance(headers, dict) else {}):
+        for key in AUTHORIZATION_KEYS:
+            value = place.get(key)
+            if isinstance(value, str):
+                return value
     return None

@@ -9,7 +9,9 @@
   connection (`too_many_subscriptions`); its variables and document are checked as over
   HTTP (`malformed_json`, `query_too_large`).
 - A message that breaks the protocol (not a JSON object, no string `type`, a `subscribe`
-  without an id or a query) closes the socket with 4400; a message over the request body
+  without an id or a query, a `connection_init` payload that is neither `{}` nor
+  credentials: `schema.context.connection_params_problem`) closes the socket with 4400,
+  its reason saying what was wrong; a message over the request body
   limit closes it with 1009. Nothing a client sends logs a traceback, and a client that
   goes away is not an error.
 - Answers waiting to be sent to a client that does not read them hold at most about
@@ -44,12 +46,13 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 )
 from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
     CompleteMessage,
+    ConnectionInitMessage,
     ErrorMessage,
     Message,
     SubscribeMessage,
 )
 
-from schema.context import GraphQLContext
+from schema.context import GraphQLContext, connection_params_problem
 from services.gameplay.problems import Problem
 
 from .graphql_requests import Operation, document_refusal, operation_from, problem_error
@@ -162,6 +165,13 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
             await self.handle_invalid_message("A message is a JSON object with a string type.")
             return
         await super().handle_message(message)
+
+    async def handle_connection_init(self, message: ConnectionInitMessage) -> None:
+        problem = connection_params_problem(message.get("payload"))
+        if problem is not None:
+            await self.handle_invalid_message(problem)
+            return
+        await super().handle_connection_init(message)
 
     async def handle_complete(self, message: CompleteMessage) -> None:
         if not isinstance(message.get("id"), str):
