@@ -196,7 +196,15 @@ class LegalMoves:
     game_id: strawberry.ID
     version: int
     seat: int
-    moves: list[LegalMove]
+    moves: list[LegalMove] = strawberry.field(
+        description="Empty when the game is not active (status) or seat is not in turn."
+    )
+    status: GameStatus = strawberry.field(
+        description="The game's status: only an active game has moves."
+    )
+    turn: list[int] = strawberry.field(
+        description="The seats that must act now (none unless the game is active)."
+    )
 
     @classmethod
     def of(cls, document: payloads.LegalMovesDocument) -> "LegalMoves":
@@ -204,6 +212,8 @@ class LegalMoves:
             game_id=strawberry.ID(document.id),
             version=document.version,
             seat=document.seat,
+            status=status_of(document.status),
+            turn=document.turn,
             # Built inline, without a method call per move: a game may offer hundreds.
             # `move` is the move alone; a query that selects no `label` was listed
             # without labels (the empty one is never read).

@@ -484,7 +484,13 @@ class LegalMovesDocument(BaseModel):
     version: int
     seat: int
     moves: list[dict[str, Any]] = Field(
-        description="Each a move plus a human-readable `label`; POST any one back verbatim."
+        description="Each a move plus a human-readable `label`; POST any one back verbatim. "
+        "Empty when the game is not active (`status`) or `seat` is not in `turn`."
+    )
+    status: GameStatus = Field(description="The game's status: only an active game has moves.")
+    turn: list[int] = Field(
+        description="The seats that must act now (none unless the game is active): a seat "
+        "not among them has no moves until it is."
     )
 
 

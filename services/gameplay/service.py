@@ -472,9 +472,11 @@ class GameService:
         seat = self._acting_seat(self._viewer(record, who))
         game = self._game_of(record)
         moves: list[dict[str, Any]] = []
+        turn: list[int] = []
         if record.status is GameStatus.ACTIVE:
             _check_present(record, seat)  # a bot plays the seat: it has no moves to send
             state = self.states.load(game, record.state)
+            turn = seats_to_act(game.prompts(state))
             moves = [
                 {**game.dump_move(move), "label": game.label(state, seat, move)}
                 if labelled
@@ -483,7 +485,12 @@ class GameService:
             ]
         await self._nudge(record)  # a bot's turn or the scoring a crashed process dropped
         return LegalMovesDocument.model_construct(
-            id=record.id, version=record.version, seat=seat, moves=moves
+            id=record.id,
+            version=record.version,
+            seat=seat,
+            moves=moves,
+            status=record.status,
+            turn=turn,
         )
 
     async def events(self, game_id: str, who: Credentials, since: int, limit: int) -> EventsPage:
