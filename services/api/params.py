@@ -20,6 +20,8 @@ from pydantic import (
     Field,
     StringConstraints,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -51,7 +53,21 @@ def whole_number(value: object) -> object:
 WholeNumber = Annotated[int, BeforeValidator(whole_number)]
 GameId = Annotated[str, StringConstraints(pattern=GAME_ID_PATTERN)]
 GameType = Annotated[str, StringConstraints(pattern=GAME_TYPE_PATTERN)]
-Cursor = Annotated[str, StringConstraints(pattern=CURSOR_PATTERN)]
+
+
+def opaque_cursor(value: object, handler: ValidatorFunctionWrapHandler) -> object:
+    """A cursor is opaque to clients: refuse one the service never gave without showing
+    the pattern it checks it against."""
+    try:
+        return handler(value)
+    except ValidationError:
+        raise PydanticCustomError(
+            "invalid_cursor",
+            "Not a cursor this service gave: pass a page's next_cursor as it came",
+        ) from None
+
+
+Cursor = Annotated[str, StringConstraints(pattern=CURSOR_PATTERN), WrapValidator(opaque_cursor)]
 
 
 # --- path ----------------------------------------------------------------------------
