@@ -47,7 +47,9 @@ class SkyportSchema(strawberry.Schema):
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
+        query = execution_context.query if execution_context is not None else None
         for error in errors:
+            _hint_seed_text(error, query)
             original = error.original_error
             problem = as_problem(original)
             if problem is not None:
@@ -65,6 +67,18 @@ class SkyportSchema(strawberry.Schema):
                 error.original_error = None
             elif error.extensions is None or "code" not in error.extensions:
                 error.extensions = {**(error.extensions or {}), "code": "invalid_query"}
+
+
+INT_TOO_BIG = "Int cannot represent non 32-bit signed integer value"
+SEED_TEXT_HINT = " A seed past 2147483647 goes in seedText, as decimal digits."
+
+
+def _hint_seed_text(error: GraphQLError, query: str | None) -> None:
+    """A 64-bit seed (a record's, say) given as `seed` breaks GraphQL's 32-bit Int: say
+    where it goes. graphql-core names the field only for a variable's value, so a literal
+    gets the hint when the document mentions a seed at all."""
+    if INT_TOO_BIG in error.message and (".seed" in error.message or "seed" in (query or "")):
+        error.message += SEED_TEXT_HINT
 
 
 def _bad_variable(error: GraphQLError) -> bool:

@@ -219,3 +219,20 @@ def test_a_null_seed_beside_seed_text_is_not_a_second_seed(api, gql):
     twin = api.create(seats=SEATS, seed=BIG_SEED)
     dealt = api.game(created["id"], tokens_of(created)[0])["view"]
     assert dealt == api.game(twin["id"], tokens_of(twin)[0])["view"]
+
+
+BIG_LITERAL = """
+mutation { createGame(input: {game: "hidden-numbers", seats: [{name: "A"}, {name: "B"}],
+  seed: 9223372036854775000}) { __typename } }"""
+
+
+def test_a_64_bit_seed_given_as_seed_points_to_seed_text(api, gql):
+    """A record's seed pasted into `seed`, as a variable's value or in the document."""
+    spec = {"game": "hidden-numbers", "seats": SEATS, "seed": BIG_SEED}
+    as_variable = gql(CREATE, {"input": spec}, api.platform_key)
+    as_literal = gql(BIG_LITERAL, None, api.platform_key)
+    for answer in (as_variable, as_literal):
+        [error] = answer["errors"]
+        assert "seedText" in error["message"], error
+    assert as_variable["errors"][0]["extensions"]["code"] == "invalid_variables"
+    assert as_literal["errors"][0]["extensions"]["code"] == "invalid_query"
