@@ -68,6 +68,11 @@ class TargetRefused(ValueError):
     """The URL may not receive webhooks; the message says why."""
 
 
+class InternalTarget(TargetRefused):
+    """Refused as internal (loopback, private, cluster names): what the operator's
+    `SKYPORT_WEBHOOK_ALLOW_PRIVATE` would let through."""
+
+
 @dataclass(frozen=True)
 class Target:
     scheme: str
@@ -176,7 +181,7 @@ def checked_target(url: str, allow_private: bool) -> tuple[Target, Address | Non
     if not allow_private:
         reason = address_refusal(address) if address else name_refusal(target.host)
         if reason:
-            raise TargetRefused(reason)
+            raise InternalTarget(reason)
     return target, address
 
 
@@ -190,7 +195,7 @@ def public_addresses(target: Target, found: list[str], allow_private: bool) -> l
         for address in addresses:
             reason = address_refusal(address)
             if reason:
-                raise TargetRefused(f"{_short(target.host)} resolves to {reason}")
+                raise InternalTarget(f"{_short(target.host)} resolves to {reason}")
     return list(dict.fromkeys(addresses))[:MAX_ADDRESSES]
 
 
@@ -258,7 +263,8 @@ def _short(host: str) -> str:
 
 
 def refused_problem(refused: TargetRefused) -> Problem:
-    return unprocessable(
-        REFUSED_CODE,
-        f"This webhook URL is not allowed: {refused}. Webhooks go to public http(s) hosts.",
-    )
+    detail = f"This webhook URL is not allowed: {refused}. Webhooks go to public http(s) hosts"
+    if isinstance(refused, InternalTarget):
+        detail += " (for local development, the server's SKYPORT_WEBHOOK_ALLOW_PRIVATE=true "
+        detail += "lets them go to private ones)"
+    return unprocessable(REFUSED_CODE, detail + ".")

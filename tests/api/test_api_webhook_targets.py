@@ -102,6 +102,22 @@ def test_the_refusal_says_why(api):
 
 
 @pytest.mark.parametrize(
+    ("url", "internal"),
+    [
+        ("http://localhost:9000/hook", True),
+        ("http://127.0.0.1:9000/hook", True),
+        ("http://redis:6379/", True),
+        ("ftp://example.com/hook", False),
+    ],
+)
+def test_an_internal_target_names_the_setting_for_local_development(api, url, internal):
+    """A developer pointing webhooks at their own machine learns how to allow it; a URL
+    refused for another reason does not mention it."""
+    detail = api.client.post("/v1/games", json=body(url)).json()["detail"]
+    assert ("SKYPORT_WEBHOOK_ALLOW_PRIVATE=true" in detail) is internal, detail
+
+
+@pytest.mark.parametrize(
     ("url", "why"),
     [
         ("http://[2002:7f00:1::]/", "6to4 address of 127.0.0.1, a loopback address"),
