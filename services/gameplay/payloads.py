@@ -29,7 +29,7 @@ from pydantic_core import PydanticCustomError
 from services.ai.bot import STAND_IN_DEFAULT
 from services.store import MAX_SEATS, GameStatus
 
-from .records.document import Reason
+from .records.document import SEED_TEXT_PATTERN, Reason
 
 TAG_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 GAME_ID_PATTERN = r"^[a-z2-7]{24}$"
@@ -41,9 +41,6 @@ MAX_VERSION = 10**12
 """Ids, filters and page sizes the service accepts: the REST models (and so the OpenAPI
 document) and the service's own checks all read them from here."""
 MAX_SEED = 2**63 - 1
-SEED_TEXT_PATTERN = r"^[0-9]{1,19}$"
-"""A seed as decimal digits: ASCII only (no sign, spaces or underscores, which Python's
-int() would take); at most MAX_SEED, checked once read."""
 SEED_TEXT_DESCRIPTION = (
     f"The seed as a string of decimal digits, 0 to {MAX_SEED}: a seed past 2^53 survives "
     "JavaScript's JSON.parse only as text. Give seed or seed_text, not both."

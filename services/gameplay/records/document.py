@@ -22,6 +22,10 @@ from services.engine import Game, GameState, Result
 
 RECORD_FORMAT: Literal["skyport.record/1"] = "skyport.record/1"
 
+SEED_TEXT_PATTERN = r"^[0-9]{1,19}$"
+"""A seed as decimal digits: ASCII only (no sign, spaces or underscores, which Python's
+int() would take); at most 2^63 - 1, checked once read."""
+
 Reason = Literal["resigned", "timeout"]
 """Why a seat resigned or left: it chose to, or its clock ran out (on_timeout forfeit)."""
 
@@ -121,7 +125,7 @@ class Record(BaseModel):
     seed: int
     seed_text: str | None = Field(
         default=None,
-        pattern=r"^[0-9]{1,19}$",
+        pattern=SEED_TEXT_PATTERN,
         description="The seed as decimal digits. JavaScript's JSON.parse rounds a seed past "
         "2^53, so a record that went through it keeps its game only here: when both are "
         "read, this is the seed, and seed may be its rounded copy. Written with every record.",
