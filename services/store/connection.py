@@ -12,8 +12,20 @@ from redis.asyncio.connection import (
     SSLConnection,
     UnixDomainSocketConnection,
 )
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.connection import HiredisRespSerializer
+from redis.exceptions import ReadOnlyError
 from redis.typing import EncodableT
+
+AFTER_A_FAILOVER = Retry(NoBackoff(), 1, supported_errors=(ReadOnlyError,))
+"""A command a replica refused (READONLY: a failover made the server this connection
+reached a replica) is sent once more on a new connection, which looks the address up
+again and so reaches the new primary once the address leads there. Without it, the
+pool's connections stayed with the old primary and every change was refused until the
+process restarted. A replica refuses a write before running any of it, scripts included,
+so sending it again cannot apply it twice. Nothing else is retried: a timeout after a
+commit was sent is settled from the game's log (`CommitPipeline`), not sent again."""
 
 
 def open_redis(url: str | None, *, max_connections: int = 64, pool_timeout: float = 5.0) -> Redis:
@@ -41,6 +53,7 @@ def open_redis(url: str | None, *, max_connections: int = 64, pool_timeout: floa
         decode_responses=True,
         health_check_interval=30,
         socket_keepalive=True,
+        retry=AFTER_A_FAILOVER,
     )
     pool.connection_class = packed_by_hiredis(pool.connection_class)
     return Redis(connection_pool=pool)

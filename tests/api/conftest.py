@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from own_redis import own_redis  # noqa: F401 (a fixture for the store's failure tests)
 from webhook_receiver import Receiver
 
 

@@ -4,16 +4,12 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
+from own_redis import OwnRedis
 from starlette.testclient import TestClient
 
 from services.api.app import create_app
@@ -23,55 +19,6 @@ pytestmark = pytest.mark.timeout(120)
 
 PLATFORM_KEY = "platform-key-for-outage-tests"
 AUTH = {"Authorization": f"Bearer {PLATFORM_KEY}"}
-
-
-class OwnRedis:
-    """A redis-server on a free loopback port that a test may stop."""
-
-    def __init__(self, workdir: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.skip("no redis-server on PATH")
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no", "--dir", str(workdir)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not self._answers():
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                pytest.fail("redis-server did not start")
-            time.sleep(0.05)
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def _answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.3):
-                return True
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
-
-@pytest.fixture
-def own_redis() -> Iterator[OwnRedis]:
-    with tempfile.TemporaryDirectory(prefix="skyport-outage-") as workdir:
-        server = OwnRedis(Path(workdir))
-        try:
-            yield server
-        finally:
-            server.stop()
 
 
 @pytest.fixture
