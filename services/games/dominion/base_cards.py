@@ -23,14 +23,19 @@ from .log import CardsDiscarded, CardsPutOnDeck, CardsRevealed, CardsTrashed
 from .playing import picked_card, play_number, play_picked_twice, playable_actions, start_play
 from .state import Frame
 from .table import Table
-from .zones import discard_from_hand, draw, reveal, top_card
+from .zones import discard_from_hand, draw, reveal, take_from_discard, top_card
 
 
 def put_on_deck(t: Table, seat: int, card: str, source: str) -> None:
     """Put a card from `seat`'s hand (or, for Harbinger, discard pile) onto their deck;
     which card is told only to its owner (Bureaucrat's is revealed first)."""
     p = t.player(seat)
-    (p.discard if source == "discard pile" else p.hand).remove(card)
+    if source == "discard pile":
+        take_from_discard(p, p.discard.index(card))
+        # Anyone else sees only that some card went: any one under the top may be it.
+        p.discard_unseen = tuple(range(len(p.discard) - 1))
+    else:
+        p.hand.remove(card)
     p.deck.append(card)
     t.log.append(CardsPutOnDeck(seat=seat, count=1, cards=[card], source=source, private_to=[seat]))
 
@@ -104,7 +109,7 @@ def vassal(t: Table, f: Frame) -> bool:
         return ask_yes_no(f, "play", f"play the discarded {card}?")
     card = str(f.vars["discarded"])
     if take(f, f.seat) == ["Yes"] and p.discard and p.discard[-1] == card:
-        p.in_play.append(p.discard.pop())
+        p.in_play.append(take_from_discard(p, len(p.discard) - 1))
         start_play(t, f.seat, str(card), "discard pile", "play")
     return True
 

@@ -17,7 +17,7 @@ from .playing import play_picked_twice, playable_actions, start_play
 from .resolution import done, handles, registry
 from .state import Frame
 from .table import Table
-from .zones import cards_in_play, draw, reveal, top_card, trash_from_hand
+from .zones import cards_in_play, draw, reveal, take_from_discard, top_card, trash_from_hand
 
 EventEffect = Callable[[Table, Frame], bool]
 EVENT_EFFECTS: dict[str, EventEffect] = {}
@@ -97,7 +97,7 @@ def play_gained(t: Table, f: Frame) -> None:
     may have put cards on top of it."""
     card, at, p = f.vars["gained"], f.vars["gained_at"], t.player(f.seat)
     if card and isinstance(at, int) and 0 <= at < len(p.discard) and p.discard[at] == card:
-        del p.discard[at]
+        take_from_discard(p, at)
         p.in_play.append(card)
         start_play(t, f.seat, card, "gained", "play")
 

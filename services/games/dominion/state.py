@@ -78,6 +78,14 @@ class PlayerState:
     hand: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
     """Top of the discard pile is the end of the list."""
+    discard_unseen: tuple[int, ...] = ()
+    """Where in `discard` (0 = bottom), in ascending order, lie cards the other players
+    have not seen since the pile was last shuffled: the hand discarded in Clean-up, and
+    the whole pile under its top once Harbinger took a card from it that only its owner
+    knows. Never the top card: everyone sees that one. For bots' searches (`determinize`
+    deals these anew with the hand and deck); no view shows it. A tuple, replaced rather
+    than edited, so the copy every move makes shares it. (A state saved before this field
+    existed loads with none: it knows of no unseen card until its next shuffle.)"""
     in_play: list[str] = field(default_factory=list)
     """Cards played this turn that are still in play."""
     durations: list[list[str]] = field(default_factory=list)

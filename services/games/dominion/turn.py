@@ -315,10 +315,18 @@ def clean_up_cards(t: Table, seat: int) -> None:
             p.durations.append([card, lasting])
     # The hand first, face down, then the cards in play on top: the discard pile's top card
     # is public, and a careful player shows a card everyone saw played, not one of the hand.
-    p.discard += p.hand
-    p.hand = []
+    # No one else sees the hand go (`discard_unseen`), but for its last card when it is
+    # left on top.
+    if p.hand:
+        under = len(p.discard)
+        p.discard_unseen += tuple(range(under, under + len(p.hand)))
+        p.discard += p.hand
+        p.hand = []
     discard_from_play(t, seat, leaving + p.in_play if leaving else p.in_play)
     p.in_play = []
+    unseen = p.discard_unseen
+    if unseen and unseen[-1] == len(p.discard) - 1:
+        p.discard_unseen = unseen[:-1]
     draw(t, seat, 3 if turn.outposts else 5)  # Outpost: "you only draw 3 cards"
     if p.foresight:
         cards, p.foresight = p.foresight, []

@@ -14,6 +14,8 @@ def shuffle_discard_into_deck(t: Table, seat: int) -> None:
     """ "When shuffling Shadow cards, put them on the bottom." (Top of deck = end of list.)"""
     p = t.s.player_states[seat]
     cards, p.discard = p.discard, []
+    if p.discard_unseen:
+        p.discard_unseen = ()  # in the deck now, as unseen as the rest of it
     t.s.rng.shuffle(cards)
     if not SHADOWS.isdisjoint(cards):
         shadows = ordered_shadows([c for c in cards if c in SHADOWS], p.shadow_order)
@@ -63,6 +65,15 @@ def draw(t: Table, seat: int, n: int) -> list[str]:
 
 
 _new_cards_drawn = unchecked(CardsDrawn)
+
+
+def take_from_discard(p: PlayerState, at: int) -> str:
+    """Take the card at `at` (0 = bottom) out of the discard pile; `discard_unseen` goes
+    on naming the same cards."""
+    card = p.discard.pop(at)
+    if p.discard_unseen:
+        p.discard_unseen = tuple(i - (i > at) for i in p.discard_unseen if i != at)
+    return card
 
 
 def take_from(cards: list[str], taken: list[str]) -> None:

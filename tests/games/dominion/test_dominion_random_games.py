@@ -105,6 +105,9 @@ def check_step(state: DominionState) -> None:
     assert all(p.debt >= 0 for p in state.player_states)
     assert state.turn.coins >= 0 and state.turn.buys >= 0 and state.turn.actions >= 0
     assert game.load_state(game.dump_state(state)) == state
+    for p in state.player_states:  # unseen discards: in order, and under the pile's top
+        assert list(p.discard_unseen) == sorted(set(p.discard_unseen))
+        assert all(0 <= at < len(p.discard) - 1 for at in p.discard_unseen)
     prompted = {p.seat for p in game.prompts(state)}
     assert prompted
     for seat in range(state.players):
