@@ -76,7 +76,7 @@ def harbinger(t: Table, f: Frame) -> bool:
         f.sub = 1
         discard = t.player(f.seat).discard
         text = "Harbinger: you may put a card from your discard pile onto your deck."
-        ask(f, f.seat, "topdeck", text, list(discard), 0, 1, from_hand=False)
+        ask(f, f.seat, "topdeck", text, list(discard), 0, 1, from_hand=False, from_discard=True)
         return False
     picks = take(f, f.seat)
     if picks:

@@ -31,6 +31,7 @@ def ask(
     distinct: bool = False,
     sizes: list[int] | None = None,
     from_hand: bool = True,
+    from_discard: bool = False,
 ) -> None:
     hi = min(hi, len(options))
     lo = min(lo, hi)
@@ -53,6 +54,7 @@ def ask(
             sizes=sizes,
             stepwise=stepwise,
             from_hand=from_hand,
+            from_discard=from_discard,
         )
     )
 

@@ -1,17 +1,21 @@
 """Dealing a hidden state anew for searching bots, from one seat's point of view.
 
 What a seat cannot see in Dominion: other players' hands, their Biding Time cards (set
-aside face down) and every deck's order. What it can: its own hand, every card anyone
-owns (all gains are public), and where its own Shadows lie in its deck. So: each deck is
-shuffled (the seat's own Shadows keep their places), and each other player's hand and
-Biding Time cards are dealt again from those and their deck together — also while they
-are choosing from their whole hand right now (discarding to Militia or Ninja: their
-choice is then offered from the hand dealt anew) or from something else (the cards Bandit
-revealed, a pile to gain from), though not while they answer from part of their hand
-(Bureaucrat's Victory cards), whose options tell the rest; then only the Biding Time
-cards and the deck are dealt again. Cards a player has already picked in an answer still
-waiting to be carried out stay in their hand: the card takes them from there a moment
-later, in public.
+aside face down), the cards of their discard piles that went there unseen (hands
+discarded in Clean-up: `PlayerState.discard_unseen`) and every deck's order. What it can:
+its own hand and discard pile, every card anyone owns (all gains are public), every card
+that went to a discard pile in view (played, gained, discarded by a card, revealed), the
+top card of each discard pile, and where its own Shadows lie in its deck. So: each deck
+is shuffled (the seat's own Shadows keep their places), and each other player's hand,
+Biding Time cards and unseen discards are dealt again from those and their deck together
+(each unseen discard in its place in the pile) — also while they are choosing from their
+whole hand right now (discarding to Militia or Ninja: their choice is then offered from
+the hand dealt anew), from their discard pile (Harbinger: offered from the pile dealt
+anew) or from something else (the cards Bandit revealed, a pile to gain from), though not
+while they answer from part of their hand (Bureaucrat's Victory cards), whose options
+tell the rest; then only the Biding Time cards, the unseen discards and the deck are
+dealt again. Cards a player has already picked in an answer still waiting to be carried
+out stay in their hand: the card takes them from there a moment later, in public.
 """
 
 from __future__ import annotations
@@ -34,18 +38,25 @@ def shuffle_around_shadows(deck: list[str], rng: Rng) -> None:
 
 
 def redeal_hidden(player: PlayerState, rng: Rng, kept: list[str], hand_too: bool) -> None:
-    """Deal the Biding Time cards (and the hand, if `hand_too`) anew from them and the
-    deck together, in the same numbers; `kept` cards (known to be in the hand) stay in it."""
-    pool = player.biding + player.deck + (player.hand if hand_too else [])
+    """Deal the Biding Time cards, the discard pile's unseen cards (and the hand, if
+    `hand_too`) anew from them and the deck together, in the same numbers and places;
+    `kept` cards (known to be in the hand) stay in it."""
+    discard, unseen = player.discard, player.discard_unseen
+    pool = player.biding + player.deck + [discard[at] for at in unseen]
+    if hand_too:
+        pool += player.hand
     for card in kept:
         pool.remove(card)
     rng.shuffle(pool)
     dealt = len(player.hand) - len(kept) if hand_too else 0
-    biding = len(player.biding)
     if hand_too:
         player.hand = sorted(kept + pool[:dealt])
-    player.biding = pool[dealt : dealt + biding]
-    player.deck = pool[dealt + biding :]
+    biding = dealt + len(player.biding)
+    player.biding = pool[dealt:biding]
+    deck = biding + len(unseen)
+    for at, card in zip(unseen, pool[biding:deck], strict=True):
+        discard[at] = card
+    player.deck = pool[deck:]
 
 
 def answered_from_hand(state: DominionState, seat: int) -> list[str]:
@@ -84,11 +95,14 @@ def determinize(state: DominionState, seat: Seat, rng: Rng) -> DominionState:
         asks = open_asks(world, other)
         if any(shows_part_of_hand(ask, player.hand) for ask in asks):
             redeal_hidden(player, rng, [], hand_too=False)  # the options show the hand
-            continue
-        from_hand = [ask for ask in asks if ask.from_hand]
-        kept = answered_from_hand(world, other) + [c for ask in from_hand for c in ask.picked]
-        redeal_hidden(player, rng, kept, hand_too=True)
-        for ask in from_hand:
-            ask.options = list((Counter(player.hand) - Counter(ask.picked)).elements())
+        else:
+            from_hand = [ask for ask in asks if ask.from_hand]
+            kept = answered_from_hand(world, other) + [c for ask in from_hand for c in ask.picked]
+            redeal_hidden(player, rng, kept, hand_too=True)
+            for ask in from_hand:
+                ask.options = list((Counter(player.hand) - Counter(ask.picked)).elements())
+        for ask in asks:
+            if ask.from_discard:
+                ask.options = list(player.discard)
     world.rng = Rng.from_seed(rng.next64())
     return world

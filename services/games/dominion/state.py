@@ -46,6 +46,9 @@ class Ask:
     cards (unless they are the whole hand, they show part of it), or a hand card picked a
     moment before (Secret Passage's position). False for options the hand has no part in
     (piles, revealed cards, Yes/No): bots' searches deal hidden hands anew around those."""
+    from_discard: bool = False
+    """Whether the options are the asked seat's whole discard pile (Harbinger): bots'
+    searches deal that pile's unseen cards anew, and the options with them."""
 
 
 @dataclass(slots=True, kw_only=True)
