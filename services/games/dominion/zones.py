@@ -72,7 +72,10 @@ def take_from_discard(p: PlayerState, at: int) -> str:
     on naming the same cards."""
     card = p.discard.pop(at)
     if p.discard_unseen:
-        p.discard_unseen = tuple(i - (i > at) for i in p.discard_unseen if i != at)
+        unseen = tuple(i - (i > at) for i in p.discard_unseen if i != at)
+        if unseen and unseen[-1] == len(p.discard) - 1:
+            unseen = unseen[:-1]  # uncovered: the top card is public
+        p.discard_unseen = unseen
     return card
 
 

@@ -198,7 +198,7 @@ def test_taking_a_card_out_of_the_discard_pile_keeps_the_unseen_ones_in_their_pl
     assert player.discard == ["Copper", "Estate", "Duchy", "Silver"]
     assert unseen(player) == ["Copper", "Estate", "Duchy"]
     assert take_from_discard(player, 3) == "Silver"
-    assert unseen(player) == ["Copper", "Estate", "Duchy"]
+    assert unseen(player) == ["Copper", "Estate"], "the Duchy is on top now, for all to see"
 
 
 def test_a_state_saved_before_discards_were_tracked_still_loads():
