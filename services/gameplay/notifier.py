@@ -1,14 +1,17 @@
 """Webhooks of a game: `move` after each commit (as a spectator sees it),
-`game.finished` with the stored standings, the open seats' `game.seat_claimed`,
-`game.started` and `game.cancelled`, and `seat.left` when a seat resigns or runs out of
-time, to every URL the game was given (for the events it asked for). Delivery is the
-sender's (signed, retried with back-off: at least once; receivers dedupe by id).
+`game.finished` with the stored standings, `game.aborted`, the open seats'
+`game.seat_claimed`, `game.started` and `game.cancelled`, and `seat.left` when a seat
+resigns or runs out of time, to every URL the game was given (for the events it asked
+for). Delivery is the sender's (signed, retried with back-off: at least once; receivers
+dedupe by id).
 
-A commit's webhooks (`move`, `seat.left`) are noted as owed with the commit itself
-(`services.store.webhooks_owed`); the notifier takes the note out once it has handed
-them over, and the sweep sends those of a commit whose process died before its hooks,
-through `committed` here too: one builder of their payloads. So with `seat.left` of a
-seat taken over (`taken_over`), noted before the seat's change."""
+Every webhook but `game.finished` (which the scoring task sends again when it is
+redelivered) is noted as owed with the change that makes it (`services.store.webhooks_owed`):
+the notifier takes the note out once it has handed the webhook over, and the sweep sends
+those of a change whose process died before its hooks, through the methods here too
+(`committed`, `taken_over`, `seat_claimed`, `started`, `cancelled`, `aborted`): one builder
+of their payloads, so a webhook sent again has the event id and the body of the first
+(but for `at`, when it was made)."""
 
 from __future__ import annotations
 
@@ -17,16 +20,29 @@ from typing import Any
 
 import structlog
 
-from services.store import RESIGNED, GameRecord, LogEntry
-from services.store.webhooks_owed import OwedWebhooks, left_member, owed_member
+from services.store import RESIGNED, GameRecord, LogEntry, SeatRecord
+from services.store.webhooks_owed import (
+    OwedWebhooks,
+    aborted_member,
+    cancelled_member,
+    claimed_member,
+    left_member,
+    owed_member,
+    started_member,
+)
 
 from . import metrics
 from .clocks import now
 from .commits import Change, webhooks_due
 from .dispatch import WebhookSender
-from .visibility import Viewer, entry_for
+from .visibility import Viewer, entry_for, seat_infos
 
 log = structlog.get_logger(__name__)
+
+ALSO_FOR = {"game.aborted": "game.finished"}
+"""Events sent to those who asked for another too: a game.aborted to those told of
+game.finished (the other way a game ends: one waiting for game.finished would otherwise
+wait for ever)."""
 
 
 class WebhookNotifier:
@@ -53,15 +69,13 @@ class WebhookNotifier:
         if "move" in record.webhook_events:
             document = entry_for(entry, Viewer(), full=False)
             await self._send(moved, "move", {"entry": document.model_dump(mode="json")})
-        if self.owed is not None:
-            await self.owed.handed_over(owed_member(record.id, entry))
+        await self._handed_over(owed_member(record.id, entry))
 
     async def taken_over(self, record: GameRecord, seat: int, reason: str, *, bot: str) -> None:
         """seat.left of `seat`, taken over by `bot` at the record's version (on_leave
         bot_takes_over: nothing is committed); then it is no longer owed."""
         await self.seat_left(record, seat, reason, bot=bot)
-        if self.owed is not None:
-            await self.owed.handed_over(left_member(record.id, record.version, seat))
+        await self._handed_over(left_member(record.id, record.version, seat))
 
     async def seat_left(
         self, record: GameRecord, seat: int, reason: str, *, bot: str | None
@@ -72,16 +86,33 @@ class WebhookNotifier:
         await self._send(record, "seat.left", body, key=str(seat))
 
     @staticmethod
-    def seat_left_due(record: GameRecord) -> bool:
-        """Whether a seat leaving the game owes a webhook (`seat.left`)."""
-        return bool(record.webhooks) and "seat.left" in record.webhook_events
+    def due(record: GameRecord, event_type: str) -> bool:
+        """Whether the game asked for webhooks of `event_type` (and has a URL for them):
+        whether a change that makes one notes it as owed."""
+        events = record.webhook_events
+        also = ALSO_FOR.get(event_type)
+        return bool(record.webhooks) and (event_type in events or also in events)
 
-    async def game_event(
-        self, record: GameRecord, event_type: str, body: dict[str, Any], key: str = ""
-    ) -> None:
-        """Any other event of the game (the open seats' game.seat_claimed,
-        game.started, game.cancelled); `key` tells events of one type and version apart."""
-        await self._send(record, event_type, body, key=key)
+    async def seat_claimed(self, record: GameRecord, seat: int, taken_by: SeatRecord) -> None:
+        """game.seat_claimed: open `seat` was given to `taken_by` (a claim, or the
+        creator's bot) at the record's version; then it is no longer owed."""
+        body = {"seat": seat, "name": taken_by.name, "bot": taken_by.bot}
+        await self._send(record, "game.seat_claimed", body, key=str(seat))
+        await self._handed_over(claimed_member(record.id, record.version, seat, taken_by))
+
+    async def started(self, record: GameRecord) -> None:
+        """game.started: the last open seat was filled at the record's version, with the
+        seats as they were then (nobody away yet: a seat may leave right after, before
+        this is sent); then it is no longer owed."""
+        seats = [info.model_dump(mode="json") for info in seat_infos(replace(record, away={}))]
+        await self._send(record, "game.started", {"seats": seats})
+        await self._handed_over(started_member(record.id, record.version))
+
+    async def cancelled(self, record: GameRecord, reason: str) -> None:
+        """game.cancelled: the creator called the waiting game off at the record's
+        version; then it is no longer owed."""
+        await self._send(record, "game.cancelled", {"reason": reason})
+        await self._handed_over(cancelled_member(record.id, record.version, reason))
 
     async def finished(self, record: GameRecord) -> None:
         """game.finished with the stored standings (every breakdown)."""
@@ -89,10 +120,22 @@ class WebhookNotifier:
             await self._send(record, "game.finished", {"result": record.standings})
 
     async def aborted(self, record: GameRecord, reason: str) -> None:
-        """game.aborted: the game ended without standings (a bot or a step kept failing).
-        Sent to those told of game.finished too: it is the other way a game ends, and
-        one waiting for game.finished would otherwise wait for ever."""
-        await self._send(record, "game.aborted", {"reason": reason}, also_for="game.finished")
+        """game.aborted: the game ended without standings at the record's version (a bot
+        or a step kept failing); then it is no longer owed. Sent to those told of
+        game.finished too (`ALSO_FOR`)."""
+        await self._send(record, "game.aborted", {"reason": reason})
+        await self._handed_over(aborted_member(record.id, record.version, reason))
+
+    async def _handed_over(self, member: str) -> None:
+        """The webhooks of note `member` are with the sender: the note goes. If it cannot
+        (Redis failed), it stays, and the sweep sends them again later (receivers dedupe
+        by id): the change stands, and what comes after it must not fail for this."""
+        if self.owed is None:
+            return
+        try:
+            await self.owed.handed_over(member)
+        except Exception as error:
+            log.error("owed_note_not_taken_out", note=member, error=repr(error))
 
     async def _send(
         self,
@@ -100,10 +143,8 @@ class WebhookNotifier:
         event_type: str,
         body: dict[str, Any],
         key: str = "",
-        also_for: str | None = None,
     ) -> None:
-        wanted = event_type in record.webhook_events or also_for in record.webhook_events
-        if self.sender is None or not wanted:
+        if self.sender is None or not self.due(record, event_type):
             return
         event_id = f"{record.id}:{record.version}:{event_type}" + (f":{key}" if key else "")
         payload = {

@@ -29,12 +29,16 @@ from services.store import (
 )
 from services.store.progress import PendingGames, SweepBackoff, note_moved
 from services.store.webhooks_owed import (
+    OwedKind,
+    OwedNote,
     OwedWebhooks,
+    aborted_member,
+    cancelled_member,
+    claimed_member,
     left_member,
-    left_seat,
+    note_of,
     note_owed,
     owed_member,
-    owed_version,
 )
 
 from . import metrics
@@ -264,7 +268,7 @@ class Referee:
         of the game's leave_bot level plays it from here on. `keep`: the answer to the
         request that asked for it, kept with the change."""
         policy = leave_policy(record, self.served.of(record))
-        owed = self.notifier.seat_left_due(record)
+        owed = self.notifier.due(record, "seat.left")
         await self.note_due(
             record.id, owed=left_member(record.id, record.version, seat) if owed else None
         )
@@ -303,6 +307,7 @@ class Referee:
             await pipe.execute()
 
     async def _abort(self, record: GameRecord, reason: str) -> None:
+        owed = aborted_member(record.id, record.version, reason)
         aborted = await self.store.transition(
             record.id,
             record.version,
@@ -310,6 +315,7 @@ class Referee:
             GameStatus.ABORTED,
             now(),
             {"abort_reason": reason},
+            owed=owed if self.notifier.due(record, "game.aborted") else None,
         )
         metrics.GAMES_FINISHED.labels(game=record.game, how="aborted").inc()
         if aborted:
@@ -469,30 +475,79 @@ class Referee:
         return sent
 
     async def _send_owed(self, member: str) -> bool:
-        """Sends the webhooks of note `member` (taking it out) if its change landed: the
-        commit's entry is in the log, or the seat's record says it left at that version.
-        False if nothing is owed."""
-        game_id, version = owed_version(member)
-        seat = left_seat(member)
-        if seat is None:
-            entry = await self.store.logged(game_id, version)
+        """Sends the webhooks of note `member` (taking it out) if its change landed, as
+        the store holds it: the commit's entry is in the log; the seat's record says it
+        left at that version, or holds that very claim; the game started; it was
+        cancelled or aborted at that version with that reason. False if nothing is owed."""
+        note = note_of(member)
+        if note.kind is OwedKind.COMMIT:
+            entry = await self.store.logged(note.game_id, note.version)
             # The log holds the entry of the commit noted, or another's: this one lost.
-            if entry is None or owed_member(game_id, entry) != member:
+            if entry is None or owed_member(note.game_id, entry) != member:
                 return False
-            record = await self.store.load(game_id)
+            record = await self.store.load(note.game_id)
             if record is None:
                 return False
             await self.notifier.committed(record, entry)
             return True
-        record = await self.store.load(game_id)
-        if record is None or not is_abandoned(record, seat):
+        record = await self.store.load(note.game_id)
+        if record is None:
             return False
-        away = record.away[seat]
-        if away.get("since") != version:
+        # The other changes leave the version as it was: their webhooks are of the
+        # version noted, whatever the game did since.
+        then = replace(record, version=note.version)
+        if note.kind is OwedKind.LEFT:
+            return await self._send_left(note, then)
+        if note.kind is OwedKind.CLAIMED:
+            return await self._send_claimed(note, then, member)
+        if note.kind is OwedKind.STARTED:
+            # A game waits at one version: one that started did at the version noted.
+            if record.started is None or record.status is GameStatus.WAITING:
+                return False
+            await self.notifier.started(then)
+            return True
+        return await self._send_ended(note, record, member)
+
+    async def _send_left(self, note: OwedNote, then: GameRecord) -> bool:
+        """seat.left of a seat taken over, if its record says it left at that version."""
+        seat = note.seat
+        if seat is None or not is_abandoned(then, seat):
             return False
-        left = replace(record, version=version)
+        away = then.away[seat]
+        if away.get("since") != note.version:
+            return False
         reason = str(away.get("reason") or RESIGNED)
-        await self.notifier.taken_over(left, seat, reason, bot=str(away["bot"]))
+        await self.notifier.taken_over(then, seat, reason, bot=str(away["bot"]))
+        return True
+
+    async def _send_claimed(self, note: OwedNote, then: GameRecord, member: str) -> bool:
+        """game.seat_claimed of an open seat, if it holds that very claim (not one that got
+        there first)."""
+        seat = note.seat
+        if seat is None or not 0 <= seat < then.players or seat in then.invites:
+            return False
+        taken_by = then.seats[seat]
+        if claimed_member(then.id, note.version, seat, taken_by) != member:
+            return False
+        await self.notifier.seat_claimed(then, seat, taken_by)
+        return True
+
+    async def _send_ended(self, note: OwedNote, record: GameRecord, member: str) -> bool:
+        """game.cancelled or game.aborted, if the game was aborted at that version with
+        that reason (an abort decided there for another reason lost, or is another's;
+        one at a later version is another's, with a note of its own)."""
+        reason = record.abort_reason
+        ended = record.status is GameStatus.ABORTED and record.version == note.version
+        if not ended or reason is None:
+            return False
+        if note.kind is OwedKind.CANCELLED:
+            if cancelled_member(record.id, note.version, reason) != member:
+                return False
+            await self.notifier.cancelled(record, reason)
+            return True
+        if aborted_member(record.id, note.version, reason) != member:
+            return False
+        await self.notifier.aborted(record, reason)
         return True
 
     async def give_up(self, game_id: str, version: int, reason: str) -> bool:

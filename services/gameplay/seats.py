@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import structlog
 from pydantic import BaseModel, Field, StrictInt
@@ -21,6 +22,7 @@ from services.ai.bot import levels_for
 from services.engine import seats_to_act
 from services.store import Clock, ClockRules, GameRecord, GameStatus, KeptAnswer, SeatRecord
 from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeats
+from services.store.webhooks_owed import cancelled_member, claimed_member, started_member
 
 from . import metrics
 from .auth import Credentials, hash_secret, new_token
@@ -40,7 +42,6 @@ from .payloads import MAX_INVITE_TTL, MIN_INVITE_TTL, BoundedSeatName, Strict
 from .problems import Problem, conflict, forbidden, not_found, unauthorized, unprocessable
 from .referee import Referee
 from .served import ServedGames
-from .visibility import seat_infos
 
 log = structlog.get_logger(__name__)
 
@@ -346,6 +347,8 @@ class SeatDesk:
             id=record.id, game=record.game, status=GameStatus.ABORTED, reason=CANCELLED
         )
         keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
+        notifier = self.referee.notifier
+        owed = cancelled_member(record.id, record.version, CANCELLED)
         if record.status is not GameStatus.WAITING or not await self.referee.store.transition(
             record.id,
             record.version,
@@ -354,13 +357,15 @@ class SeatDesk:
             now(),
             {"abort_reason": CANCELLED},
             keep,
+            owed=owed if notifier.due(record, "game.cancelled") else None,
         ):
             current = await self.load(game_id)
             raise _not_waiting(current.status)
         metrics.GAMES_FINISHED.labels(game=record.game, how="cancelled").inc()
         log.info("game_cancelled", game_id=game_id)
-        aborted = await self.load(game_id)
-        await self.referee.notifier.game_event(aborted, "game.cancelled", {"reason": CANCELLED})
+        # An aborted game changes no more: what its webhook reads is the record as read.
+        aborted = replace(record, status=GameStatus.ABORTED, abort_reason=CANCELLED)
+        await notifier.cancelled(aborted, CANCELLED)
         return answer
 
     # --- filling -------------------------------------------------------------------------
@@ -377,8 +382,6 @@ class SeatDesk:
         # be goes with it. The state is the first one: nothing moves while it waits.
         game = self.served.of(record)
         turn = seats_to_act(game.prompts(game.load_state(record.state)))
-        if set(record.invites) == {seat}:  # the last open seat: this fill starts the game
-            await self.referee.note_due(record.id)
         return await self.open_seats.fill(
             record.id,
             seat,
@@ -390,7 +393,28 @@ class SeatDesk:
             clock_if_started=_clock_at_start(record, seat, taken_by, turn),
             turn_if_started=turn,
             keep=keep,
+            # The last open seat as read: this fill starts the game, and a bot may be first.
+            work_due=set(record.invites) == {seat},
+            owed=self._owed(record, seat, taken_by),
         )
+
+    def _owed(self, record: GameRecord, seat: int, taken_by: SeatRecord) -> list[str]:
+        """The notes of the webhooks a fill of `seat` owes should it land, noted with it
+        (`services.store.webhooks_owed`), for those the game asked for: its
+        game.seat_claimed; and game.started from every fill, not only from the one that
+        fills the last seat as read, since two fills of the last two seats at once each
+        read the other's seat as open and only the script knows which one starts it. A
+        fill that does not start the game leaves that note to the one that does, or to
+        the sweep, which drops it while the game waits."""
+        if record.status is not GameStatus.WAITING:
+            return []  # the fill will not land: nothing moves or fills once it started
+        notifier = self.referee.notifier
+        owed = []
+        if notifier.due(record, "game.seat_claimed"):
+            owed.append(claimed_member(record.id, record.version, seat, taken_by))
+        if notifier.due(record, "game.started"):
+            owed.append(started_member(record.id, record.version))
+        return owed
 
     async def _after_fill(
         self, record: GameRecord, seat: int, taken_by: SeatRecord, outcome: FillOutcome
@@ -398,16 +422,18 @@ class SeatDesk:
         """After a fill that landed: webhooks, and the start of the game if it started."""
         log.info("seat_filled", game_id=record.id, seat=seat, bot=taken_by.bot)
         filled = await self.load(record.id)
-        body = {"seat": seat, "name": taken_by.name, "bot": taken_by.bot}
-        await self.referee.notifier.game_event(filled, "game.seat_claimed", body, key=str(seat))
+        # The fill's webhooks are of the version it was made at (nothing moves while a
+        # game waits), as the sweep sends them, whatever landed since it was read.
+        at_fill = replace(filled, version=record.version)
+        await self.referee.notifier.seat_claimed(at_fill, seat, taken_by)
         if outcome.verdict is FillVerdict.STARTED:
-            await self._started(filled)
+            await self._started(filled, at_fill)
 
-    async def _started(self, record: GameRecord) -> None:
-        """The last open seat was filled: the clocks run and a bot moves if it is first."""
+    async def _started(self, record: GameRecord, at_start: GameRecord) -> None:
+        """The last open seat was filled: the clocks run and a bot moves if it is first.
+        `at_start`: the record at the version the game started at."""
         log.info("game_started", game_id=record.id)
-        seats = [info.model_dump(mode="json") for info in seat_infos(record)]
-        await self.referee.notifier.game_event(record, "game.started", {"seats": seats})
+        await self.referee.notifier.started(at_start)
         await self.referee.deadlines.note(record)
         await self.referee.dispatcher.after_commit(record.id, record.version)
 

@@ -5,6 +5,7 @@ in the same step that fills its last open seat. Another gives an open seat a new
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import cast
@@ -12,7 +13,7 @@ from typing import cast
 import orjson
 
 from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
-from .store import GameStore, KeptAnswer
+from .store import DueNote, GameStore, KeptAnswer
 
 FILL_SEAT = """
 -- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set)
@@ -133,15 +134,23 @@ class OpenSeats:
         clock_if_started: str,
         turn_if_started: list[int],
         keep: FillAnswers | None = None,
+        work_due: bool = False,
+        owed: Sequence[str] = (),
     ) -> FillOutcome:
         """Give open `seat` to `taken_by` if `code_hash` is its invite's (and that has not
         expired), or unconditionally with no code (the creator fills it). If that starts
         the game, its start is kept: now (`updated_at`) and `turn_if_started`; if it
-        lands, the answer to `keep` is kept with it."""
+        lands, the answer to `keep` is kept with it. Noted in the same round trip, before
+        the script: the game in the pending index if `work_due` (the fill may start it,
+        and a bot may move first), and the notes of the webhooks it may owe (`owed`:
+        `webhooks_owed.claimed_member`, `started_member`)."""
         keys = self.store.keys(game_id)
-        verdict, status = await self._fill(
-            keys=[keys.record, keys.answer(keep.digest if keep else None)],
-            args=[
+        notes = [DueNote(game_id, work_due, None)]
+        notes += [DueNote(game_id, False, None, member) for member in owed]
+        verdict, status = await self.store.noted_before(
+            self._fill,
+            [keys.record, keys.answer(keep.digest if keep else None)],
+            [
                 seat,
                 code_hash or "",
                 now_ms,
@@ -158,6 +167,7 @@ class OpenSeats:
                 keep.if_started if keep else "",
                 self.store.lifetimes.idempotency * 1000,
             ],
+            notes,
         )
         return FillOutcome(FillVerdict(verdict), str(status))
 

@@ -134,7 +134,8 @@ class DueNote:
     work_due: bool
     deadline_ms: int | None
     owed_webhooks: str | None = None
-    """The note of a commit that owes webhooks (`webhooks_owed.owed_member`)."""
+    """The note of a change that owes webhooks (`webhooks_owed`: a commit's `owed_member`,
+    a claim's `claimed_member`...)."""
 
     @classmethod
     def of_new(cls, record: GameRecord, work_due: bool) -> DueNote:
@@ -328,7 +329,7 @@ class GameStore:
         """Runs `script` after noting, in the same pipeline (one round trip, applied in
         order), which games may have work due (the pending index), when their first
         running clock may run out (the clocks index, only ever brought earlier: `LT`) and
-        which commits owe webhooks (the owed index).
+        which changes owe webhooks (the owed index).
 
         The indexes span games, so they cannot be written by the script itself on Redis
         Cluster (a script's keys share one slot); written before it, they are there
@@ -364,14 +365,17 @@ class GameStore:
         at: str,
         extra: dict[str, str] | None = None,
         keep: KeptAnswer | None = None,
+        owed: str | None = None,
     ) -> bool:
         """Change the status at `version` if the game is in one of `allowed` (and `keep`
-        the answer to the request that asked for it, if it does)."""
+        the answer to the request that asked for it, if it does). `owed`: the note of the
+        webhook the change owes (`webhooks_owed`), noted in the same round trip, before."""
         keys = self.keys(game_id)
         extra_args = [item for pair in (extra or {}).items() for item in pair]
-        done = await self._transition(
-            keys=[keys.record, keys.log, keys.answer(keep.digest if keep else None)],
-            args=[
+        done = await self.noted_before(
+            self._transition,
+            [keys.record, keys.log, keys.answer(keep.digest if keep else None)],
+            [
                 version,
                 " ".join(status.value for status in allowed),
                 to.value,
@@ -382,6 +386,7 @@ class GameStore:
                 self.lifetimes.idempotency * 1000,
                 *extra_args,
             ],
+            [DueNote(game_id, False, None, owed)],
         )
         return bool(done == "done")
 

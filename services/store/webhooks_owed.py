@@ -1,6 +1,7 @@
-"""The index of the webhooks commits owe until they are handed over: a move's `move`, and
-a resignation's `seat.left`, to a game that asked for them (and the `seat.left` of a
-seat taken over, which commits nothing: see the end).
+"""The index of the webhooks changes owe until they are handed over: a move's `move`,
+a resignation's `seat.left`, to a game that asked for them; and those of the changes that
+commit nothing (see the end): a seat taken over's `seat.left`, the open seats'
+`game.seat_claimed`, `game.started` and `game.cancelled`, and `game.aborted`.
 
 A sorted set, `<prefix>:webhooks:owed`: one member per commit, `<game id>:<version>:<print>`,
 the print a short hash of the log entry the commit adds (`owed_member`), scored by the
@@ -24,67 +25,146 @@ compare-and-set leaves a note that matches no entry of the log, not one the winn
 hooks may already have taken out (which would send the winner's webhooks twice).
 
 The sweep claims a note with a compare-and-set on its score (`SWAP_SCORE`, as the
-pending index), so concurrent sweeps send a commit's webhooks once; a sweeper that dies
+pending index), so concurrent sweeps send a change's webhooks once; a sweeper that dies
 mid-send leaves the note to be looked at again after the lease (a second send, which
 receivers dedupe by event id). The key spans games: it is used by itself, one key per
 command, so it works unchanged on Redis Cluster.
 
-A seat that leaves under on_leave bot_takes_over commits nothing: a script marks it
-abandoned since the game's version, and `seat.left` follows. Its note,
-`<game id>:<version>:left-<seat>` (`left_member`), is written just before that script,
-with the pending index's (`Referee.note_due`); the sweep sends `seat.left` if the seat's
-record says it left at that version (the bot and the reason with it), and nothing if
-not. Every attempt at one seat and version makes the same event, so they share a note.
+Changes that commit nothing leave the version as it was (a waiting game is at version 0
+until it starts), so their events are of that version, and so are their notes, each
+written with the change (in its script's round trip, `noted_before`, or just before it)
+and checked by the sweep against what the record holds, which names the change:
+
+- `<game id>:<version>:left-<seat>` (`left_member`): a seat that leaves under on_leave
+  bot_takes_over (a script marks it abandoned since the game's version), written just
+  before that script with the pending index's note (`Referee.note_due`); `seat.left` is
+  owed if the seat's record says it left at that version (the bot and the reason with it).
+  Every attempt at one seat and version makes the same event, so they share a note.
+- `<game id>:<version>:claimed-<seat>-<print>` (`claimed_member`): an open seat claimed or
+  filled with a bot, the print of the seat's record (name, bot, token hash); with the fill's
+  script. `game.seat_claimed` is owed if the seat holds that very record: a claim that lost
+  the seat to another's owes nothing.
+- `<game id>:<version>:started` (`started_member`): with every fill of a waiting game,
+  since only the script knows which fill is the last (two fills at once each read the
+  other's seat open). `game.started` is owed once the record has its start; a note of a
+  fill that did not start the game is taken out by the hooks of the one that did (the
+  same note), or by the sweep while the game still waits.
+- `<game id>:<version>:cancelled-<print>` and `...:aborted-<print>` (`cancelled_member`,
+  `aborted_member`): a waiting game called off, a game aborted; with the transition's
+  script, the print of the reason. `game.cancelled` / `game.aborted` are owed if the game
+  is aborted at that version with that reason: of two aborts decided at one version, the
+  one that lost owes nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
 
 from .progress import SWAP_SCORE
-from .records import LogEntry
+from .records import LogEntry, SeatRecord
 
 
 def owed_key(prefix: str) -> str:
-    """Sorted set: `<game id>:<version>:<print>` by the unix ms of the commit."""
+    """Sorted set: `<game id>:<version>:<print or kind>` by the unix ms of the change (or
+    of the sweep's last claim)."""
     return f"{prefix}:webhooks:owed"
+
+
+def _print(said: Any) -> str:
+    """A short hash of what a change says, the same wherever it is read from."""
+    text = orjson.dumps(said, option=orjson.OPT_SORT_KEYS)
+    return hashlib.blake2b(text, digest_size=8).hexdigest()
 
 
 def owed_member(game_id: str, entry: LogEntry) -> str:
     """The note of the commit that adds `entry` to the game's log. The print is of what the
     entry says (who, what, when), read the same from the entry a commit makes and from
     the one the log gives back."""
-    said = orjson.dumps(entry.said(), option=orjson.OPT_SORT_KEYS)
-    return f"{game_id}:{entry.version}:{hashlib.blake2b(said, digest_size=8).hexdigest()}"
+    return f"{game_id}:{entry.version}:{_print(entry.said())}"
 
 
-LEFT = "left-"
+class OwedKind(StrEnum):
+    """What change a note is of, and so which webhooks it owes."""
+
+    COMMIT = "commit"
+    """A commit: its `move`, and a resignation's `seat.left`."""
+    LEFT = "left-"
+    """A seat taken over (on_leave bot_takes_over): `seat.left`."""
+    CLAIMED = "claimed-"
+    """An open seat claimed, or filled with a bot: `game.seat_claimed`."""
+    STARTED = "started"
+    """The last open seat filled: `game.started`."""
+    CANCELLED = "cancelled-"
+    """A waiting game called off by its creator: `game.cancelled`."""
+    ABORTED = "aborted-"
+    """A game ended without standings: `game.aborted`."""
 
 
 def left_member(game_id: str, version: int, seat: int) -> str:
     """The note of `seat` taken over at `version` (on_leave bot_takes_over: nothing is
     committed, the seat's record says it left), which owes `seat.left`."""
-    return f"{game_id}:{version}:{LEFT}{seat}"
+    return f"{game_id}:{version}:{OwedKind.LEFT}{seat}"
 
 
-def owed_version(member: str) -> tuple[str, int]:
-    """The game id and the version a note is of."""
-    game_id, version, _ = member.rsplit(":", 2)
-    return game_id, int(version)
+def claimed_member(game_id: str, version: int, seat: int, taken_by: SeatRecord) -> str:
+    """The note of open `seat` given to `taken_by` at `version`, which owes
+    `game.seat_claimed`. The print is of the seat's record (name, bot and token hash,
+    each claim's own), so a claim that lost the seat to another matches nothing."""
+    said = [taken_by.name, taken_by.bot, taken_by.token_hash]
+    return f"{game_id}:{version}:{OwedKind.CLAIMED}{seat}-{_print(said)}"
 
 
-def left_seat(member: str) -> int | None:
-    """The seat a seat's note is of; None for a commit's."""
-    last = member.rsplit(":", 1)[1]
-    return int(last[len(LEFT) :]) if last.startswith(LEFT) else None
+def started_member(game_id: str, version: int) -> str:
+    """The note of a game that may start at `version` (a waiting game's: nothing moves
+    while it waits), which owes `game.started`. Every fill that may start the game notes
+    it: only the script knows which one does, and they all make the one event."""
+    return f"{game_id}:{version}:{OwedKind.STARTED}"
+
+
+def cancelled_member(game_id: str, version: int, reason: str) -> str:
+    """The note of a waiting game called off at `version` with `reason`, which owes
+    `game.cancelled`."""
+    return f"{game_id}:{version}:{OwedKind.CANCELLED}{_print(reason)}"
+
+
+def aborted_member(game_id: str, version: int, reason: str) -> str:
+    """The note of a game aborted at `version` with `reason`, which owes `game.aborted`.
+    The print is of the reason, so of two aborts decided at one version, the one that
+    lost matches nothing the record holds."""
+    return f"{game_id}:{version}:{OwedKind.ABORTED}{_print(reason)}"
+
+
+@dataclass(frozen=True)
+class OwedNote:
+    """What a note says: the game, the version and the kind of its change."""
+
+    game_id: str
+    version: int
+    kind: OwedKind
+    seat: int | None = None
+    """The seat of a seat's note (LEFT, CLAIMED)."""
+
+
+def note_of(member: str) -> OwedNote:
+    game_id, version, last = member.rsplit(":", 2)
+    for kind in (OwedKind.LEFT, OwedKind.CLAIMED):
+        if last.startswith(kind):
+            seat = last[len(kind) :].split("-", 1)[0]
+            return OwedNote(game_id, int(version), kind, int(seat))
+    for kind in (OwedKind.STARTED, OwedKind.CANCELLED, OwedKind.ABORTED):
+        if last.startswith(kind):
+            return OwedNote(game_id, int(version), kind)
+    return OwedNote(game_id, int(version), OwedKind.COMMIT)
 
 
 def note_owed(pipe: Any, prefix: str, member: str, at_ms: int) -> None:
-    """Queue on a (sync or async) pipeline: the commit of note `member`, made at `at_ms`,
+    """Queue on a (sync or async) pipeline: the change of note `member`, made at `at_ms`,
     owes webhooks."""
     pipe.zadd(owed_key(prefix), {member: at_ms})
 
@@ -96,7 +176,7 @@ class OwedWebhooks:
         self._swap = redis.register_script(SWAP_SCORE)
 
     async def handed_over(self, member: str) -> None:
-        """The webhooks of that commit are with the sender (or nothing was owed)."""
+        """The webhooks of that change are with the sender (or nothing was owed)."""
         await self.redis.zrem(self.key, member)
 
     async def stalled(self, before_ms: int, limit: int) -> list[tuple[str, int]]:
