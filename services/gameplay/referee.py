@@ -464,7 +464,7 @@ class Referee:
                 if not await owed.claim(member, seen, at):
                     continue  # another sweep has it
                 if not await self._send_owed(member):
-                    await owed.handed_over(member)  # it did not land, or the game expired
+                    await owed.settle(member, at)  # it did not land, or the game expired
                     continue
                 metrics.OWED_WEBHOOKS_SENT.inc()
                 log.warning("owed_webhooks_sent", note=member, owed_ms=at - seen)

@@ -27,7 +27,10 @@ hooks may already have taken out (which would send the winner's webhooks twice).
 The sweep claims a note with a compare-and-set on its score (`SWAP_SCORE`, as the
 pending index), so concurrent sweeps send a change's webhooks once; a sweeper that dies
 mid-send leaves the note to be looked at again after the lease (a second send, which
-receivers dedupe by event id). The key spans games: it is used by itself, one key per
+receivers dedupe by event id). A note whose change did not land is taken out only if its
+score is still the one the sweep claimed it with (`settle`): a note that several attempts
+share (below) may have been written again meanwhile by one whose script had not run yet
+when the sweep read the store. The key spans games: it is used by itself, one key per
 command, so it works unchanged on Redis Cluster.
 
 Changes that commit nothing leave the version as it was (a waiting game is at version 0
@@ -191,6 +194,13 @@ class OwedWebhooks:
         """True for exactly one of the sweeps that read score `seen`: the note is looked at
         again `at_ms` plus the lease, unless its webhooks are handed over by then."""
         return bool(await self._swap(keys=[self.key], args=[member, seen, at_ms]))
+
+    async def settle(self, member: str, claimed_at: int) -> bool:
+        """Nothing is owed (the change did not land): take the note out, unless it was
+        noted again since the sweep claimed it at `claimed_at` - a change noted just now,
+        under a note more than one attempt shares (a start, a take-over), whose script
+        may not have run yet when the sweep looked."""
+        return bool(await self._swap(keys=[self.key], args=[member, claimed_at, ""]))
 
     async def size(self) -> int:
         return int(await self.redis.zcard(self.key))

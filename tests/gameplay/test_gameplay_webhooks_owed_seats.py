@@ -10,6 +10,7 @@ send nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -250,6 +251,37 @@ async def test_the_fill_that_starts_the_game_owes_game_started_though_it_read_an
     started = await gameplay.store.load(game.id)
     assert started is not None and started.status is GameStatus.ACTIVE
     assert recorder.webhooks == []
+    assert await gameplay.referee.send_owed_webhooks(0) == 1
+    assert recorder.ids() == [f"{game.id}:0:game.started"]
+
+
+async def test_a_sweep_that_read_the_game_still_waiting_keeps_the_note_of_the_start_made_since(
+    gameplay, recorder, monkeypatch
+) -> None:
+    """A first fill's note of a start it might be outlives the lease; the sweep claims it
+    and reads the game still waiting, while the last fill notes it again and starts the
+    game (then dies). The sweep must not take out the note it now stands for."""
+    game = await waiting(gameplay, ["game.started"])
+    await game.claim(1, "Ana")
+    assert len(await notes(gameplay)) == 1, "a start it might have been"
+    still_waiting = await gameplay.store.load(game.id)
+    load = gameplay.store.load
+    meanwhile: list[str] = []
+
+    async def the_start_lands_meanwhile(game_id: str) -> Any:
+        if meanwhile:
+            return await load(game_id)
+        meanwhile.append(game_id)
+        await asyncio.sleep(0.005)  # noted again later than the sweep claimed it
+        await died(monkeypatch, SeatDesk, "_after_fill", game.claim(2, "Bo"))
+        return still_waiting
+
+    with monkeypatch.context() as racing:
+        racing.setattr(gameplay.store, "load", the_start_lands_meanwhile)
+        assert await gameplay.referee.send_owed_webhooks(0) == 0, "it read the game waiting"
+    started = await gameplay.store.load(game.id)
+    assert started is not None and started.status is GameStatus.ACTIVE
+    assert len(await notes(gameplay)) == 1, "kept for the start"
     assert await gameplay.referee.send_owed_webhooks(0) == 1
     assert recorder.ids() == [f"{game.id}:0:game.started"]
 
