@@ -4,6 +4,7 @@ after a 500, bounded — from a real worker, and in-process in embedded mode."""
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import orjson
 import pytest
@@ -11,7 +12,9 @@ from starlette.testclient import TestClient
 from worker_harness import PLATFORM_KEY, WebhookReceiver, wait_for
 
 from services.api.app import create_app
+from services.gameplay import seats as seats_module
 from services.gameplay.commits import CommitPipeline
+from services.gameplay.seats import SeatDesk
 from services.gameplay.settings import Settings
 from services.gameplay.webhooks import verify
 from services.store.webhook_outbox import outbox_keys
@@ -210,3 +213,56 @@ def test_the_move_webhook_of_a_commit_whose_api_died_before_its_hooks_reaches_th
         assert payload["entry"]["move"] is None, "as a spectator sees it"
         time.sleep(2.5)  # a few more sweeps
         assert len(receiver.attempts(event_id)) == 1, "sent once"
+
+
+def test_the_open_seats_webhooks_of_an_api_that_died_after_the_change_reach_the_platform(
+    worker_setup, monkeypatch
+) -> None:
+    """The API process dies right after the claim that starts a game, and right after a
+    cancel, before their webhooks (here: what follows each raises in the test's own
+    process): each change stands, and a worker's sweep sends game.seat_claimed,
+    game.started and game.cancelled, once each, as the API would have."""
+    setup = worker_setup(webhook_secret=SECRET, task_stall_seconds=1.0, **LOCAL_RECEIVERS)
+    with (
+        WebhookReceiver(fail_first=0) as receiver,
+        TestClient(create_app(setup.settings), raise_server_exceptions=False) as client,
+    ):
+        setup.start_worker("--beat", **LOCAL_RECEIVERS)
+        hooks = {
+            "webhook_url": receiver.url,
+            "webhook_events": ["game.seat_claimed", "game.started", "game.cancelled"],
+        }
+        started = create(client, seats=[{"name": "Host"}, {"open": True}], **hooks)
+        cancelled = create(client, seats=[{"name": "Host"}, {"open": True}], **hooks)
+        game_id, code = started["id"], started["seats"][1]["invite_code"]
+        with monkeypatch.context() as dying:
+            dying.setattr(SeatDesk, "_after_fill", crash)
+            claimed = client.post(
+                f"/v1/games/{game_id}/seats/1/claim", json={"code": code, "name": "Ana"}
+            )
+            assert claimed.status_code == 500
+        with monkeypatch.context() as dying:
+            dying.setattr(seats_module, "log", SimpleNamespace(info=crash))
+            auth = {"Authorization": f"Bearer {cancelled['creator_token']}"}
+            assert client.post(f"/v1/games/{cancelled['id']}/cancel", headers=auth).is_error
+        assert client.get(f"/v1/games/{game_id}").json()["status"] == "active", "it stands"
+        assert client.get(f"/v1/games/{cancelled['id']}").json()["status"] == "aborted"
+
+        owed = {
+            f"{game_id}:0:game.seat_claimed:1": "game.seat_claimed",
+            f"{game_id}:0:game.started": "game.started",
+            f"{cancelled['id']}:0:game.cancelled": "game.cancelled",
+        }
+        for event_id, event_type in owed.items():
+            headers, body = wait_for(lambda e=event_id: receiver.delivered().get(e), 30, event_id)
+            assert verify(SECRET, body, headers["skyport-signature"])
+            payload = orjson.loads(body)
+            assert (payload["id"], payload["type"], payload["version"]) == (event_id, event_type, 0)
+        payloads = {e: orjson.loads(receiver.delivered()[e][1]) for e in owed}
+        claim = payloads[f"{game_id}:0:game.seat_claimed:1"]
+        assert (claim["seat"], claim["name"], claim["bot"]) == (1, "Ana", None)
+        seats = payloads[f"{game_id}:0:game.started"]["seats"]
+        assert [(seat["name"], seat["open"]) for seat in seats] == [("Host", False), ("Ana", False)]
+        assert "cancelled" in payloads[f"{cancelled['id']}:0:game.cancelled"]["reason"]
+        time.sleep(2.5)  # a few more sweeps
+        assert [len(receiver.attempts(event_id)) for event_id in owed] == [1, 1, 1], "sent once"
