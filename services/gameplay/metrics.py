@@ -59,8 +59,8 @@ WEBHOOKS_RESENT = Counter(
 )
 OWED_WEBHOOKS_SENT = Counter(
     "skyport_webhooks_owed_sent_total",
-    "Moves and seats that left whose webhooks (move, seat.left) the sweep sent because "
-    "whoever made the change died before handing them over.",
+    "Changes (moves, seats that left or were claimed, starts, cancels, aborts) whose "
+    "webhooks the sweep sent because whoever made the change died before handing them over.",
 )
 SWEEP_FAILURES = Counter(
     "skyport_sweep_failures_total",

@@ -238,9 +238,9 @@ class Settings(BaseSettings):
         "this long gets its turn sent again by the sweep (every `skyport worker`, or the "
         "API process itself with SKYPORT_TASKS=inprocess). Kept at "
         "least 2 s above the mcts budget, so a bot that is thinking is not sent twice. "
-        "A move or a seat that left whose webhooks (move, seat.left) were not handed "
-        "over for this long (whoever made the change died first) gets them sent by the "
-        "sweep.",
+        "A change whose webhooks (move, seat.left, game.seat_claimed, game.started, "
+        "game.cancelled, game.aborted) were not handed over for this long (whoever made "
+        "the change died first) gets them sent by the sweep.",
     )
     task_retry_seconds: float = Field(
         default=60.0,
