@@ -235,7 +235,12 @@ class Seeded(Strict):
         "out hidden information, so leave it out for real play.",
     )
     seed_text: str | None = Field(
-        default=None, pattern=SEED_TEXT_PATTERN, description=SEED_TEXT_DESCRIPTION
+        default=None,
+        pattern=SEED_TEXT_PATTERN,
+        description=SEED_TEXT_DESCRIPTION,
+        # Read into `seed`, never dumped: a request's Idempotency-Key fingerprint (and a
+        # tournament's stored spec) stay what they were before seed_text existed.
+        exclude=True,
     )
 
     @field_validator("seed_text")

@@ -149,3 +149,15 @@ def test_a_tournament_takes_seed_text_and_its_tables_show_their_seeds_as_text(ap
     record = api.client.get(f"/v1/games/{table['game_id']}/record", headers=KEY)
     assert record.status_code == 200, record.text
     assert record.json()["seed_text"] == table["seed_text"]
+
+
+def test_a_request_reads_the_same_as_before_seed_text_existed():
+    """Idempotency-Key fingerprints dump the request: one made before seed_text existed
+    still matches its retry."""
+    from services.gameplay.payloads import CreateGameRequest
+
+    request = CreateGameRequest.model_validate(
+        {"game": "hidden-numbers", "seats": SEATS, "seed_text": str(BIG_SEED)}
+    )
+    dumped = request.model_dump(mode="json")
+    assert "seed_text" not in dumped and dumped["seed"] == BIG_SEED
