@@ -40,6 +40,19 @@ PROBLEM_TEXTS = {
 }
 
 
+TAGS = {
+    "games": "Create, list and read games, their results and board pictures; cancel one "
+    "that still waits for players.",
+    "moves": "Your legal moves, making a move, resigning.",
+    "seats": "Open seats (claim one, fill one with a bot, a new invite) and autopilot.",
+    "events": "A game's event log: a page of it, or a live Server-Sent Events stream.",
+    "records": "Finished games: their records and their views at any version.",
+    "tournaments": "Tournaments: create one, its standings, a participant's own rounds.",
+    "catalog": "The games served, their options and component data.",
+}
+"""Each operation's `tag`, in the order the document lists them."""
+
+
 def pascal(game_id: str) -> str:
     return "".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
 
@@ -56,6 +69,7 @@ def build_openapi(
             "description": "Game-state service: create games, make moves, watch them live. "
             "Errors are RFC 9457 problem documents with a stable `code`.",
         },
+        "tags": [{"name": name, "description": text} for name, text in TAGS.items()],
         "paths": _paths(operations, parameters),
         "components": {
             "schemas": schemas,
@@ -202,12 +216,15 @@ def _paths(
 ) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for operation in operations:
+        if operation.tag not in TAGS:
+            raise ValueError(f"{operation.name}: tag {operation.tag!r} is not one of {list(TAGS)}")
         document: dict[str, Any] = {
             "operationId": operation.operation_id,
+            "tags": [operation.tag],
             "summary": operation.summary,
+            # None: the route reads no credentials; said, not left to a default.
+            "security": [dict(requirement) for requirement in operation.security or ()],
         }
-        if operation.security is not None:
-            document["security"] = [dict(requirement) for requirement in operation.security]
         listed = [
             *_parameters(operation.path_model, "path", parameters),
             *_parameters(operation.query_model, "query", parameters),

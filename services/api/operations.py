@@ -8,6 +8,7 @@ A new route is a handler decorated with `operation`::
         "POST",
         "/v1/games/{game_id}/seats/{seat:int}/claim",
         summary="Claim an open seat with its invite code.",
+        tag="seats",
         headers=(IDEMPOTENCY_KEY,),
         answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
         problems=(403, 409, 410),
@@ -30,10 +31,12 @@ A new route is a handler decorated with `operation`::
   - a body: 400 `empty_body` or `malformed_json`, 415 `unsupported_media_type`,
     422 `invalid_request` (or the input's own code) listing `validation_errors`.
 - Headers and tokens stay the handler's to read (`inputs.credentials`,
-  `inputs.idempotency_key`, `preconditions`); `headers` and `security` document them.
+  `inputs.idempotency_key`, `preconditions`); `headers` and `security` document them
+  (`security=None`: the route reads no credentials, anyone may call it).
 - `answers` are the successes; `problems` the statuses the service adds (401, 403,
   409...). 400, 429, 503 (unless `reads_store=False`), 404 with a path, 400/413/415/422
   with a body, and each header's problems are documented without being listed.
+- `tag` groups the operation in the document (one of `openapi.TAGS`).
 - The module lists its operations in `operations`; `app.OPERATIONS` gathers every module's,
   which serves them and documents them (`openapi.build_openapi`).
 """
@@ -91,6 +94,7 @@ class Operation:
     handler: Handler
     operation_id: str
     summary: str
+    tag: str
     security: Security | None
     headers: tuple[Header, ...]
     answers: tuple[Answer, ...]
@@ -147,6 +151,7 @@ def operation(
     path: str,
     *,
     summary: str,
+    tag: str,
     answers: Sequence[Answer],
     problems: Sequence[int] = (),
     security: Security | None = None,
@@ -170,6 +175,7 @@ def operation(
             handler=handler,
             operation_id=operation_id or _camel(handler.__name__),
             summary=summary,
+            tag=tag,
             security=security,
             headers=tuple(headers),
             answers=tuple(answers),

@@ -28,6 +28,7 @@ SVG_HEADERS = {
     "/v1/games/{game_id}/board.svg",
     summary="The board as an SVG picture, drawn from the view for your token "
     "(a spectator's without one). 404 no_picture for a game without a drawing.",
+    tag="games",
     security=BEARER_OR_NONE,
     answers=(
         Answer(

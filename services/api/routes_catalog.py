@@ -15,6 +15,7 @@ from .operations import json_answer, operation
     "GET",
     "/v1/catalog",
     summary="Games, their options and component data.",
+    tag="catalog",
     answers=(json_answer(200, Catalog, "The catalog"),),
     reads_store=False,
 )

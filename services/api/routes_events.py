@@ -60,6 +60,7 @@ RECONNECT_MS = 2000
     "/v1/games/{game_id}/events",
     summary="Events after version `since`, redacted for you; with "
     "Accept: text/event-stream a live SSE stream (resumable with Last-Event-ID).",
+    tag="events",
     security=BEARER_OR_NONE,
     answers=(
         Answer(

@@ -46,6 +46,7 @@ from .preconditions import (
     "POST",
     "/v1/games",
     summary="Create a game; returns one secret token per human seat, once.",
+    tag="games",
     security=BEARER_OR_NONE,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(201, GameCreated, "Created"),),
@@ -63,6 +64,7 @@ async def create_game(request: Request, body: CreateGameRequest) -> Response:
     "GET",
     "/v1/games",
     summary="List the games your platform API key created, newest first.",
+    tag="games",
     security=BEARER,
     answers=(json_answer(200, GameList, "A page of games"),),
     problems=(401,),
@@ -83,6 +85,7 @@ async def list_games(request: Request, query: GameListQuery) -> Response:
     "GET",
     "/v1/games/{game_id}",
     summary="Status, version, whose turn and the view for your token.",
+    tag="games",
     security=BEARER_OR_NONE,
     headers=(IF_NONE_MATCH,),
     answers=(
@@ -103,6 +106,7 @@ async def get_game(request: Request, path: GamePath) -> Response:
     "GET",
     "/v1/games/{game_id}/legal-moves",
     summary="Your legal moves now, each with a label; POST any back verbatim.",
+    tag="moves",
     security=BEARER,
     answers=(json_answer(200, LegalMovesDocument, "Legal moves"),),
     problems=(401, 403, 409),
@@ -116,6 +120,7 @@ async def legal_moves(request: Request, path: GamePath) -> Response:
     "POST",
     "/v1/games/{game_id}/moves",
     summary="Make a move (compare-and-set on expected_version).",
+    tag="moves",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY, IF_MATCH, PREFER),
     answers=(json_answer(200, MoveAccepted, "Applied"),),
@@ -140,6 +145,7 @@ async def make_move(request: Request, path: GamePath, body: MoveRequest) -> Resp
     "ends at once: the others are scored and you rank last. With bot_takes_over (the "
     "default with 3 or more) nothing is committed: `abandoned` is true, your seat is "
     "abandoned and a bot of level leave_bot plays it to the end.",
+    tag="moves",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY, IF_MATCH, PREFER),
     answers=(json_answer(200, MoveAccepted, "Resigned"),),
@@ -184,6 +190,7 @@ def failing_precondition(request: Request) -> Iterator[None]:
     "/v1/games/{game_id}/result",
     summary="Final standings with every score's breakdown; 409 not_finished before the "
     "end, game_aborted for a game that ended without standings.",
+    tag="games",
     answers=(json_answer(200, GameResult, "Standings"),),
     problems=(409,),
 )

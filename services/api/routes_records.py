@@ -29,6 +29,7 @@ from .params import GamePath, GameSeatPath, GameVersionPath, PageQuery
     "ended without standings. Kept SKYPORT_RECORD_TTL "
     "seconds after the end, longer than the game. A tournament table's record waits "
     "(409 deal_in_play) until every table dealt the same seed has finished.",
+    tag="records",
     security=BEARER,
     answers=(json_answer(200, Record, "The record"),),
     problems=(401, 409),
@@ -44,6 +45,7 @@ async def game_record(request: Request, path: GamePath) -> Response:
     "/v1/games/{game_id}/states/{version:int}",
     summary="A finished game as a spectator saw it at `version` (0: before the "
     "first move); 404 version_not_found beyond its last version.",
+    tag="records",
     answers=(json_answer(200, VersionView, "The view at that version"),),
     problems=(409,),
 )
@@ -56,6 +58,7 @@ async def state_at_version(request: Request, path: GameVersionPath) -> Response:
     "GET",
     "/v1/records",
     summary="Records of finished games your API key created, newest first.",
+    tag="records",
     security=BEARER,
     answers=(json_answer(200, RecordList, "A page of records"),),
     problems=(401,),
@@ -72,6 +75,7 @@ async def list_records(request: Request, query: PageQuery) -> Response:
     "/v1/games/{game_id}/seats/{seat:int}/autopilot",
     summary="Step away (on: a bot of the game's leave_bot level plays your turns) "
     "or come back (off), with that seat's own token.",
+    tag="seats",
     security=BEARER,
     answers=(json_answer(200, AutopilotDocument, "Switched"),),
     problems=(401, 403, 409),

@@ -32,6 +32,7 @@ from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
     "of the same claim (seat, code and name) gets its token again; another claim with "
     "that code under the key is 422 idempotency_key_reused (the key is the code "
     "holder's: with another code it is another key).",
+    tag="seats",
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Claimed: the seat's token"),),
     problems=(403, 409, 410),
@@ -49,6 +50,7 @@ async def claim_seat(request: Request, path: GameSeatPath, body: ClaimSeatReques
     "an open seat to a bot of a level the game offers (422 unknown_bot_level otherwise). "
     "Filling the last open seat starts the game. With an Idempotency-Key a retry gets the "
     "first answer.",
+    tag="seats",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, SeatTaken, "Filled"),),
@@ -70,6 +72,7 @@ async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest)
     "earlier code stops working. 409 seat_taken, seat_not_open or game_not_waiting. With "
     "an Idempotency-Key a retry gets the same code while it is still the seat's invite "
     "(409 invite_replaced once it was claimed or replaced).",
+    tag="seats",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, InviteIssued, "The new code, shown only here"),),
@@ -92,6 +95,7 @@ async def reissue_invite(
     summary="The creator calls off a game that still waits for players (status waiting): "
     "it is aborted, and game.cancelled is sent. 409 game_not_waiting once it has started. "
     "With an Idempotency-Key a retry gets the first answer.",
+    tag="games",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(200, GameCancelled, "Cancelled"),),

@@ -53,6 +53,7 @@ def bulk(request: Request) -> BulkCreation:
     "nothing: a refused spec (its index in the problem's `index`) creates none. With an "
     "Idempotency-Key (header or body) a repeat answers the same ids and tokens; the same "
     "key with another body is 422.",
+    tag="games",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(201, BulkCreated, "Created (or replayed: Idempotent-Replayed)"),),
@@ -72,6 +73,7 @@ async def create_games(request: Request, body: BulkCreateRequest) -> Response:
     "ends. Returns each participant's token, once. With an Idempotency-Key a repeat "
     "answers the same id and tokens and creates nothing; the same key with another "
     "body is 422.",
+    tag="tournaments",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
     answers=(json_answer(201, TournamentCreated, "Created (or replayed: Idempotent-Replayed)"),),
@@ -89,6 +91,7 @@ async def create_tournament(request: Request, body: CreateTournamentRequest) -> 
     "/v1/tournaments/{tournament_id}",
     summary="Standings (points, the game's measure, then the format's tie-break) and "
     "every round's tables with their game ids.",
+    tag="tournaments",
     answers=(json_answer(200, TournamentDocument, "The tournament"),),
 )
 async def get_tournament(request: Request, path: TournamentPath) -> Response:
@@ -99,6 +102,7 @@ async def get_tournament(request: Request, path: TournamentPath) -> Response:
     "GET",
     "/v1/tournaments/{tournament_id}/standings.csv",
     summary="The standings as CSV (RFC 4180, a header row).",
+    tag="tournaments",
     answers=(Answer(200, "The standings", {"text/csv": {"type": "string"}}),),
     operation_id="tournamentStandingsCsv",
 )
@@ -117,6 +121,7 @@ async def standings_csv(request: Request, path: TournamentPath) -> Response:
     "GET",
     "/v1/tournaments/{tournament_id}/me",
     summary="Your rounds (table, seat, game id and seat token) for your participant token.",
+    tag="tournaments",
     security=BEARER,
     answers=(json_answer(200, MyTournament, "Your rounds"),),
     problems=(401,),

@@ -101,6 +101,7 @@ def test_a_declaration_whose_path_and_model_disagree_is_refused():
         "POST",
         "/v1/games/{game_id}/seats/{seat:int}/claim",
         summary="Claim a seat.",
+        tag="seats",
         answers=(json_answer(200, Catalog, "Claimed"),),
     )
     with pytest.raises(TypeError, match="seat"):
@@ -114,10 +115,12 @@ def test_a_declaration_takes_only_path_query_and_body():
     async def seat(request: Request, path: GameSeatPath, query: GamePath) -> Response:
         raise AssertionError("never called")
 
-    declare = operation("GET", "/v1/things", summary="Things.", answers=())
+    declare = operation("GET", "/v1/things", summary="Things.", tag="games", answers=())
     with pytest.raises(TypeError, match="'page' is not path, query or body"):
         declare(listing)
-    seats = operation("GET", "/v1/games/{game_id}/seats/{seat:int}", summary="A.", answers=())
+    seats = operation(
+        "GET", "/v1/games/{game_id}/seats/{seat:int}", summary="A.", tag="seats", answers=()
+    )
     with pytest.raises(TypeError, match="'query' must be a QueryParams"):
         seats(seat)
 
