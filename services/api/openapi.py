@@ -21,6 +21,14 @@ from services.engine import Game
 from services.gameplay.payloads import ProblemDocument
 
 from .operations import Answer, Operation
+from .params import (
+    ACCEPT_ENCODING,
+    RATE_LIMIT_HEADERS,
+    REQUEST_ID,
+    RETRY_AFTER,
+    WWW_AUTHENTICATE,
+    ResponseHeader,
+)
 
 REF = "#/components/schemas/{model}"
 PROBLEM = {"$ref": REF.format(model="ProblemDocument")}
@@ -52,6 +60,16 @@ TAGS = {
 }
 """Each operation's `tag`, in the order the document lists them."""
 
+EVERY_ANSWER = (*RATE_LIMIT_HEADERS, REQUEST_ID)
+"""Headers the middleware may put on any answer under /v1 (`ratelimit`, `requestlog`)."""
+PROBLEM_HEADERS: dict[int, tuple[ResponseHeader, ...]] = {
+    401: (WWW_AUTHENTICATE,),
+    415: (ACCEPT_ENCODING,),
+    429: (RETRY_AFTER,),
+    503: (RETRY_AFTER,),
+}
+"""Headers a problem of that status may carry beyond `EVERY_ANSWER`."""
+
 
 def pascal(game_id: str) -> str:
     return "".join(part.capitalize() for part in game_id.replace("_", "-").split("-"))
@@ -73,6 +91,7 @@ def build_openapi(
         "paths": _paths(operations, parameters),
         "components": {
             "schemas": schemas,
+            "headers": _headers(operations),
             "securitySchemes": {
                 "bearer": {
                     "type": "http",
@@ -246,11 +265,16 @@ def _paths(
                 "required": operation.body_required,
                 "content": {"application/json": {"schema": _ref(operation.body_model)}},
             }
+        answered_with = [header for sent in operation.headers for header in sent.answered_with]
         document["responses"] = {
-            **{str(answer.status): _answer(answer) for answer in operation.answers},
+            **{
+                str(answer.status): _answer(answer, [*answer.headers, *answered_with])
+                for answer in operation.answers
+            },
             **{
                 str(status): {
                     "description": PROBLEM_TEXTS[status],
+                    "headers": _header_refs(PROBLEM_HEADERS.get(status, ())),
                     "content": {"application/problem+json": {"schema": PROBLEM}},
                 }
                 for status in operation.statuses()
@@ -295,8 +319,9 @@ def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
     return {**kept[0], **rest} if len(kept) == 1 else {**rest, "anyOf": kept}
 
 
-def _answer(answer: Answer) -> dict[str, Any]:
+def _answer(answer: Answer, headers: Sequence[ResponseHeader]) -> dict[str, Any]:
     document: dict[str, Any] = {"description": answer.description}
+    document["headers"] = _header_refs(headers)
     if answer.content:
         document["content"] = {
             media: {"schema": _ref(content) if isinstance(content, type) else dict(content)}
@@ -307,6 +332,37 @@ def _answer(answer: Answer) -> dict[str, Any]:
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": REF.format(model=model.__name__)}
+
+
+HEADER_REF = "#/components/headers/{name}"
+
+
+def _header_refs(headers: Iterable[ResponseHeader]) -> dict[str, Any]:
+    """An answer's headers: its own, then those of every answer."""
+    named = {header.name: header for header in [*headers, *EVERY_ANSWER]}
+    return {name: {"$ref": HEADER_REF.format(name=name)} for name in named}
+
+
+def _headers(operations: Iterable[Operation]) -> dict[str, Any]:
+    """Every response header an answer names, once."""
+    found: dict[str, ResponseHeader] = {}
+    every = [
+        *EVERY_ANSWER,
+        *(header for headers in PROBLEM_HEADERS.values() for header in headers),
+        *(header for op in operations for answer in op.answers for header in answer.headers),
+        *(header for op in operations for sent in op.headers for header in sent.answered_with),
+    ]
+    for header in every:
+        if found.setdefault(header.name, header) != header:
+            raise ValueError(f"two response headers are named {header.name}")
+    return {
+        name: {
+            "description": header.description,
+            "required": header.required,
+            "schema": dict(header.schema),
+        }
+        for name, header in sorted(found.items())
+    }
 
 
 # --- endpoints -------------------------------------------------------------------------

@@ -33,9 +33,13 @@ A new route is a handler decorated with `operation`::
 - Headers and tokens stay the handler's to read (`inputs.credentials`,
   `inputs.idempotency_key`, `preconditions`); `headers` and `security` document them
   (`security=None`: the route reads no credentials, anyone may call it).
-- `answers` are the successes; `problems` the statuses the service adds (401, 403,
-  409...). 400, 429, 503 (unless `reads_store=False`), 404 with a path, 400/413/415/422
-  with a body, and each header's problems are documented without being listed.
+- `answers` are the successes, each with the headers the handler sets on it
+  (`Answer.headers`: ETag, Location...); `problems` the statuses the service adds (401,
+  403, 409...). 400, 429, 503 (unless `reads_store=False`), 404 with a path,
+  400/413/415/422 with a body, and each header's problems are documented without being
+  listed, as are the headers a request header brings (`Header.answered_with`:
+  Idempotent-Replayed...) and those the middleware puts on every answer (`RateLimit-*`,
+  `X-Request-Id`, `Retry-After`).
 - `tag` groups the operation in the document (one of `openapi.TAGS`).
 - The module lists its operations in `operations`; `app.OPERATIONS` gathers every module's,
   which serves them and documents them (`openapi.build_openapi`).
@@ -57,7 +61,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .inputs import json_body, path_params, query_params
-from .params import Header, PathParams, QueryParams
+from .params import Header, PathParams, QueryParams, ResponseHeader
 
 Handler = Callable[..., Awaitable[Response]]
 Security = tuple[Mapping[str, list[str]], ...]
@@ -72,16 +76,22 @@ _CONVERTOR = re.compile(r"\{(\w+)(?::\w+)?\}")
 
 @dataclass(frozen=True)
 class Answer:
-    """A success a route gives: its status, what it means, and its body per media type
-    (a model, or a JSON schema for what is not one)."""
+    """A success a route gives: its status, what it means, its body per media type (a
+    model, or a JSON schema for what is not one) and the headers the handler sets on it."""
 
     status: int
     description: str
     content: Mapping[str, type[BaseModel] | Mapping[str, Any]] = field(default_factory=dict)
+    headers: tuple[ResponseHeader, ...] = ()
 
 
-def json_answer(status: int, model: type[BaseModel], description: str) -> Answer:
-    return Answer(status, description, {"application/json": model})
+def json_answer(
+    status: int,
+    model: type[BaseModel],
+    description: str,
+    headers: tuple[ResponseHeader, ...] = (),
+) -> Answer:
+    return Answer(status, description, {"application/json": model}, headers)
 
 
 @dataclass(frozen=True)

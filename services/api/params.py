@@ -1,4 +1,5 @@
-"""What a REST request names in its path, query string and headers, as pydantic models.
+"""What a REST request names in its path, query string and headers, as pydantic models,
+and the headers its answers carry.
 
 The models parse the request (`operations` hands a route its parsed `path` and `query`)
 and describe it in the OpenAPI document, so the two cannot drift. Their limits and
@@ -157,18 +158,127 @@ class EventsQuery(QueryParams):
     )
 
 
-# --- headers -------------------------------------------------------------------------
+# --- headers ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResponseHeader:
+    """A header an answer carries, as the OpenAPI document shows it (one entry of its
+    `components/headers`, referred to by each answer that carries it)."""
+
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+    required: bool = False
+    """Whether every answer that declares it carries it."""
+
+
+ETAG = ResponseHeader(
+    name="ETag",
+    description="A weak entity tag of this representation: its version, what changes "
+    "without a new version and whose view it is. Send it back in If-None-Match (304 while "
+    "unchanged) or, for a game, in If-Match on a move or a resignation.",
+    schema={"type": "string", "pattern": r'^W/"v[0-9]+-[0-9a-z-]+"$'},
+    required=True,
+)
+VARY_AUTHORIZATION = ResponseHeader(
+    name="Vary",
+    description="Authorization: each token has its own representation (and Accept-Encoding "
+    "where the answer may be compressed).",
+    schema={"type": "string"},
+    required=True,
+)
+CACHE_CONTROL = ResponseHeader(
+    name="Cache-Control",
+    description="How long, and by whom, this answer may be kept.",
+    schema={"type": "string"},
+)
+LOCATION = ResponseHeader(
+    name="Location",
+    description="The address of what was created (a replayed creation names the same one).",
+    schema={"type": "string", "format": "uri-reference"},
+    required=True,
+)
+CONTENT_DISPOSITION = ResponseHeader(
+    name="Content-Disposition",
+    description="attachment, with a file name.",
+    schema={"type": "string"},
+    required=True,
+)
+IDEMPOTENT_REPLAYED = ResponseHeader(
+    name="Idempotent-Replayed",
+    description="true: this is the first answer to this Idempotency-Key, given again; "
+    "nothing was changed by this request. Absent on a first answer.",
+    schema={"type": "string", "enum": ["true"]},
+)
+PREFERENCE_APPLIED = ResponseHeader(
+    name="Preference-Applied",
+    description="return=minimal when Prefer asked for it: the answer's view is empty ({}).",
+    schema={"type": "string", "enum": ["return=minimal"]},
+)
+RATE_LIMIT_HEADERS = (
+    ResponseHeader(
+        name="RateLimit-Limit",
+        description="Requests allowed in the window of the tightest limit (per client IP or "
+        "per bearer token). Sent when a rate limit is configured.",
+        schema={"type": "integer", "minimum": 0},
+    ),
+    ResponseHeader(
+        name="RateLimit-Remaining",
+        description="Requests left in the current window of that limit.",
+        schema={"type": "integer", "minimum": 0},
+    ),
+    ResponseHeader(
+        name="RateLimit-Reset",
+        description="Seconds until that window ends.",
+        schema={"type": "integer", "minimum": 0},
+    ),
+    ResponseHeader(
+        name="RateLimit-Policy",
+        description='The limit, as `"<ip|token|created>";q=<requests>;w=<seconds>`.',
+        schema={"type": "string"},
+    ),
+)
+"""On every answer under /v1 while a limit is set (`ratelimit.RateLimitMiddleware`), and on
+a 429 of another quota (`too_many_games_created`) that quota's own."""
+RETRY_AFTER = ResponseHeader(
+    name="Retry-After",
+    description="Seconds to wait before trying again.",
+    schema={"type": "integer", "minimum": 0},
+)
+REQUEST_ID = ResponseHeader(
+    name="X-Request-Id",
+    description="The request's id in the service's logs: the caller's own X-Request-Id when "
+    "it is 1-128 of A-Z a-z 0-9 . _ : -, else a new one.",
+    schema={"type": "string"},
+)
+"""Every answer the app gives has one (`requestlog`); a connection refused before the app
+(`http_protocol`'s 429) has none, so it is not `required`."""
+WWW_AUTHENTICATE = ResponseHeader(
+    name="WWW-Authenticate",
+    description='Bearer realm="skyport": send a seat token or an API key as a bearer token.',
+    schema={"type": "string"},
+    required=True,
+)
+"""On every 401 (`problems.unauthorized`)."""
+ACCEPT_ENCODING = ResponseHeader(
+    name="Accept-Encoding",
+    description="identity: a body sent with a Content-Encoding is refused; send it plain.",
+    schema={"type": "string"},
+)
 
 
 @dataclass(frozen=True)
 class Header:
     """A request header a route reads (its parser is named beside it), as the OpenAPI
-    document shows it, and the problems a bad value gets."""
+    document shows it, the problems a bad value gets, and the headers a success answers
+    it with."""
 
     name: str
     description: str
     schema: Mapping[str, Any]
     problems: tuple[int, ...] = ()
+    answered_with: tuple[ResponseHeader, ...] = ()
 
 
 IDEMPOTENCY_KEY = Header(
@@ -176,8 +286,9 @@ IDEMPOTENCY_KEY = Header(
     description="A retry with the same key returns the first answer and changes nothing.",
     schema={"type": "string", "pattern": IDEMPOTENCY_KEY_PATTERN},
     problems=(400,),
+    answered_with=(IDEMPOTENT_REPLAYED,),
 )
-"""Read by `inputs.idempotency_key`."""
+"""Read by `inputs.idempotency_key`; a replay says so (`inputs.replay_headers`)."""
 
 IF_MATCH = Header(
     name="If-Match",
@@ -194,6 +305,7 @@ PREFER = Header(
     description="return=minimal (RFC 7240): the answer's view is left empty ({}), which "
     "spares building and sending it; the answer says Preference-Applied: return=minimal.",
     schema={"type": "string"},
+    answered_with=(PREFERENCE_APPLIED,),
 )
 """Read by `inputs.prefers_minimal`."""
 
@@ -203,3 +315,16 @@ IF_NONE_MATCH = Header(
     schema={"type": "string"},
 )
 """Read by `preconditions.not_modified`."""
+
+LAST_EVENT_ID_PATTERN = r"^([0-9]{1,12})(-end|-start)?$"
+LAST_EVENT_ID = Header(
+    name="Last-Event-ID",
+    description="With Accept: text/event-stream: the id of the last event you received "
+    "(EventSource sends it when it reconnects). The stream resumes after that version "
+    "(`<version>-start`: after the game's start); `<version>-end` is answered 204 (the "
+    "stream is over), or 400 invalid_last_event_id if the game has not ended. It takes "
+    "the place of `since`. Ignored without Accept: text/event-stream.",
+    schema={"type": "string", "pattern": LAST_EVENT_ID_PATTERN},
+    problems=(400,),
+)
+"""Read by `routes_events`."""

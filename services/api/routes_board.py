@@ -11,7 +11,7 @@ from . import pictures
 from .compression import encode
 from .inputs import credentials, service
 from .operations import BEARER_OR_NONE, Answer, operation
-from .params import GamePath
+from .params import CACHE_CONTROL, ETAG, IF_NONE_MATCH, VARY_AUTHORIZATION, GamePath
 from .preconditions import not_modified
 
 SVG_HEADERS = {
@@ -30,13 +30,19 @@ SVG_HEADERS = {
     "(a spectator's without one). 404 no_picture for a game without a drawing.",
     tag="games",
     security=BEARER_OR_NONE,
+    headers=(IF_NONE_MATCH,),
     answers=(
         Answer(
             200,
             "The picture (weak ETag, Vary: Authorization)",
             {"image/svg+xml": {"type": "string"}},
+            headers=(ETAG, VARY_AUTHORIZATION, CACHE_CONTROL),
         ),
-        Answer(304, "Unchanged since the ETag in If-None-Match"),
+        Answer(
+            304,
+            "Unchanged since the ETag in If-None-Match",
+            headers=(ETAG, VARY_AUTHORIZATION, CACHE_CONTROL),
+        ),
     ),
     problems=(401, 409),
     operation_id="boardPicture",

@@ -9,6 +9,7 @@ from services.gameplay.payloads import Catalog
 
 from .inputs import json_response, service
 from .operations import json_answer, operation
+from .params import CACHE_CONTROL
 
 
 @operation(
@@ -16,7 +17,7 @@ from .operations import json_answer, operation
     "/v1/catalog",
     summary="Games, their options and component data.",
     tag="catalog",
-    answers=(json_answer(200, Catalog, "The catalog"),),
+    answers=(json_answer(200, Catalog, "The catalog", headers=(CACHE_CONTROL,)),),
     reads_store=False,
 )
 async def catalog(request: Request) -> Response:

@@ -47,10 +47,10 @@ from services.store import GameStatus
 
 from .inputs import credentials, json_response, service
 from .operations import BEARER_OR_NONE, Answer, operation
-from .params import EventsQuery, GamePath
+from .params import CACHE_CONTROL, LAST_EVENT_ID, LAST_EVENT_ID_PATTERN, EventsQuery, GamePath
 from .ratelimit import ConnectionsPerClient, client_ip
 
-_LAST_EVENT_ID = re.compile(r"^(\d{1,12})(-end|-start)?$")
+_LAST_EVENT_ID = re.compile(LAST_EVENT_ID_PATTERN)
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RECONNECT_MS = 2000
 
@@ -62,11 +62,13 @@ RECONNECT_MS = 2000
     "Accept: text/event-stream a live SSE stream (resumable with Last-Event-ID).",
     tag="events",
     security=BEARER_OR_NONE,
+    headers=(LAST_EVENT_ID,),
     answers=(
         Answer(
             200,
             "A page of log entries, or a live stream",
             {"application/json": EventsPage, "text/event-stream": {"type": "string"}},
+            headers=(CACHE_CONTROL,),
         ),
         Answer(204, "Last-Event-ID was the end of the stream."),
     ),

@@ -31,7 +31,17 @@ from .inputs import (
     service,
 )
 from .operations import BEARER, BEARER_OR_NONE, Answer, json_answer, operation
-from .params import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH, PREFER, GameListQuery, GamePath
+from .params import (
+    ETAG,
+    IDEMPOTENCY_KEY,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    LOCATION,
+    PREFER,
+    VARY_AUTHORIZATION,
+    GameListQuery,
+    GamePath,
+)
 from .preconditions import (
     VARY,
     entity_tag,
@@ -49,7 +59,7 @@ from .preconditions import (
     tag="games",
     security=BEARER_OR_NONE,
     headers=(IDEMPOTENCY_KEY,),
-    answers=(json_answer(201, GameCreated, "Created"),),
+    answers=(json_answer(201, GameCreated, "Created", headers=(LOCATION,)),),
     problems=(401,),
 )
 async def create_game(request: Request, body: CreateGameRequest) -> Response:
@@ -89,8 +99,17 @@ async def list_games(request: Request, query: GameListQuery) -> Response:
     security=BEARER_OR_NONE,
     headers=(IF_NONE_MATCH,),
     answers=(
-        json_answer(200, GameDocument, "The game (weak ETag, Vary: Authorization)"),
-        Answer(304, "Unchanged since the ETag in If-None-Match"),
+        json_answer(
+            200,
+            GameDocument,
+            "The game (weak ETag, Vary: Authorization)",
+            headers=(ETAG, VARY_AUTHORIZATION),
+        ),
+        Answer(
+            304,
+            "Unchanged since the ETag in If-None-Match",
+            headers=(ETAG, VARY_AUTHORIZATION),
+        ),
     ),
     problems=(401, 409),
 )

@@ -23,7 +23,7 @@ from services.gameplay.tournament_runner import TournamentRunner, tournament_not
 
 from .inputs import credentials, idempotency_key, json_response, replay_headers
 from .operations import BEARER, Answer, json_answer, operation
-from .params import IDEMPOTENCY_KEY, PathParams
+from .params import CONTENT_DISPOSITION, IDEMPOTENCY_KEY, LOCATION, PathParams
 
 
 class TournamentPath(PathParams):
@@ -76,7 +76,14 @@ async def create_games(request: Request, body: BulkCreateRequest) -> Response:
     tag="tournaments",
     security=BEARER,
     headers=(IDEMPOTENCY_KEY,),
-    answers=(json_answer(201, TournamentCreated, "Created (or replayed: Idempotent-Replayed)"),),
+    answers=(
+        json_answer(
+            201,
+            TournamentCreated,
+            "Created (or replayed: Idempotent-Replayed)",
+            headers=(LOCATION,),
+        ),
+    ),
     problems=(401, 409),
 )
 async def create_tournament(request: Request, body: CreateTournamentRequest) -> Response:
@@ -103,7 +110,11 @@ async def get_tournament(request: Request, path: TournamentPath) -> Response:
     "/v1/tournaments/{tournament_id}/standings.csv",
     summary="The standings as CSV (RFC 4180, a header row).",
     tag="tournaments",
-    answers=(Answer(200, "The standings", {"text/csv": {"type": "string"}}),),
+    answers=(
+        Answer(
+            200, "The standings", {"text/csv": {"type": "string"}}, headers=(CONTENT_DISPOSITION,)
+        ),
+    ),
     operation_id="tournamentStandingsCsv",
 )
 async def standings_csv(request: Request, path: TournamentPath) -> Response:

@@ -1,6 +1,6 @@
 """Schemathesis against /openapi.json on a real server: generated requests — valid and
 deliberately invalid — never get a 5xx, every answer matches the documented statuses,
-content types and schemas, and nothing that fails changes a game.
+content types, schemas and headers, and nothing that fails changes a game.
 
 150 cases per generation mode by default; set SKYPORT_SCHEMATHESIS_CASES for a longer run."""
 
@@ -19,6 +19,7 @@ from schemathesis.checks import (
     content_type_conformance,
     negative_data_rejection,
     not_a_server_error,
+    response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -99,6 +100,7 @@ CHECKS = [
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
+    response_headers_conformance,
     negative_data_rejection,
 ]
 

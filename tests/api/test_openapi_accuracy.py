@@ -5,13 +5,45 @@ the moves it takes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
+from services.api.preconditions import IF_MATCH_PATTERN
+
 pytestmark = pytest.mark.timeout(120)
+
+KEY = "platform-key-for-tests-0001"
+
+CONTRACT_HEADERS = {
+    "accept-encoding",
+    "cache-control",
+    "content-disposition",
+    "etag",
+    "idempotent-replayed",
+    "location",
+    "preference-applied",
+    "ratelimit-limit",
+    "ratelimit-policy",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "retry-after",
+    "vary",
+    "www-authenticate",
+    "x-request-id",
+}
+"""The headers a client acts on: each one an answer carries must be declared on it."""
+
+
+@pytest.fixture
+def settings(settings):
+    """Rate limits on (high), so that every answer carries its RateLimit-* headers."""
+    return settings.model_copy(
+        update={"rate_limit_per_ip": 1_000_000, "rate_limit_per_token": 1_000_000}
+    )
 
 
 @pytest.fixture
@@ -27,6 +59,71 @@ def operations(document: dict[str, Any]):
     for path, item in document["paths"].items():
         for method, operation in item.items():
             yield method, path, operation
+
+
+def template_of(document: dict[str, Any], method: str, url: str) -> str:
+    """The documented path `url` is an instance of (a literal path before a template)."""
+    path = url.split("?", 1)[0]
+    candidates = sorted(
+        (template for template, item in document["paths"].items() if method in item),
+        key=lambda template: template.count("{"),
+    )
+    for template in candidates:
+        pattern = "^" + re.sub(r"\\{\w+\\}", "[^/]+", re.escape(template)) + "$"
+        if re.match(pattern, path):
+            return template
+    raise AssertionError(f"{method.upper()} {path} is not documented")
+
+
+def header_schema(document: dict[str, Any], declared: dict[str, Any]) -> dict[str, Any]:
+    ref = declared.get("$ref")
+    if ref:
+        return document["components"]["headers"][ref.rsplit("/", 1)[1]]
+    return declared
+
+
+def check_headers(document: dict[str, Any], method: str, url: str, response) -> None:
+    """Every contract header the answer carries is declared on its status, with a schema
+    its value meets; every header declared required is there."""
+    operation = document["paths"][template_of(document, method, url)][method]
+    status = str(response.status_code)
+    assert status in operation["responses"], f"{method} {url}: {status} is not documented"
+    declared = {
+        name.lower(): header_schema(document, header)
+        for name, header in operation["responses"][status].get("headers", {}).items()
+    }
+    for name in CONTRACT_HEADERS & {name.lower() for name in response.headers}:
+        assert name in declared, f"{method.upper()} {url} {status} sends {name}, undeclared"
+        schema = declared[name]["schema"]
+        value: Any = response.headers[name]
+        if schema.get("type") == "integer":
+            assert value.isdigit(), (name, value)
+            value = int(value)
+        Draft202012Validator(schema).validate(value)
+    for name, header in declared.items():
+        if header.get("required"):
+            assert name in response.headers, f"{method.upper()} {url} {status} lacks {name}"
+
+
+class Checked:
+    """The test client, checking each answer's headers against the document."""
+
+    def __init__(self, client, document: dict[str, Any]) -> None:
+        self.client = client
+        self.document = document
+        self.seen: set[tuple[str, str, int]] = set()
+
+    def __call__(self, method: str, url: str, **kwargs: Any):
+        response = self.client.request(method.upper(), url, **kwargs)
+        check_headers(self.document, method, url, response)
+        template = template_of(self.document, method, url)
+        self.seen.add((method, template, response.status_code))
+        return response
+
+
+@pytest.fixture
+def call(client, document) -> Checked:
+    return Checked(client, document)
 
 
 # --- the document as such -----------------------------------------------------------
@@ -52,6 +149,238 @@ def test_every_operation_has_one_tag_the_document_lists(document):
     assert tag_of[("post", "/v1/games/{game_id}/moves")] == "moves"
     assert tag_of[("get", "/v1/games/{game_id}/events")] == "events"
     assert tag_of[("post", "/v1/games/{game_id}/seats/{seat}/claim")] == "seats"
+
+
+# --- response headers ----------------------------------------------------------------
+
+
+def test_every_header_an_answer_names_is_a_declared_component(document):
+    components = document["components"]["headers"]
+    for method, path, operation in operations(document):
+        for status, answer in operation["responses"].items():
+            headers = answer.get("headers", {})
+            for name, header in headers.items():
+                ref = header["$ref"].rsplit("/", 1)[1]
+                assert ref == name and name in components, (method, path, status, name)
+            assert {"RateLimit-Remaining", "X-Request-Id"} <= set(headers), (method, path, status)
+
+
+def test_a_game_read_declares_its_etag_and_answers_304_as_documented(api, call, document):
+    created = api.create()
+    game = f"/v1/games/{created['id']}"
+    first = call("get", game)
+    assert first.status_code == 200 and first.headers["etag"].startswith('W/"v0-')
+    again = call("get", game, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+    for status in ("200", "304"):
+        headers = document["paths"]["/v1/games/{game_id}"]["get"]["responses"][status]["headers"]
+        assert {"ETag", "Vary"} <= set(headers)
+
+
+def test_the_board_picture_declares_if_none_match_and_its_etag(api, call, document):
+    """board.svg honoured If-None-Match (304) but the document did not name the header."""
+    created = api.create("sky-islands", 2)
+    picture = f"/v1/games/{created['id']}/board.svg"
+    first = call("get", picture)
+    assert first.status_code == 200
+    again = call("get", picture, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+    operation = document["paths"]["/v1/games/{game_id}/board.svg"]["get"]
+    assert "If-None-Match" in [p["name"] for p in operation["parameters"] if p["in"] == "header"]
+    assert "ETag" in operation["responses"]["200"]["headers"]
+    assert "ETag" in operation["responses"]["304"]["headers"]
+
+
+def test_creations_declare_location_and_replays_idempotent_replayed(api, call, document):
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+    key = {"Idempotency-Key": "created-once", **auth(KEY)}
+    created = call("post", "/v1/games", json=body, headers=key)
+    assert created.status_code == 201
+    assert created.headers["location"] == f"/v1/games/{created.json()['id']}"
+    replayed = call("post", "/v1/games", json=body, headers=key)
+    assert replayed.status_code == 201 and replayed.headers["idempotent-replayed"] == "true"
+    assert replayed.headers["location"] == created.headers["location"]
+    tournament = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "Ada"}, {"name": "Bo"}],
+        "format": {"kind": "round_robin"},
+    }
+    made = call("post", "/v1/tournaments", json=tournament, headers=key)
+    assert made.status_code == 201
+    assert made.headers["location"] == f"/v1/tournaments/{made.json()['id']}"
+    bulk = call("post", "/v1/games/bulk", json={"games": [body]}, headers=key)
+    assert bulk.status_code == 201 and "location" not in bulk.headers
+    for _method, path, operation in operations(document):
+        takes_key = any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", []))
+        for status, answer in operation["responses"].items():
+            if status.startswith("2"):
+                assert ("Idempotent-Replayed" in answer["headers"]) == takes_key, (path, status)
+
+
+def test_every_operation_answers_with_the_headers_it_declares(api, call):
+    """A tour of the API with rate limits on: every answer's headers are checked."""
+    key = auth(KEY)
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}], "seed": 3}
+    created = call("post", "/v1/games", json=body).json()
+    assert call("post", "/v1/games/bulk", json={"games": [body]}, headers=key).status_code == 201
+    game_id = created["id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    game = f"/v1/games/{game_id}"
+    assert call("get", "/v1/catalog").status_code == 200
+    assert call("get", "/v1/games", headers=key).status_code == 200
+    assert call("get", "/v1/games").status_code == 401
+    assert call("get", "/v1/records", headers=key).status_code == 200
+    assert call("get", f"{game}/result").status_code == 409
+    assert call("get", f"{game}/events").status_code == 200
+    assert call("get", f"{game}/events", params={"since": "x"}).status_code == 400
+    turn = api.game(game_id)["turn"][0]
+    legal = call("get", f"{game}/legal-moves", headers=auth(tokens[turn]))
+    assert legal.status_code == 200
+    moved = call(
+        "post",
+        f"{game}/moves",
+        json={"move": legal.json()["moves"][0]},
+        headers={
+            **auth(tokens[turn]),
+            "Prefer": "return=minimal",
+            "Idempotency-Key": "move-once-1",
+        },
+    )
+    assert moved.status_code == 200 and moved.headers["preference-applied"] == "return=minimal"
+    stale = call(
+        "post",
+        f"{game}/moves",
+        json={"move": legal.json()["moves"][0], "expected_version": 0},
+        headers=auth(tokens[turn]),
+    )
+    assert stale.status_code in (403, 409, 422)
+    squeezed = call(
+        "post",
+        f"{game}/resign",
+        content=b"{}",
+        headers={**auth(tokens[0]), "Content-Type": "application/json", "Content-Encoding": "gzip"},
+    )
+    assert squeezed.status_code == 415 and squeezed.headers["accept-encoding"] == "identity"
+    resigned = call("post", f"{game}/resign", json={}, headers=auth(tokens[0]))
+    assert resigned.status_code == 200
+    assert call("get", f"{game}/result").status_code == 200
+    assert call("get", f"{game}/states/0").status_code == 200
+    assert call("get", f"{game}/record", headers=auth(tokens[1])).status_code == 200
+    ended = call(
+        "get",
+        f"{game}/events",
+        headers={
+            "Accept": "text/event-stream",
+            "Last-Event-ID": f"{resigned.json()['version']}-end",
+        },
+    )
+    assert ended.status_code == 204
+    stream = call("get", f"{game}/events", headers={"Accept": "text/event-stream"})
+    assert stream.status_code == 200 and "event: end" in stream.text
+    # Open seats: claimed, filled with a bot, given a new invite; a waiting game cancelled.
+    waiting = api.create(seats=[{"open": True}, {"open": True}, {"name": "Host"}])
+    host = {**auth(waiting["creator_token"])}
+    seats = f"/v1/games/{waiting['id']}/seats"
+    claimed = call(
+        "post", f"{seats}/0/claim", json={"code": waiting["seats"][0]["invite_code"], "name": "Cy"}
+    )
+    assert claimed.status_code == 200
+    reissued = call("post", f"{seats}/1/invite", headers=host)
+    assert reissued.status_code == 200
+    other = api.create(seats=[{"open": True}, {"name": "Host"}])
+    filled = call(
+        "post",
+        f"/v1/games/{other['id']}/seats/0/bot",
+        json={"bot": "random"},
+        headers=auth(other["creator_token"]),
+    )
+    assert filled.status_code == 200
+    cancelled = call("post", f"/v1/games/{waiting['id']}/cancel", headers=host)
+    assert cancelled.status_code == 200
+    autopilot = call(
+        "post",
+        f"/v1/games/{other['id']}/seats/1/autopilot",
+        json={"on": True},
+        headers=auth(other["seats"][1]["token"]),
+    )
+    assert autopilot.status_code in (200, 409)
+    tournament = call(
+        "post",
+        "/v1/tournaments",
+        json={
+            "game": "hidden-numbers",
+            "participants": [{"name": "Ada"}, {"name": "Bo"}],
+            "format": {"kind": "round_robin"},
+        },
+        headers=key,
+    ).json()
+    where = f"/v1/tournaments/{tournament['id']}"
+    assert call("get", where).status_code == 200
+    csv = call("get", f"{where}/standings.csv")
+    assert csv.status_code == 200 and "attachment" in csv.headers["content-disposition"]
+    mine = call("get", f"{where}/me", headers=auth(tournament["participants"][0]["token"]))
+    assert mine.status_code == 200
+    assert call("get", "/v1/games/" + "a" * 24).status_code == 404
+    touched = {(method, template) for method, template, _ in call.seen}
+    every = {(method, path) for method, path, _ in operations(call.document)}
+    assert every - touched <= {("get", "/v1/games/{game_id}/board.svg")}, every - touched
+
+
+def test_a_refusal_over_the_rate_limit_declares_retry_after(client, document, settings, games):
+    from starlette.testclient import TestClient
+
+    from services.api.app import create_app
+
+    tight = settings.model_copy(
+        update={"rate_limit_per_ip": 2, "key_prefix": settings.key_prefix + "-tight"}
+    )
+    with TestClient(create_app(tight, games)) as limited:
+        answers = [limited.get("/v1/catalog") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    refused = answers[-1]
+    assert int(refused.headers["retry-after"]) >= 0
+    check_headers(document, "get", "/v1/catalog", refused)
+    for method, path, operation in operations(document):
+        assert "Retry-After" in operation["responses"]["429"]["headers"], (method, path)
+
+
+# --- request headers -------------------------------------------------------------------
+
+
+def header_parameter(document: dict[str, Any], method: str, path: str, name: str) -> dict:
+    listed = document["paths"][path][method].get("parameters", [])
+    found = [p for p in listed if p["in"] == "header" and p["name"] == name]
+    assert found, f"{method.upper()} {path} does not declare {name}"
+    return found[0]
+
+
+@pytest.mark.parametrize("value", ["0", "17", "0-start", "12-end", "999999999999"])
+def test_last_event_id_is_declared_with_each_form_the_stream_takes(document, value):
+    declared = header_parameter(document, "get", "/v1/games/{game_id}/events", "Last-Event-ID")
+    assert re.search(declared["schema"]["pattern"], value)
+
+
+@pytest.mark.parametrize("value", ["abc", "1-begin", "-1", "1.5", "1234567890123", "7 end"])
+def test_a_last_event_id_the_document_refuses_the_stream_refuses(api, document, value):
+    declared = header_parameter(document, "get", "/v1/games/{game_id}/events", "Last-Event-ID")
+    assert not re.search(declared["schema"]["pattern"], value)
+    created = api.create()
+    answer = api.client.get(
+        f"/v1/games/{created['id']}/events",
+        headers={"Accept": "text/event-stream", "Last-Event-ID": value},
+    )
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_last_event_id"
+    assert "400" in document["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]
+
+
+def test_if_match_is_declared_with_the_servers_own_pattern(document):
+    for path in ("/v1/games/{game_id}/moves", "/v1/games/{game_id}/resign"):
+        declared = header_parameter(document, "post", path, "If-Match")
+        assert declared["schema"]["pattern"] == IF_MATCH_PATTERN
+        for taken in ("*", 'W/"v3"', '"v3"', 'W/"v3-0a1b2c3d"'):
+            assert re.search(declared["schema"]["pattern"], taken)
+        for refused in ("v3", 'W/"3"', "anything"):
+            assert not re.search(declared["schema"]["pattern"], refused)
 
 
 # --- security --------------------------------------------------------------------------
