@@ -118,9 +118,16 @@ def _joins_emoji(name: str, index: int) -> bool:
     )
 
 
-SeatName = Annotated[str, AfterValidator(seat_name)]
+SHOWN_SEAT_NAME = WithJsonSchema({"type": "string", "minLength": 1, "maxLength": MAX_SEAT_NAME})
+"""A seat name as documented: the limit `seat_name` enforces, on the name as stored (NFC,
+without blanks at either end), which is what a client should send. The raw bound of
+`BoundedSeatName`, there to bound the work before that, is no promise to clients."""
+SeatName = Annotated[str, AfterValidator(seat_name), SHOWN_SEAT_NAME]
 BoundedSeatName = Annotated[
-    str, StringConstraints(min_length=1, max_length=4 * MAX_SEAT_NAME), AfterValidator(seat_name)
+    str,
+    StringConstraints(min_length=1, max_length=4 * MAX_SEAT_NAME),
+    AfterValidator(seat_name),
+    SHOWN_SEAT_NAME,
 ]
 """A seat name, with its raw length bounded before any work on it."""
 MIN_INVITE_TTL = 60
@@ -160,7 +167,20 @@ class Strict(BaseModel):
 # --- requests ------------------------------------------------------------------------
 
 
+NAMED_OR_OPEN: dict[str, Any] = {
+    "if": {"properties": {"open": {"const": True}}, "required": ["open"]},
+    "then": {"properties": {"name": {"type": "null"}, "bot": {"type": "null"}}},
+    "else": {"properties": {"name": {"type": "string"}}, "required": ["name"]},
+}
+"""`SeatRequest._named_or_open` in JSON Schema: an open seat has no name or bot, any other
+seat has a name. Said with if/then/else, which validators apply and code generators
+leave aside (the seat stays one object with optional fields, as the model is), where
+a oneOf or anyOf of `required` lists would make several of them type it as unknown."""
+
+
 class SeatRequest(Strict):
+    model_config = ConfigDict(json_schema_extra=NAMED_OR_OPEN)
+
     name: BoundedSeatName | None = Field(
         default=None,
         description="Shown to the other players: 1-64 visible characters, stored in NFC; "
@@ -313,19 +333,28 @@ class CreateGameRequest(Seeded):
     )
 
 
+ExpectedVersion = Annotated[StrictInt | None, Field(ge=0, le=MAX_VERSION)]
+"""A version a move or resignation requires, as the service checks it for every door."""
+WHOLE_NUMBER_NOTE = "A JSON integer as written: 12, not 12.0 or 1.2e1."
+
+
 class MoveRequest(Strict):
     move: dict[str, Any] = Field(
         description="A move: any element of legal-moves, verbatim (its label is ignored)."
     )
-    expected_version: StrictInt | None = Field(
+    expected_version: ExpectedVersion = Field(
         default=None,
-        ge=0,
-        description="Apply only if the game is still at this version, else 409.",
+        description="Apply only if the game is still at this version, else 409. "
+        + WHOLE_NUMBER_NOTE,
     )
 
 
 class ResignRequest(Strict):
-    expected_version: StrictInt | None = Field(default=None, ge=0)
+    expected_version: ExpectedVersion = Field(
+        default=None,
+        description="Resign only if the game is still at this version, else 409. "
+        + WHOLE_NUMBER_NOTE,
+    )
 
 
 class AutopilotRequest(Strict):

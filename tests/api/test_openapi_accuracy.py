@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
 from services.api.preconditions import IF_MATCH_PATTERN
+from services.gameplay.payloads import MAX_SEAT_NAME, MAX_VERSION
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -381,6 +382,90 @@ def test_if_match_is_declared_with_the_servers_own_pattern(document):
             assert re.search(declared["schema"]["pattern"], taken)
         for refused in ("v3", 'W/"3"', "anything"):
             assert not re.search(declared["schema"]["pattern"], refused)
+
+
+# --- request bodies ---------------------------------------------------------------------
+
+
+def schema_validator(document: dict[str, Any], name: str) -> Draft202012Validator:
+    """A validator of `#/components/schemas/<name>`, as a validating client holds it."""
+    root = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+    return Draft202012Validator(root)
+
+
+SEATS = [
+    ({}, False),
+    ({"open": False}, False),
+    ({"bot": "random"}, False),
+    ({"name": None}, False),
+    ({"name": ""}, False),
+    ({"name": "x" * (MAX_SEAT_NAME + 1)}, False),
+    ({"open": True, "name": "Ada"}, False),
+    ({"open": True, "bot": "random"}, False),
+    ({"name": "Ada", "open": None}, False),
+    ({"name": "Ada"}, True),
+    ({"name": "x" * MAX_SEAT_NAME}, True),
+    ({"name": "Ada", "bot": "random"}, True),
+    ({"name": "Ada", "open": False, "bot": None}, True),
+    ({"open": True}, True),
+    ({"open": True, "name": None, "bot": None}, True),
+]
+
+
+@pytest.mark.parametrize(("seat", "taken"), SEATS, ids=[repr(seat) for seat, _ in SEATS])
+def test_a_seat_the_document_allows_is_a_seat_the_server_takes(api, document, seat, taken):
+    """SeatRequest allowed {} (neither name nor open) and names of 256 characters; the
+    server refuses both."""
+    body = {"game": "hidden-numbers", "seats": [seat, {"name": "Other"}]}
+    assert schema_validator(document, "CreateGameRequest").is_valid(body) == taken
+    answer = api.client.post("/v1/games", json=body)
+    assert answer.status_code == (201 if taken else 422), answer.text
+
+
+def test_every_seat_name_is_documented_with_the_servers_limit(document):
+    schemas = document["components"]["schemas"]
+    names = [
+        schemas["SeatRequest"]["properties"]["name"]["anyOf"][0],
+        schemas["ClaimSeatRequest"]["properties"]["name"],
+        schemas["FillSeatRequest"]["properties"]["name"]["anyOf"][0],
+        schemas["ParticipantRequest"]["properties"]["name"],
+    ]
+    for name in names:
+        assert (name["minLength"], name["maxLength"]) == (1, MAX_SEAT_NAME), name
+
+
+def test_a_claimed_name_over_the_limit_is_refused_as_documented(api, document):
+    created = api.create(seats=[{"open": True}, {"name": "Host"}])
+    code = created["seats"][0]["invite_code"]
+    long = {"code": code, "name": "x" * (MAX_SEAT_NAME + 1)}
+    assert not schema_validator(document, "ClaimSeatRequest").is_valid(long)
+    claim = f"/v1/games/{created['id']}/seats/0/claim"
+    assert api.client.post(claim, json=long).status_code == 422
+    fits = {"code": code, "name": "x" * MAX_SEAT_NAME}
+    assert schema_validator(document, "ClaimSeatRequest").is_valid(fits)
+    assert api.client.post(claim, json=fits).status_code == 200
+
+
+@pytest.mark.parametrize("schema", ["MoveRequest", "ResignRequest"])
+def test_expected_version_is_documented_as_the_server_checks_it(api, document, schema):
+    documented = document["components"]["schemas"][schema]["properties"]["expected_version"]
+    whole = documented["anyOf"][0]
+    assert (whole["type"], whole["minimum"], whole["maximum"]) == ("integer", 0, MAX_VERSION)
+    # JSON Schema counts 12.0 as an integer; the server does not: the description says so.
+    assert "not 12.0" in documented["description"]
+    created = api.create()
+    tokens = [seat["token"] for seat in created["seats"]]
+    turn = api.game(created["id"])["turn"][0]
+    path = f"/v1/games/{created['id']}/" + ("moves" if schema == "MoveRequest" else "resign")
+    move = api.legal(created["id"], tokens[turn])[0]
+    for version in (MAX_VERSION + 1, 0.0, -1):
+        body = {"expected_version": version}
+        if schema == "MoveRequest":
+            body["move"] = move
+        answer = api.client.post(path, json=body, headers=auth(tokens[turn]))
+        assert answer.status_code == 422, (version, answer.text)
+        assert not schema_validator(document, schema).is_valid(body) or version == 0.0
+    assert api.game(created["id"])["version"] == 0
 
 
 # --- security --------------------------------------------------------------------------
