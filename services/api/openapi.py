@@ -139,6 +139,7 @@ def _schemas(
     views = [top[(f"{pascal(g.id)}View", "serialization")] for g in games.values()]
     _type_views(schemas, views)
     _type_moves(schemas, games)
+    _readable_names(schemas)
     return schemas, parameters
 
 
@@ -209,22 +210,87 @@ def _type_views(schemas: dict[str, Any], views: list[dict[str, Any]]) -> None:
     }
 
 
+MOVE = "Move"
+LABEL = {
+    "type": "string",
+    "description": "How legal-moves words this move for a player; ignored when sent back.",
+}
+
+
 def _type_moves(schemas: dict[str, Any], games: Mapping[str, Game]) -> None:
-    names = ", ".join(f"{pascal(g.id)}Move" for g in games.values())
+    """Every body and answer that holds a move names the games' move schemas: `Move`,
+    any one of them. Each game's moves are told apart by `kind` (its discriminator, so
+    required: the server parses by it); two games may share a kind (end_turn), so
+    `Move` is an anyOf of the games' own unions, not one discriminated union. A move may
+    carry the `label` legal-moves gives it: sent back verbatim, it is ignored."""
+    unions = [f"{pascal(game.id)}Move" for game in games.values()]
+    for union in unions:
+        discriminated = "discriminator" in schemas[union]
+        for name in _members(schemas, union):
+            move = schemas[name]
+            move.setdefault("properties", {})["label"] = dict(LABEL)
+            if discriminated and "kind" not in move.get("required", []):
+                move["required"] = ["kind", *move.get("required", [])]
+    schemas[MOVE] = {
+        "description": "A move of one of the games served (" + ", ".join(unions) + "), "
+        "each game's moves told apart by `kind`. legal-moves lists yours, each with a "
+        "label; send any one back verbatim.",
+        "anyOf": [{"$ref": REF.format(model=union)} for union in unions],
+    }
+    move = {"$ref": REF.format(model=MOVE)}
     schemas["MoveRequest"]["properties"]["move"] = {
-        "type": "object",
-        "required": ["kind"],
-        "properties": {"kind": {"type": "string"}, "label": {"type": "string"}},
-        "additionalProperties": True,
-        "description": "One of the game's moves (schemas: " + names + "); any element of "
-        "legal-moves may be sent back verbatim, label included.",
+        **move,
+        "description": "One of the game's moves: any element of legal-moves, verbatim (its "
+        "label is ignored).",
     }
-    schemas["LegalMovesDocument"]["properties"]["moves"]["items"] = {
-        "type": "object",
-        "required": ["kind", "label"],
-        "properties": {"kind": {"type": "string"}, "label": {"type": "string"}},
-        "additionalProperties": True,
-    }
+    schemas["LegalMovesDocument"]["properties"]["moves"]["items"] = move
+    for logged in ("LogEntryDocument", "RecordedAction"):
+        if logged in schemas:
+            schemas[logged]["properties"]["move"]["anyOf"] = [move, {"type": "null"}]
+
+
+def _members(schemas: Mapping[str, Any], union: str) -> list[str]:
+    """The names of the move schemas a game's move schema stands for."""
+    schema = schemas[union]
+    if "$ref" in schema:
+        return [schema["$ref"].removeprefix(REF.format(model=""))]
+    options = schema.get("oneOf", schema.get("anyOf"))
+    if options is not None:
+        return [option["$ref"].removeprefix(REF.format(model="")) for option in options]
+    return [union]
+
+
+def _readable_names(schemas: dict[str, Any]) -> None:
+    """pydantic names two models of one name after their modules
+    (`services__games__dominion__moves__EndTurn`), which a generated client makes a class
+    name of. Each is named after its game (or its top module) instead: `DominionEndTurn`."""
+    renamed: dict[str, str] = {}
+    for name in list(schemas):
+        parts = name.split("__")
+        if len(parts) < 2:
+            continue
+        owner = parts[parts.index("games") + 1] if "games" in parts[:-2] else parts[0]
+        readable = pascal(owner) + parts[-1]
+        if readable not in schemas and readable not in renamed.values():
+            renamed[name] = readable
+    for old, new in renamed.items():
+        schemas[new] = schemas.pop(old)
+    refs = {REF.format(model=old): REF.format(model=new) for old, new in renamed.items()}
+    if refs:
+        _replace_refs(schemas, refs)
+
+
+def _replace_refs(node: Any, refs: Mapping[str, str]) -> None:
+    """Every `$ref` (and discriminator mapping) in `node` that `refs` renames, renamed."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str):
+                node[key] = refs.get(value, value)
+            else:
+                _replace_refs(value, refs)
+    elif isinstance(node, list):
+        for item in node:
+            _replace_refs(item, refs)
 
 
 # --- paths ---------------------------------------------------------------------------

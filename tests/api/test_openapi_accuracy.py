@@ -12,6 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from schemathesis.specs.openapi.definitions import OPENAPI_31_VALIDATOR
 
+from services.api.openapi import pascal
 from services.api.preconditions import IF_MATCH_PATTERN
 from services.gameplay.payloads import MAX_SEAT_NAME, MAX_VERSION
 
@@ -466,6 +467,96 @@ def test_expected_version_is_documented_as_the_server_checks_it(api, document, s
         assert answer.status_code == 422, (version, answer.text)
         assert not schema_validator(document, schema).is_valid(body) or version == 0.0
     assert api.game(created["id"])["version"] == 0
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+def referenced(document: dict[str, Any]) -> set[str]:
+    """Every component schema a path reaches, through $refs and discriminator mappings."""
+    schemas = document["components"]["schemas"]
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for value in node.values():
+                if isinstance(value, str) and value.startswith("#/components/schemas/"):
+                    name = value.rsplit("/", 1)[1]
+                    if name not in found:
+                        found.add(name)
+                        walk(schemas[name])
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(document["paths"])
+    walk(document["components"]["headers"])
+    return found
+
+
+def test_no_schema_is_an_orphan(document):
+    """Each game's move schemas were components nothing named: generated clients typed
+    moves as free objects."""
+    orphans = set(document["components"]["schemas"]) - referenced(document)
+    assert not orphans
+
+
+def test_no_schema_is_named_after_its_python_module(document):
+    """Two models of one name (each game's EndTurn) got `services__games__..._EndTurn`,
+    which a generator turns into a class name."""
+    names = list(document["components"]["schemas"])
+    assert not [name for name in names if "__" in name]
+    assert {"DominionEndTurn", "SkyIslandsEndTurn"} <= set(names)
+
+
+def test_the_move_body_and_the_legal_moves_name_every_games_moves(document, games):
+    schemas = document["components"]["schemas"]
+    move = {"$ref": "#/components/schemas/Move"}
+    assert schemas["MoveRequest"]["properties"]["move"]["$ref"] == move["$ref"]
+    assert schemas["LegalMovesDocument"]["properties"]["moves"]["items"] == move
+    assert move in schemas["LogEntryDocument"]["properties"]["move"]["anyOf"]
+    assert move in schemas["RecordedAction"]["properties"]["move"]["anyOf"]
+    unions = {option["$ref"].rsplit("/", 1)[1] for option in schemas["Move"]["anyOf"]}
+    assert unions == {f"{pascal(game)}Move" for game in games}
+    for union in unions - {"HiddenNumbersMove"}:
+        assert schemas[union]["discriminator"]["propertyName"] == "kind"
+        for option in schemas[union]["oneOf"]:
+            member = schemas[option["$ref"].rsplit("/", 1)[1]]
+            assert "kind" in member["required"], union
+            assert member["properties"]["label"]["type"] == "string"
+
+
+@pytest.mark.parametrize("game", ["hidden-numbers", "sky-islands", "dominion", "sky-lanterns"])
+def test_legal_moves_are_documented_moves_and_go_back_verbatim(api, document, game):
+    created = api.create(game, 2)
+    tokens = [seat["token"] for seat in created["seats"]]
+    turn = api.game(created["id"])["turn"][0]
+    legal = api.client.get(f"/v1/games/{created['id']}/legal-moves", headers=auth(tokens[turn]))
+    assert legal.status_code == 200 and legal.json()["moves"]
+    schema_validator(document, "LegalMovesDocument").validate(legal.json())
+    own = schema_validator(document, f"{pascal(game)}Move")
+    for move in legal.json()["moves"]:
+        own.validate(move)
+    body = {"move": legal.json()["moves"][0]}
+    schema_validator(document, "MoveRequest").validate(body)
+    moved = api.client.post(
+        f"/v1/games/{created['id']}/moves", json=body, headers=auth(tokens[turn])
+    )
+    assert moved.status_code == 200, moved.text
+    made = api.events(created["id"], tokens[turn])["entries"][0]["move"]
+    own.validate(made)
+
+
+def test_a_move_no_game_has_is_refused_by_the_document_and_the_server(api, document):
+    created = api.create()
+    tokens = [seat["token"] for seat in created["seats"]]
+    turn = api.game(created["id"])["turn"][0]
+    for move in ({"kind": "no_such_move"}, {"kind": 5}, {"kind": "end_turn", "extra": 1}):
+        assert not schema_validator(document, "MoveRequest").is_valid({"move": move})
+        refused = api.move(created["id"], tokens[turn], move)
+        assert refused.status_code == 422, refused.text
 
 
 # --- security --------------------------------------------------------------------------
