@@ -235,7 +235,11 @@ def _type_moves(schemas: dict[str, Any], games: Mapping[str, Game]) -> None:
         "description": "A move of one of the games served (" + ", ".join(unions) + "), "
         "each game's moves told apart by `kind`. legal-moves lists yours, each with a "
         "label; send any one back verbatim.",
-        "anyOf": [{"$ref": REF.format(model=union)} for union in unions],
+        **(
+            {"anyOf": [{"$ref": REF.format(model=union)} for union in unions]}
+            if unions
+            else {"type": "object"}
+        ),
     }
     move = {"$ref": REF.format(model=MOVE)}
     schemas["MoveRequest"]["properties"]["move"] = {
