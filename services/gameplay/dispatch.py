@@ -138,6 +138,7 @@ class InProcessDispatcher:
         """Where the pending index is, as with Celery: a turn this process was running
         when it stopped is found there by the sweep of the process that comes next."""
         self._prefix = prefix
+        self._closing = False
 
     async def after_commit(self, game_id: str, version: int, *, moved: bool = True) -> None:
         if self._pending is not None:
@@ -145,8 +146,8 @@ class InProcessDispatcher:
                 note_moved(pipe, self._prefix, game_id, _now_ms(), moved=moved)
                 await pipe.execute()
         key = (game_id, version)
-        if key in self._running:
-            return
+        if key in self._running or self._closing:
+            return  # closing: the turn is noted pending, for the sweep of whoever comes next
         task = asyncio.get_running_loop().create_task(self._run(key), name=f"advance-{key}")
         self._running[key] = task
 
@@ -177,15 +178,20 @@ class InProcessDispatcher:
 
     async def close(self) -> None:
         """Cancel what runs, and wait for it a bounded time: a bot move in a thread cannot
-        be interrupted, and shutting down must not wait on it for ever."""
-        tasks = [*self._running.values(), *self._deliveries]
-        for task in tasks:
-            task.cancel()
-        if not tasks:
-            return
-        _, pending = await asyncio.wait(tasks, timeout=CLOSE_WAIT_SECONDS)
-        if pending:
-            log.warning("dispatcher_closed_with_tasks_running", tasks=len(pending))
+        be interrupted, and shutting down must not wait on it for ever. A turn cancelled
+        after its commit landed still hands over its webhooks, which start tasks of their
+        own while this waits: they are cancelled and waited for too, or the loop would
+        end with them pending (and their connections' release never awaited)."""
+        self._closing = True
+        deadline = asyncio.get_running_loop().time() + CLOSE_WAIT_SECONDS
+        while tasks := [*self._running.values(), *self._deliveries]:
+            for task in tasks:
+                task.cancel()
+            left = deadline - asyncio.get_running_loop().time()
+            _, pending = await asyncio.wait(tasks, timeout=max(left, 0))
+            if pending:
+                log.warning("dispatcher_closed_with_tasks_running", tasks=len(pending))
+                return
 
 
 CLOSE_WAIT_SECONDS = 5.0

@@ -11,7 +11,7 @@ from services.engine import Move
 from services.gameplay.auth import Credentials
 from services.gameplay.build import build_service
 from services.gameplay.bulk import BulkCreateRequest
-from services.gameplay.dispatch import InProcessDispatcher, NoDispatch
+from services.gameplay.dispatch import InProcessDispatcher, NoDispatch, WebhookPolicy
 from services.gameplay.payloads import CreateGameRequest
 from services.gameplay.settings import Settings
 from services.store import GameStatus
@@ -154,3 +154,30 @@ async def test_bot_turns_read_the_state_the_turn_before_committed_without_parsin
     # The first turn's, and the final one once more for the game's record (the archive);
     # not one of the other turns' nor the scoring's.
     assert len(parsed) == 2 and parsed[1] == record.state
+
+
+async def test_closing_leaves_no_task_behind_that_a_cancelled_turn_started():
+    """A turn cancelled after its commit landed goes on to its after-commit hooks: the next
+    turn and its webhooks. Closing must not leave those pending when the loop ends."""
+    dispatcher: InProcessDispatcher
+
+    async def advance(game_id: str, version: int) -> None:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            await dispatcher.after_commit(game_id, version + 1)
+            await dispatcher.send_webhook(f"{game_id}:{version}", "move", "http://x", {})
+
+    dispatcher = InProcessDispatcher(
+        advance, WebhookPolicy(secret="s", max_retries=0, backoff_seconds=0, backoff_max=0)
+    )
+    await dispatcher.after_commit("g", 1)
+    await asyncio.sleep(0.01)
+    await dispatcher.close()
+    left = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not asyncio.current_task() and not task.done()
+        if task.get_name().startswith(("advance-", "webhook-"))
+    ]
+    assert left == [] and dispatcher.busy == 0
