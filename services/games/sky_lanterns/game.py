@@ -74,6 +74,12 @@ def private_move(move: Move) -> bool:
 
 
 class RoundBegan(Event):
+    """A new round's Player Action phase is about to begin: its Event and Upkeep phases
+    are done and `dice` are the dice its Upkeep rolled onto the Main Board (space ->
+    value). Told once per round from round 2, by the move after which they were rolled —
+    the move that ended the previous round, or, when the Event phase stopped for a choice,
+    the move that made the last of them. Public."""
+
     kind: str = "round_began"
     round: int
     dice: dict[str, int]
@@ -174,7 +180,7 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return offered_moves(state, seat)
 
     def play(self, state: SkyLanternsState, seat: Seat, move: Move) -> list[Event]:
-        round_before = state.round
+        round_before, step_before = state.round, state.step
         text = self.label(state, seat, move)  # before the move: whether a trade's gain is lost
         carry_out(state, seat, move)
         made: MoveMade
@@ -198,7 +204,10 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
             state.rival.log = []
         if state.over:
             events.append(GameEnded())
-        elif state.round != round_before:
+        elif state.step != "event" and (state.round != round_before or step_before == "event"):
+            # Upkeep rolled this round's dice during this move: "Event Phase, Upkeep Phase,
+            # Player Action Phase" — not when the round changed while its Event phase
+            # still waits for a choice (the dice are still the last round's then).
             dice = {s: v for s, v in state.spaces.items() if v is not None}
             events.append(RoundBegan(round=state.round, dice=dice))
         return events

@@ -4,14 +4,16 @@ owner's events only. (The solo opponent's steps: test_sky_lanterns_opponent_log.
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 
 import orjson
 import pytest
 from sky_lanterns_kit import play
 
 from services.ai import RandomBot, play_match
-from services.engine import Move
+from services.engine import Move, copy_state
 from services.games.sky_lanterns import game, moves
 from services.games.sky_lanterns.resolver import DRAW
 from services.games.sky_lanterns.state import Frame, SkyLanternsState
@@ -179,3 +181,44 @@ def test_random_games_log_every_move_and_show_nobody_a_hidden_card(players, opti
     assert checks.moves > 100 * players
     hiding = options.get("starting_card_draft") or options.get("teapot_market")
     assert bool(checks.kept_from_others) == bool(hiding)
+
+
+# --- round_began ------------------------------------------------------------------------------
+
+
+def blue_lantern_table() -> SkyLanternsState:
+    """3 players with the Teapot market, E1A first (round 2: each blue lantern pays 2 VP
+    and 1 card) and a blue lantern each: round 2's Event phase stops for every draw."""
+    state = copy_state(game.setup({"first_player": 0, "teapot_market": True}, 3, 5))
+    state.eras = ["E1A", "E2A", "E3A"]
+    for player in state.seats:
+        player.lantern_tokens["blue"] = 1
+    return state
+
+
+def random_move(state: SkyLanternsState, pick: random.Random) -> tuple[int, Move]:
+    seat = game.prompts(state)[0].seat
+    return seat, pick.choice([m for m in game.legal_moves(state, seat) if m.kind != "coal_trade"])
+
+
+def test_round_began_is_told_once_a_round_with_the_dice_rolled_for_it():
+    """ "Event Phase, Upkeep Phase, Player Action Phase": a round's dice are rolled in its
+    Upkeep, after its Event phase. When the Event phase stops for a choice, the round is
+    told once the choices are made and its dice are on the board, not before (it used to
+    be told with the last round's two leftover dice, and the new ones never)."""
+    state, pick = blue_lantern_table(), random.Random(1)
+    told: list[tuple[Any, SkyLanternsState]] = []
+    paused = False
+    while game.prompts(state):
+        outcome = game.apply(state, *random_move(state, pick))
+        state = outcome.state
+        paused |= state.step == "event"
+        told += [(e, state) for e in outcome.events if e.kind == "round_began"]
+    assert paused, "the table no longer stops in an Event phase: the test proves nothing"
+    assert [event.round for event, _ in told] == [2, 3, 4, 5, 6]
+    for event, after in told:
+        assert after.step == "contract" and after.turn == 0
+        assert event.dice == {s: v for s, v in after.spaces.items() if v is not None}
+        assert len(event.dice) == 8  # "draw 8 dice" with 3 players
+        for reader in (None, 0, 1, 2):  # public
+            assert event.visible_to(reader)["dice"] == event.dice
