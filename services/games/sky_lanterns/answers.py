@@ -134,9 +134,13 @@ def do_influence_contract(state: SkyLanternsState, seat: int, move: Any, effect:
 
 
 def do_answer_rival(state: SkyLanternsState, seat: int, move: Any, frame: Any) -> None:
-    resource, amount, _ = solo.CHOICES[int(frame.key.split(":")[1])]
-    if move.pay and resources_have(state, seat, resource) < amount:
-        raise IllegalMove(f"not_enough_{resource}", f"Paying the ghost needs {amount} {resource}.")
+    resource, amount, _ = solo.CHOICES[solo.demand_value(frame)]
+    held = resources_have(state, seat, resource)
+    if move.pay and held < amount:
+        price = solo.demand(frame)[0]
+        raise IllegalMove(
+            f"not_enough_{resource}", f"Paying the ghost needs {price}; you have {held}."
+        )
     solo.answer_choice(state, frame, move.pay)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import resolver
+from . import resolver, solo
 from .resources import DONOR
 from .state import SETUP_STEPS, SkyLanternsState
 
@@ -50,6 +50,37 @@ TASKS: dict[str, str] = {
     "draft": "keep one of the Starting cards offered to you",
     "arrange": "arrange your face-up Upgrade Tiles",
 }
+
+
+QUESTIONS: dict[str, str] = {
+    "contract": "Step 1: resolve one contract (a hand card, the Era card or your board's "
+    "exclusive one) or decline.",
+    "take": "Step 2: take a die from the Main Board and gain its space's reward (or forfeit it).",
+    "place": "Step 3: place your die in a Core Slot (values equal or increasing left to "
+    "right) or a Compensation Slot; Camphor changes it by 1 first.",
+    "develop": "Choose a card from your hand and a zone to develop it in, or decline.",
+    "convert": "Choose how many times to pay for this conversion (0 declines).",
+    "one_of": "Choose which resource to gain.",
+    "change_die": "Change your die by -1 or +1, or leave it.",
+    "any_space": "Choose a red, blue or green dice space to resolve.",
+    "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
+    "draw": "Draw one of the market's cards or the deck's top card.",
+    "draft": "Keep one of the Starting cards offered to you; the rest pass to your left.",
+    "arrange": "Arrange your 4 face-up Upgrade Tiles on the spaces of your board.",
+    "donor": "The supply ran out: choose which of the players tied for the most gives the "
+    "token (they score 1 VP for it).",
+}
+"""What each question asks, as the prompt's words (the ghost's demand: `question_text`)."""
+
+
+def question_text(kind: str, asking: Any) -> str:
+    """The prompt's words for question `kind` asked by `asking` (an effect, a frame or
+    None): the ghost's demand says what it asks for the die it took."""
+    if kind == "rival_choice":
+        value = solo.demand_value(asking)
+        price, gain = solo.demand(asking)
+        return f"The ghost took a {value}: pay {price}, or let the ghost gain {gain}."
+    return QUESTIONS[kind]
 
 
 def setup_seats(state: SkyLanternsState) -> list[int]:

@@ -10,8 +10,9 @@ from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_s
 from services.engine.state import unchecked
 
 from . import moves as mv
+from . import solo
 from .answers import carry_out
-from .asking import asked, setup_seats
+from .asking import asked, question_text, setup_seats
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .evaluation import win_chance
 from .offers import offered_moves, trade_lost
@@ -130,27 +131,6 @@ class GameEnded(Event):
     kind: str = "game_ended"
 
 
-QUESTIONS: dict[str, str] = {
-    "contract": "Step 1: resolve one contract (a hand card, the Era card or your board's "
-    "exclusive one) or decline.",
-    "take": "Step 2: take a die from the Main Board and gain its space's reward (or forfeit it).",
-    "place": "Step 3: place your die in a Core Slot (values equal or increasing left to "
-    "right) or a Compensation Slot; Camphor changes it by 1 first.",
-    "develop": "Choose a card from your hand and a zone to develop it in, or decline.",
-    "convert": "Choose how many times to pay for this conversion (0 declines).",
-    "one_of": "Choose which resource to gain.",
-    "change_die": "Change your die by -1 or +1, or leave it.",
-    "any_space": "Choose a red, blue or green dice space to resolve.",
-    "upgrade": "Your train looped: choose a face-down Upgrade Tile to flip onto the Main Board.",
-    "draw": "Draw one of the market's cards or the deck's top card.",
-    "draft": "Keep one of the Starting cards offered to you; the rest pass to your left.",
-    "arrange": "Arrange your 4 face-up Upgrade Tiles on the spaces of your board.",
-    "rival_choice": "The ghost demands: pay it (2 Camphor, or 2 Coal) or let it gain.",
-    "donor": "The supply ran out: choose which of the players tied for the most gives the "
-    "token (they score 1 VP for it).",
-}
-
-
 class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     id = "sky-lanterns"
     title = "Valley of Sky Lanterns"
@@ -167,14 +147,14 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     def prompts(self, state: SkyLanternsState) -> list[Prompt]:
         if state.step in SETUP_STEPS:
             return [
-                Prompt(seat=s, kind=state.step, text=QUESTIONS[state.step])
+                Prompt(seat=s, kind=state.step, text=question_text(state.step, None))
                 for s in setup_seats(state)
             ]
         question = asked(state)
         if question is None:
             return []
-        seat, kind, _ = question
-        return [Prompt(seat=seat, kind=kind, text=QUESTIONS[kind])]
+        seat, kind, asking = question
+        return [Prompt(seat=seat, kind=kind, text=question_text(kind, asking))]
 
     def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
         return offered_moves(state, seat)
@@ -223,9 +203,15 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
 
     def label(self, state: SkyLanternsState, seat: Seat, move: Move) -> str:
         """`describe`, and for a Coal Trade into a full track that its gain is lost (the
-        mover's own track, which everyone sees)."""
+        mover's own track, which everyone sees); the answers to the ghost's demand name
+        what it asks (its die is public)."""
         if isinstance(move, mv.CoalTrade) and trade_lost(state, seat, move):
             return f"{describe(move)} (track full: the {move.into} is lost)"
+        if isinstance(move, mv.AnswerRival):
+            question = asked(state)
+            if question is not None and question[1] == "rival_choice":
+                price, gain = solo.demand(question[2])
+                return f"Pay the ghost {price}" if move.pay else f"Let the ghost gain {gain}"
         return describe(move)
 
     def catalog(self) -> dict[str, Any]:

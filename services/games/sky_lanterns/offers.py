@@ -140,7 +140,7 @@ def _arrangements(state: SkyLanternsState, seat: int, _: Any) -> list[Move]:
 
 def _rival_answers(state: SkyLanternsState, seat: int, frame: Frame) -> list[Move]:
     """Paying is offered only while affordable (a Coal Trade may have spent the Coal)."""
-    resource, amount, _ = solo.CHOICES[int(frame.key.split(":")[1])]
+    resource, amount, _ = solo.CHOICES[solo.demand_value(frame)]
     pays = [True, False] if has(state, seat, resource) >= amount else [False]
     return [made(mv.AnswerRival, pay=p) for p in pays]
 

@@ -40,6 +40,18 @@ CHOICES = {2: ("camphor", 2, "indigo"), 5: ("coal", 2, "coal")}
 2 Y": value -> (X, amount, Y)."""
 
 
+def demand_value(frame: Frame) -> int:
+    """The die value of a `@rival:<value>` frame: what the ghost's demand is for."""
+    return int(frame.key.split(":")[1])
+
+
+def demand(frame: Frame) -> tuple[str, str]:
+    """The ghost's demand of a `@rival:<value>` frame in words: what paying costs ("2
+    Camphor") and what the ghost gains if the player does not pay ("2 Indigo")."""
+    resource, amount, gained = CHOICES[demand_value(frame)]
+    return f"{amount} {NAMED[resource]}", f"{amount} {NAMED[gained]}"
+
+
 def new_rival(scenario: str, challenge: bool, deck: list[str], upgrades: list[str]) -> Rival:
     """ "Set the ghost's Coal to 0 and Indigo to 1" (Challenge Mode: Indigo 2); "Set the
     starting amount of each basic resource for The Raiders to 1" (Challenge Mode: 2)."""
@@ -159,7 +171,7 @@ def ghost_gained(
 
 def answer_choice(state: SkyLanternsState, frame: Frame, pays: bool) -> None:
     """The player's answer to a `@rival:<value>` frame (already checked affordable)."""
-    value = int(frame.key.split(":")[1])
+    value = demand_value(frame)
     state.stack.pop()
     if not pays:
         refuse_to_pay(state, value)

@@ -194,6 +194,41 @@ def test_die_2_the_player_pays_2_camphor_or_the_ghost_gains_2_indigo():
     assert asked(paid) == (0, "contract")
 
 
+@pytest.mark.parametrize(
+    ("value", "resources", "text", "pay", "refuse"),
+    [
+        (
+            2,
+            {"camphor": 2},
+            "The ghost took a 2: pay 2 Camphor, or let the ghost gain 2 Indigo.",
+            "Pay the ghost 2 Camphor",
+            "Let the ghost gain 2 Indigo",
+        ),
+        (
+            5,
+            {"coal": 2},
+            "The ghost took a 5: pay 2 Coal, or let the ghost gain 2 Coal.",
+            "Pay the ghost 2 Coal",
+            "Let the ghost gain 2 Coal",
+        ),
+    ],
+)
+def test_the_ghosts_demand_says_what_it_asks(value, resources, text, pay, refuse):
+    """The prompt and the buttons name the price and the ghost's gain for the die it took:
+    a 2 "pay 2 Camphor, or let the ghost gain 2 Indigo", a 5 "pay 2 Coal, or let the
+    ghost gain 2 Coal" (they used to read "pay it (2 Camphor, or 2 Coal)" either way)."""
+    state = solo_game()
+    give(state, 0, **resources)
+    state = rival_turn_with(state, "SM1", {"red-1": value})
+    [prompt] = game.prompts(state)
+    assert (prompt.kind, prompt.text) == ("rival_choice", text)
+    answers = [m for m in game.legal_moves(state, 0) if m.kind == "answer_rival"]
+    assert {m.pay: game.label(state, 0, m) for m in answers} == {True: pay, False: refuse}
+    for move, label in (({"kind": "answer_rival", "pay": True}, pay), (answers[1], refuse)):
+        [made, *_] = game.apply(state, 0, move).events
+        assert made.text == label  # the log reads as the button did
+
+
 def test_die_2_without_2_camphor_the_ghost_simply_gains():
     state = solo_game()
     give(state, 0, camphor=1)
@@ -210,6 +245,7 @@ def test_paying_the_ghost_needs_the_resources_still():
     with pytest.raises(IllegalMove) as refused:
         play(state, 0, {"kind": "answer_rival", "pay": True})
     assert refused.value.code == "not_enough_coal"
+    assert refused.value.message == "Paying the ghost needs 2 Coal; you have 1."
 
 
 def test_die_3_the_ghost_gains_1_coal():
