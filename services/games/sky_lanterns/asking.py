@@ -92,6 +92,19 @@ def setup_seats(state: SkyLanternsState) -> list[int]:
     return []
 
 
+def everyone_asked(state: SkyLanternsState) -> list[tuple[int, str, Any]]:
+    """(seat, question, the effect asking or None) for every seat asked now: each seat
+    still choosing in a simultaneous setup step, else the one seat `asked` (none once the
+    game is over, a resignation during a setup step too). The prompts and the views'
+    `prompted` are built from it."""
+    if state.over:
+        return []
+    if state.step in SETUP_STEPS:
+        return [(seat, state.step, None) for seat in setup_seats(state)]
+    question = asked(state)
+    return [] if question is None else [question]
+
+
 def asked(state: SkyLanternsState) -> tuple[int, str, Any] | None:
     """(seat, question, the effect asking or None) — or None once the game is over. In a
     simultaneous setup step, the first seat still choosing (see `setup_seats`)."""

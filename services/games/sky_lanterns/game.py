@@ -12,7 +12,7 @@ from services.engine.state import unchecked
 from . import moves as mv
 from . import solo
 from .answers import carry_out
-from .asking import asked, question_text, setup_seats
+from .asking import asked, everyone_asked, question_text
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .evaluation import win_chance
 from .offers import offered_moves, trade_lost
@@ -20,7 +20,7 @@ from .options import SkyLanternsOptions
 from .playout import playout_move
 from .scoring import final_result
 from .setup import set_up
-from .state import SETUP_STEPS, RivalAction, RivalStep, SkyLanternsState
+from .state import RivalAction, RivalStep, SkyLanternsState
 from .view import SkyLanternsView, build_view
 
 
@@ -145,16 +145,10 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return set_up(config, players, seed)
 
     def prompts(self, state: SkyLanternsState) -> list[Prompt]:
-        if state.step in SETUP_STEPS:
-            return [
-                Prompt(seat=s, kind=state.step, text=question_text(state.step, None))
-                for s in setup_seats(state)
-            ]
-        question = asked(state)
-        if question is None:
-            return []
-        seat, kind, asking = question
-        return [Prompt(seat=seat, kind=kind, text=question_text(kind, asking))]
+        return [
+            Prompt(seat=seat, kind=kind, text=question_text(kind, asking))
+            for seat, kind, asking in everyone_asked(state)
+        ]
 
     def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
         return offered_moves(state, seat)

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from services.engine import Seat
 
-from .asking import asked as question_of
+from .asking import everyone_asked, question_text
 from .components import PLAYER_BOARDS
 from .effects import LANTERN_COLOURS
 from .resolver import current_era
@@ -66,11 +66,16 @@ class PlayerView(BaseModel):
 
 
 class PendingView(BaseModel):
+    """A seat asked to act now, as its prompt says."""
+
     seat: int
     question: str
     """"contract", "take", "place", or the effect asking: "develop", "convert", ..."""
     effect: dict | None
     """The effect being decided, in the effect vocabulary."""
+    text: str
+    """The prompt's words ("The ghost took a 2: pay 2 Camphor, or let the ghost gain 2
+    Indigo.")."""
 
 
 class OpponentView(BaseModel):
@@ -100,7 +105,13 @@ class SkyLanternsView(BaseModel):
     first_player: int
     turn_order: list[int]
     turns_taken: int
+    """Turns taken this round (in a paused Event phase, the last round's: the Upkeep
+    sets the new round's turn order)."""
     active_seat: int | None
+    """Whose move the game is waiting for: in the Player Action phase the player whose
+    turn it is (even while an effect asks another seat: see `pending`); in the setup steps
+    and a paused Event phase, where nobody has a turn, the seat asked (`pending`'s); None
+    once the game is over."""
     eras: list[str]
     current_era: str
     dice_spaces: list[DiceSpaceView]
@@ -117,6 +128,11 @@ class SkyLanternsView(BaseModel):
     """2 players: the space of each influence die, 0 being seat 0's end (else empty)."""
     players: list[PlayerView]
     pending: PendingView | None
+    """The question asked now: the reader's own when it is one of the seats asked, else
+    the first of `prompted`; None once the game is over."""
+    prompted: list[PendingView]
+    """Every seat asked now, one entry per prompt: all the seats still choosing in the
+    simultaneous setup steps (drafting, arranging), else one."""
     opponent: OpponentView | None = None
 
 
@@ -146,16 +162,35 @@ def _die(die: Die | None) -> DieView | None:
     return None if die is None else DieView(colour=die.colour, value=die.value)
 
 
+TURN_STEPS = frozenset({"contract", "take", "place", "end"})
+"""The steps of the Player Action phase, where a player has the turn."""
+
+
 def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
     scores = breakdowns(state)
-    asked = question_of(state)
+    prompted = [
+        PendingView(
+            seat=asked,
+            question=kind,
+            effect=asking.model_dump(mode="json") if isinstance(asking, BaseModel) else None,
+            text=question_text(kind, asking),
+        )
+        for asked, kind, asking in everyone_asked(state)
+    ]
+    pending = next((p for p in prompted if p.seat == seat), prompted[0] if prompted else None)
+    if state.over:
+        active: int | None = None
+    elif state.step in TURN_STEPS or pending is None:
+        active = state.active
+    else:
+        active = pending.seat
     return SkyLanternsView(
         round=state.round,
         step=state.step,
         first_player=state.first_player,
         turn_order=state.order,
         turns_taken=state.turn,
-        active_seat=None if state.over else state.active,
+        active_seat=active,
         eras=state.eras,
         current_era=current_era(state),
         dice_spaces=[
@@ -174,13 +209,8 @@ def build_view(state: SkyLanternsState, seat: Seat | None) -> SkyLanternsView:
         influence=state.influence,
         players=[_player(state, s, s == seat, scores[s]) for s in range(state.players)],
         opponent=_opponent(state),
-        pending=None
-        if asked is None
-        else PendingView(
-            seat=asked[0],
-            question=asked[1],
-            effect=asked[2].model_dump(mode="json") if isinstance(asked[2], BaseModel) else None,
-        ),
+        pending=pending,
+        prompted=prompted,
     )
 
 

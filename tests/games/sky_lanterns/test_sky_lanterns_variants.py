@@ -116,3 +116,11 @@ def test_a_market_draw_must_name_a_market_card_and_the_deck_must_have_cards():
     with pytest.raises(IllegalMove) as error:
         game.apply(state, 0, {"kind": "draw_card"})
     assert error.value.code == "deck_empty"
+
+
+def test_a_resignation_while_drafting_leaves_nobody_asked():
+    """Prompts are empty exactly when the game is over: the draft's simultaneous prompts
+    used to outlive a resignation."""
+    state = game.resign(game.setup({"starting_card_draft": True}, 3, 4), 1).state
+    assert state.over and game.prompts(state) == []
+    assert game.view(state, 0).pending is None and game.view(state, 0).active_seat is None
