@@ -12,7 +12,7 @@ from services.engine.state import unchecked
 from . import moves as mv
 from . import solo
 from .answers import carry_out
-from .asking import asked, everyone_asked, question_text
+from .asking import QUESTIONS, asked, everyone_asked, question_text
 from .components import BOARD, CARDS, ERAS, PLAYER_BOARDS, PROJECTS, TILES
 from .evaluation import win_chance
 from .offers import offered_moves, trade_lost
@@ -20,7 +20,7 @@ from .options import SkyLanternsOptions
 from .playout import playout_move
 from .scoring import final_result
 from .setup import set_up
-from .state import RivalAction, RivalStep, SkyLanternsState
+from .state import SETUP_STEPS, RivalAction, RivalStep, SkyLanternsState
 from .view import SkyLanternsView, build_view
 
 
@@ -145,10 +145,17 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         return set_up(config, players, seed)
 
     def prompts(self, state: SkyLanternsState) -> list[Prompt]:
-        return [
-            Prompt(seat=seat, kind=kind, text=question_text(kind, asking))
-            for seat, kind, asking in everyone_asked(state)
-        ]
+        if state.step in SETUP_STEPS:  # several seats at once (none once over)
+            return [
+                Prompt(seat=seat, kind=kind, text=question_text(kind, asking))
+                for seat, kind, asking in everyone_asked(state)
+            ]
+        question = asked(state)  # the one seat asked: `everyone_asked`, without the list
+        if question is None:
+            return []
+        seat, kind, asking = question
+        text = QUESTIONS.get(kind) or question_text(kind, asking)
+        return [Prompt(seat=seat, kind=kind, text=text)]
 
     def legal_moves(self, state: SkyLanternsState, seat: Seat) -> list[Move]:
         return offered_moves(state, seat)
