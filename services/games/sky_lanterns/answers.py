@@ -18,7 +18,7 @@ from .resources import gain, give_from, parse_donor_key, pay, richest_others
 from .resources import has as resources_have
 from .rounds import carry_on
 from .setup import next_setup_step
-from .state import SETUP_STEPS, Die, Frame, SkyLanternsState
+from .state import SETUP_STEPS, Die, Frame, KnownCards, SkyLanternsState
 
 
 def carry_out(state: SkyLanternsState, seat: int, move: Move) -> None:
@@ -295,6 +295,9 @@ def do_draw_card(state: SkyLanternsState, seat: int, move: Any, frame: Frame) ->
     else:
         market.remove(move.card)
         state.seats[seat].hand.append(move.card)
+        if state.players > 1:  # the market is face up: everyone saw where it went
+            everyone = tuple(range(state.players))
+            state.known_cards.append(KnownCards(cards=(move.card,), knowers=everyone))
     if frame.card in SOLO_CARDS:  # a draw the solo opponent's die 4 made
         solo.drawn(state, state.seats[seat].hand[-1])
 
@@ -308,6 +311,9 @@ def do_draft_card(state: SkyLanternsState, seat: int, move: Any, effect: Any) ->
     for picker, pick in enumerate(state.draft_picks):
         state.seats[picker].hand.append(pick)  # type: ignore[arg-type]
         state.draft_packets[picker].remove(pick)  # type: ignore[arg-type]
+        if state.players > 1:  # the picker knows what it passes on, and to whom
+            passed = tuple(state.draft_packets[picker])
+            state.known_cards.append(KnownCards(cards=passed, knowers=(picker,)))
     # "pass the remaining cards to the player on their left"
     state.draft_packets = state.draft_packets[-1:] + state.draft_packets[:-1]
     state.draft_picks = [None] * state.players

@@ -65,10 +65,9 @@ def private_move(move: Move) -> bool:
     removed), a developed card (tucked, its edge showing), face-up Upgrade Tiles arranged,
     a position to flip, dice spaces, slots, resources.
 
-    A market card was face up until drawn (its words have always named it, and the
-    market in the views shows it gone), but every card in another hand is hidden whole
-    here — views, `determinize`, the hidden-information tests — so the structured move
-    keeps to that."""
+    A market card was face up until drawn (its words have always named it, the market in
+    the views shows it gone, and `determinize` keeps it in its holder's hand), but the
+    views hide every card in another hand whole, so the structured move keeps to that."""
     return isinstance(move, mv.DraftCard) or (
         isinstance(move, mv.DrawCard) and move.card is not None
     )
@@ -230,27 +229,38 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     def determinize(self, state: SkyLanternsState, seat: Seat, rng: Rng) -> SkyLanternsState:
         """Other hands (and drafting packets and picks), the deck's order, the unused
         Starting cards and every face-down Upgrade Tile (the seat's own too: nobody sees
-        them) are dealt anew from what `seat` has not seen; the RNG is replaced. (While
-        drafting, the bot forgets which cards it passed on.)"""
+        them) are dealt anew from what `seat` has not seen; the RNG is replaced. Hand cards
+        whose places `seat` has seen (`known_cards`: a card drawn from the market, the
+        cards it passed on in the draft) stay in those places, shuffled among them only
+        where it knows no more. (While drafting, the bot forgets which cards it passed.)"""
         dealt = copy_state(state)
         others = [s for s in range(state.players) if s != seat]
+        kept = _known_places(state, seat, others, rng) if state.known_cards else {}
         teapots = list(state.deck)
         startings = list(state.unused_starting)
         for other in others:
-            hidden = [*state.seats[other].hand, *self._draft_of(state, other)]
-            for card in hidden:
+            hand = state.seats[other].hand
+            if kept:
+                hand = [card for i, card in enumerate(hand) if (other, i) not in kept]
+            for card in [*hand, *self._draft_of(state, other)]:
                 (startings if CARDS[card].starting else teapots).append(card)
         rng.shuffle(teapots)
         rng.shuffle(startings)
         for other in others:
             hand = dealt.seats[other].hand
             for i, card in enumerate(hand):
-                hand[i] = startings.pop() if CARDS[card].starting else teapots.pop()
+                if kept and (other, i) in kept:
+                    hand[i] = kept[other, i]
+                else:
+                    hand[i] = startings.pop() if CARDS[card].starting else teapots.pop()
             if state.draft_packets:
                 packet = dealt.draft_packets[other]
                 packet[:] = [startings.pop() for _ in packet]
                 if state.draft_picks[other] is not None:
                     dealt.draft_picks[other] = startings.pop()
+        # What the others know is theirs: in this world their cards may lie elsewhere.
+        if state.known_cards:
+            dealt.known_cards = [k for k in state.known_cards if seat in k.knowers]
         dealt.deck = teapots
         dealt.unused_starting = sorted(startings)
         if not state.tiles_face_up:
@@ -294,6 +304,36 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
         """A sensible legal move chosen cheaply, for the searching bot's playouts (see
         `playout.py`)."""
         return playout_move(state, seat, rng)
+
+
+def _known_places(
+    state: SkyLanternsState, seat: int, others: list[int], rng: Rng
+) -> dict[tuple[int, int], str]:
+    """The places in the other hands (seat, index) whose cards `seat` knows, and the card
+    each gets in a determinization: a known card stays put; cards known only as a group
+    (the two a seat passed in the draft: one with each of the next two seats) are
+    shuffled among their places. Single cards first, so a card in two entries keeps the
+    place it is known by exactly. (Cards not in another hand — in `seat`'s own, or in a
+    drafting packet — have no place to keep.)"""
+    entries = [k.cards for k in state.known_cards if seat in k.knowers]
+    if len(entries) > 1:
+        entries.sort(key=len)
+    hands = [(other, state.seats[other].hand) for other in others]
+    kept: dict[tuple[int, int], str] = {}
+    for cards in entries:
+        places = []
+        for card in cards:
+            for other, hand in hands:
+                if card in hand:
+                    place = (other, hand.index(card))
+                    if place not in kept:
+                        places.append(place)
+                    break
+        held = [state.seats[o].hand[i] for o, i in places]
+        if len(held) > 1:
+            rng.shuffle(held)
+        kept.update(zip(places, held, strict=True))
+    return kept
 
 
 def describe(move: Move) -> str:

@@ -286,6 +286,8 @@ def develop(state: SkyLanternsState, seat: int, card: str, track: str, zone: int
     data = CARDS[card]
     pay(state, seat, "coins", data.lantern_cost if track == "lantern" else data.railway_cost)
     player.hand.remove(card)
+    if state.known_cards:
+        out_of_hand(state, card)
     zones = player.lantern_zones if track == "lantern" else player.railway_zones
     zones[zone].append(card)
     if track == "lantern" and state.rival is not None:
@@ -300,6 +302,18 @@ def develop(state: SkyLanternsState, seat: int, card: str, track: str, zone: int
     push(state, f"project:{project}:row{row}:tuck", seat, card)
 
 
+def out_of_hand(state: SkyLanternsState, card: str) -> None:
+    """`card` left its hand in view: what was known of its place is moot (a reshuffled
+    discard pile may bring it back into a hand unseen)."""
+    known = []
+    for entry in state.known_cards:
+        if card in entry.cards:
+            entry = replace(entry, cards=tuple(c for c in entry.cards if c != card))
+        if entry.cards:
+            known.append(entry)
+    state.known_cards = known
+
+
 def contract(state: SkyLanternsState, seat: int, source: str, option: str | int) -> None:
     """Resolve one contract: a hand card (discarded, or removed if a Starting card), an
     option of the current Era card, or an exclusive contract of the player board."""
@@ -307,6 +321,8 @@ def contract(state: SkyLanternsState, seat: int, source: str, option: str | int)
     if source == "hand":
         card = str(option)
         state.seats[seat].hand.remove(card)
+        if state.known_cards:
+            out_of_hand(state, card)
         (state.removed if CARDS[card].starting else state.discard).append(card)
         push(state, key, seat, card)
     else:

@@ -49,6 +49,20 @@ class Frame:
     card: str | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnownCards:
+    """Cards in hands whose whereabouts `knowers` have seen, though the hands are hidden:
+    the hand places these cards hold now hold exactly these cards, which in which being
+    all that `knowers` do not know. A card drawn from the face-up Teapot market (known to
+    every seat); the cards a seat passed on in the Starting-card draft (to that seat: the
+    last one is with its left neighbour, the two before one with each of the next two
+    seats). `determinize` keeps them there for a knower. A card leaves every entry when it
+    leaves its hand (played or developed, both in view)."""
+
+    cards: tuple[str, ...]
+    knowers: tuple[int, ...]
+
+
 RivalAction = Literal["take_die", "gain", "pay", "plunder", "blockade", "draw", "flip_tile"]
 
 
@@ -176,6 +190,8 @@ class SkyLanternsState(GameState):
     """1-2 players: the space (0 = seat 0's end) of the die on each influence track."""
     rival: Rival | None = None
     """Solo: the virtual opponent."""
+    known_cards: list[KnownCards] = field(default_factory=list)
+    """What seats know of the others' hidden hands (see `KnownCards`); in no view."""
 
     @property
     def active(self) -> int:

@@ -11,8 +11,10 @@ from services.ai import play_match
 from services.ai.greedy import GreedyBot
 from services.ai.mcts import MctsBot
 from services.engine import Rng, copy_state
-from services.games.sky_lanterns import game
+from services.games.sky_lanterns import game, resolver
+from services.games.sky_lanterns.resolver import DRAW
 from services.games.sky_lanterns.rounds import carry_on, end_turn
+from services.games.sky_lanterns.state import Frame, SkyLanternsState
 
 
 def test_a_hand_is_shown_to_its_owner_only():
@@ -177,3 +179,105 @@ def test_every_view_agrees_with_the_prompts(players, options):
                 break
             seat = game.prompts(state)[0].seat
             state = game.apply(state, seat, pick.choice(game.legal_moves(state, seat))).state
+
+
+# --- determinize keeps what the log has told -------------------------------------------------
+
+
+def market_draw(players: int = 3, seed: int = 3) -> tuple[SkyLanternsState, str]:
+    """Seat 0 draws the market's first card (everyone reads "Draw T.. from the market")."""
+    state = copy_state(game.setup({"first_player": 0, "teapot_market": True}, players, seed))
+    state.stack.append(Frame(key=DRAW, seat=0))
+    card = state.market[0]
+    outcome = game.apply(state, 0, {"kind": "draw_card", "card": card})
+    assert outcome.events[0].visible_to(1)["text"] == f"Draw {card} from the market"
+    return outcome.state, card
+
+
+def test_a_card_drawn_from_the_market_stays_in_its_holders_hand_for_the_others():
+    """The Teapot market is face up and the log names the card taken: re-dealing the hidden
+    cards for another seat must leave it where everyone saw it go (it used to stay in 1
+    determinization of 50). The holder's other cards are still re-dealt."""
+    state, card = market_draw()
+    others = [c for c in state.seats[0].hand if c != card]
+    moved = 0
+    for seed in range(60):
+        for seat in (1, 2):
+            dealt = game.determinize(state, seat, Rng.from_seed(seed))
+            assert card in dealt.seats[0].hand and card not in dealt.deck
+            assert len(dealt.seats[0].hand) == len(state.seats[0].hand)
+            moved += [c for c in dealt.seats[0].hand if c != card] != others
+    assert moved > 100  # the Starting cards beside it are dealt anew
+
+
+def test_a_card_drawn_from_the_market_is_forgotten_once_it_leaves_the_hand():
+    """Played as a contract it goes to the discard pile, whence a reshuffle may bring it
+    back into a hand unseen; developed, it is tucked in view. Either way nothing about a
+    hand is known by it any more."""
+    state, card = market_draw()
+    played = copy_state(state)
+    resolver.contract(played, 0, "hand", card)
+    assert card in played.discard and played.known_cards == []
+    developed = copy_state(state)
+    give(developed, 0, coins=10)
+    resolver.develop(developed, 0, card, "lantern", 0)
+    assert developed.known_cards == []
+
+
+def draft_to_the_end(players: int, seed: int) -> tuple[SkyLanternsState, list[list[str]]]:
+    """A whole Starting-card draft, each seat keeping its packet's first card; with the
+    packets each seat passed on, by pass."""
+    state = game.setup({"starting_card_draft": True, "first_player": 0}, players, seed)
+    passed: list[list[str]] = [[] for _ in range(players)]
+    while state.step == "draft":
+        packets = [list(p) for p in state.draft_packets]
+        for seat in range(players):
+            state = play(state, seat, {"kind": "draft_card", "card": packets[seat][0]})
+        for seat in range(players):
+            passed[seat].append(packets[seat][1:])
+    return state, passed
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_after_the_draft_a_seat_knows_where_the_cards_it_passed_went(players):
+    """The last card a seat passes is kept by its left neighbour; of the two it passed
+    before, its left neighbour kept one and passed the other on (to the seat after, who
+    kept it). Re-dealing for that seat keeps all that: the last card stays with the left
+    neighbour, the two stay one with each (which one is not known, so both ways come)."""
+    state, passed = draft_to_the_end(players, 5)
+    for seat in range(players):
+        [first, [last]] = passed[seat]
+        left, after = (seat + 1) % players, (seat + 2) % players
+        ways = set()
+        for seed in range(40):
+            dealt = game.determinize(state, seat, Rng.from_seed(seed))
+            assert last in dealt.seats[left].hand
+            if after == seat:  # 2 players: one of the two came back to the seat itself
+                [back] = [c for c in first if c in state.seats[seat].hand]
+                [kept] = [c for c in first if c != back]
+                assert kept in dealt.seats[left].hand
+                continue
+            assert sum(c in dealt.seats[left].hand for c in first) == 1
+            assert sum(c in dealt.seats[after].hand for c in first) == 1
+            ways.add(next(c for c in first if c in dealt.seats[left].hand))
+        assert after == seat or ways == set(first)
+
+
+def test_known_cards_are_in_no_view_and_survive_a_json_round_trip():
+    drawn, card = market_draw()
+    drafted, _ = draft_to_the_end(3, 5)
+    for state in (drawn, drafted):
+        assert state.known_cards
+        assert game.load_state(game.dump_state(state)) == state
+        for viewer in (None, 0, 1, 2):
+            view = game.view(state, viewer).model_dump(mode="json")
+            assert "known" not in orjson.dumps(view).decode()
+    assert card not in orjson.dumps(game.view(drawn, 1).model_dump(mode="json")).decode()
+
+
+def test_a_state_saved_before_known_cards_existed_still_loads():
+    state, _ = market_draw()
+    data = orjson.loads(game.dump_state(state))
+    del data["known_cards"]
+    loaded = game.load_state(orjson.dumps(data))
+    assert loaded.known_cards == [] and loaded.seats == state.seats
