@@ -14,7 +14,15 @@ from . import resolver, solo
 from .asking import ANSWERS, TASKS, asked
 from .components import CARDS, PLAYER_BOARDS, SOLO_CARDS, SPACES
 from .offers import any_space_choices, core_problem, place_offers
-from .resources import gain, give_from, parse_donor_key, pay, richest_others
+from .resources import (
+    amount_words,
+    gain,
+    give_from,
+    parse_donor_key,
+    pay,
+    resource_name,
+    richest_others,
+)
 from .resources import has as resources_have
 from .rounds import carry_on
 from .setup import next_setup_step
@@ -69,19 +77,13 @@ def _contract_chosen(state: SkyLanternsState, effect: Any) -> None:
         resolver.done_with_choice(state)
 
 
-PRICE_NAMES = {"coal": "Coal", "indigo": "Indigo", "tea": "Tea", "yam": "Dyeing Yam"}
-
-
 def _payable(state: SkyLanternsState, seat: int, source: str, option: str | int, what: str) -> None:
     """Refuse a contract whose conversion `seat` cannot pay even after Coal Trades: "You
     cannot perform the conversion if you do not have enough resources"."""
     price = resolver.unpaid_price(state, seat, resolver.contract_key(state, seat, source, option))
     if price is None:
         return
-    costs = " and ".join(
-        f"${n}" if r == "coins" else f"{n} {PRICE_NAMES.get(r, r.capitalize())}"
-        for r, n in price.items()
-    )
+    costs = " and ".join(amount_words(r, n) for r, n in price.items())
     to_coins = PLAYER_BOARDS[state.seats[seat].board].coal_trade == "coins"
     traded = {"coins"} if to_coins else set(fx.COAL_TRADES_INTO)
     trades = ", Coal Trades included" if traded & set(price) else ""
@@ -239,7 +241,9 @@ def do_convert(state: SkyLanternsState, seat: int, move: Any, effect: fx.Convert
     most = resolver.most_conversions(state, seat, effect)
     if move.times > most:
         raise IllegalMove(
-            "cannot_afford", f"You can convert at most {most} times here, not {move.times}."
+            "cannot_afford",
+            f"You can convert at most {most} time{'' if most == 1 else 's'} here, "
+            f"not {move.times}.",
         )
     frame = resolver.done_with_choice(state)
     for _ in range(move.times):
@@ -251,7 +255,8 @@ def do_convert(state: SkyLanternsState, seat: int, move: Any, effect: fx.Convert
 
 def do_choose_resource(state: SkyLanternsState, seat: int, move: Any, effect: fx.OneOf) -> None:
     if move.resource not in effect.res:
-        raise IllegalMove("no_such_option", f"This gives {' or '.join(effect.res)} only.")
+        names = " or ".join(resource_name(r) for r in effect.res)
+        raise IllegalMove("no_such_option", f"This gives {names} only.")
     resolver.done_with_choice(state)
     gain(state, seat, move.resource, effect.amount)
 
@@ -267,11 +272,22 @@ def do_change_die(state: SkyLanternsState, seat: int, move: Any, effect: Any) ->
 
 def do_choose_space(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:
     if move.space not in any_space_choices(state):
-        raise IllegalMove(
-            "no_such_option", f"{move.space!r} is not a non-black dice space in this game."
-        )
+        raise IllegalMove("no_such_option", not_a_space_choice(state, move.space))
     frame = resolver.done_with_choice(state)
     resolver.push(state, resolver.space_effects(state, move.space), seat, frame.card)
+
+
+def not_a_space_choice(state: SkyLanternsState, space: str) -> str:
+    """Why `space` may not be chosen to resolve ("any dice space ... except for black")."""
+    board = {s.id: s for s in resolver.side_spaces(state)}
+    if space not in board:
+        return f"{space!r} is no dice space on this side of the Main Board."
+    if board[space].colour == "black":
+        return "Black dice spaces cannot be chosen: resolve a red, blue or green one."
+    return (
+        f"{space} is not in play with {state.players} players: a four-dot space, its die "
+        "and Upgrade Tile were removed."
+    )
 
 
 def do_upgrade(state: SkyLanternsState, seat: int, move: Any, effect: Any) -> None:

@@ -9,6 +9,7 @@ from pydantic import Field
 from services.engine import Event, Game, Move, Prompt, Result, Rng, Seat, copy_state
 from services.engine.state import unchecked
 
+from . import effects as fx
 from . import moves as mv
 from . import solo
 from .answers import carry_out
@@ -18,6 +19,7 @@ from .evaluation import win_chance
 from .offers import offered_moves, trade_lost
 from .options import SkyLanternsOptions
 from .playout import playout_move
+from .resources import amount_words, resource_name
 from .scoring import final_result
 from .setup import set_up
 from .state import SETUP_STEPS, RivalAction, RivalStep, SkyLanternsState
@@ -130,6 +132,10 @@ class GameEnded(Event):
     kind: str = "game_ended"
 
 
+LABELLED_BY_POSITION = frozenset({"coal_trade", "choose_resource", "answer_rival"})
+"""Moves whose label says more than `describe` can: what the position makes of them."""
+
+
 class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
     id = "sky-lanterns"
     title = "Valley of Sky Lanterns"
@@ -203,10 +209,16 @@ class SkyLanternsGame(Game[SkyLanternsState, SkyLanternsOptions]):
 
     def label(self, state: SkyLanternsState, seat: Seat, move: Move) -> str:
         """`describe`, and for a Coal Trade into a full track that its gain is lost (the
-        mover's own track, which everyone sees); the answers to the ghost's demand name
-        what it asks (its die is public)."""
+        mover's own track, which everyone sees); a resource chosen says how much, and the
+        answers to the ghost's demand what it asks (its die is public)."""
+        if move.kind not in LABELLED_BY_POSITION:  # most moves: one look, no isinstance
+            return describe(move)
         if isinstance(move, mv.CoalTrade) and trade_lost(state, seat, move):
-            return f"{describe(move)} (track full: the {move.into} is lost)"
+            return f"{describe(move)} (track full: the {resource_name(move.into, 1)} is lost)"
+        if isinstance(move, mv.ChooseResource):
+            question = asked(state)
+            if question is not None and isinstance(question[2], fx.OneOf):
+                return f"Gain {amount_words(move.resource, question[2].amount)}"
         if isinstance(move, mv.AnswerRival):
             question = asked(state)
             if question is not None and question[1] == "rival_choice":
@@ -350,7 +362,9 @@ def describe(move: Move) -> str:
     if isinstance(move, mv.CamphorTrade):
         return f"Pay 1 Camphor to change the die by {move.delta:+d}"
     if isinstance(move, mv.CoalTrade):
-        return "Trade 2 Coal for $2" if move.into == "coins" else f"Trade 1 Coal for 1 {move.into}"
+        if move.into == "coins":
+            return "Trade 2 Coal for $2"
+        return f"Trade 1 Coal for {amount_words(move.into, 1)}"
     if isinstance(move, mv.PlaceCore):
         return f"Place the die in Core Slot {move.slot + 1}"
     if isinstance(move, mv.PlaceCompensation):
@@ -362,7 +376,7 @@ def describe(move: Move) -> str:
     if isinstance(move, mv.Convert):
         return f"Convert {move.times} time{'s' if move.times != 1 else ''}"
     if isinstance(move, mv.ChooseResource):
-        return f"Gain {move.resource}"
+        return f"Gain {resource_name(move.resource)}"
     if isinstance(move, mv.ChangeDie):
         return f"Change the die by {move.delta:+d}" if move.delta else "Leave the die as it is"
     if isinstance(move, mv.ChooseSpace):

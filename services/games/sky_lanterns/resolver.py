@@ -25,7 +25,7 @@ from .components import (
     InfluenceColour,
 )
 from .effects import Effect
-from .resources import DONOR, gain, has, pay, payer
+from .resources import DONOR, amount_words, gain, has, pay, payer
 from .state import Frame, SkyLanternsState
 
 TRAIN_STEP = "@step"
@@ -379,7 +379,13 @@ def influence_problem(state: SkyLanternsState, seat: int, tracks: list[str]) -> 
         resource = payer(state, INFLUENCE_PAYMENT[colour])
         spent[resource] = spent.get(resource, 0) + INFLUENCE_PRICE
         if spent[resource] > has(state, seat, resource):
-            return f"Moving the {colour} die costs {INFLUENCE_PRICE} {resource} each time."
+            price = amount_words(resource, INFLUENCE_PRICE)
+            total = amount_words(resource, spent[resource])
+            held = has(state, seat, resource)
+            return (
+                f"Moving the {colour} die costs {price} each time ({total} in all); "
+                f"you have {held}."
+            )
         positions[colour] += influence_direction(seat)
         if not 0 <= positions[colour] < len(TWO_PLAYER.influence[cast(InfluenceColour, colour)]):
             return f"The {colour} die is already at the end of its track."

@@ -8,6 +8,27 @@ from .state import Frame, SkyLanternsState
 
 SPECIAL = ("coins", "camphor")
 
+NAMES: dict[str, tuple[str, str]] = {
+    "coal": ("Coal", "Coal"),
+    "indigo": ("Indigo", "Indigo"),
+    "tea": ("Tea", "Tea"),
+    "yam": ("Dyeing Yam", "Dyeing Yams"),
+    "coins": ("Coin", "Coins"),
+    "camphor": ("Camphor", "Camphor"),
+    "vp": ("VP", "VP"),
+}
+"""Resources as the rulebook names them (one, several), for labels and refusals."""
+
+
+def resource_name(resource: str, amount: int = 2) -> str:
+    """ "Dyeing Yams", "Indigo": the rulebook's name of `resource`, for `amount` of it."""
+    return NAMES[resource][0 if amount == 1 else 1]
+
+
+def amount_words(resource: str, amount: int) -> str:
+    """ "$2", "1 Dyeing Yam", "2 Indigo": an amount of a resource in words."""
+    return f"${amount}" if resource == "coins" else f"{amount} {resource_name(resource, amount)}"
+
 
 def has(state: SkyLanternsState, seat: int, resource: str) -> int:
     player = state.seats[seat]

@@ -200,16 +200,27 @@ def test_a_conversion_cannot_be_done_more_often_than_paid_for():
     state = table(dice={"red-3": 1})
     give(state, 0, yam=1)
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "red-3"})
-    refused(state, 0, {"kind": "convert", "times": 2}, "cannot_afford", "at most 1")
+    refused(state, 0, {"kind": "convert", "times": 2}, "cannot_afford", "at most 1 time here")
 
 
 def test_choices_must_be_among_those_offered():
     state = table(dice={"blue-4": 1})
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "blue-4"})
-    refused(state, 0, {"kind": "choose_resource", "resource": "coal"}, "no_such_option", "indigo")
+    refused(state, 0, {"kind": "choose_resource", "resource": "coal"}, "no_such_option", "Indigo")
     state = table(dice={"black-1": 1})
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-1"})
-    refused(state, 0, {"kind": "choose_space", "space": "black-2"}, "no_such_option", "non-black")
+    refused(state, 0, {"kind": "choose_space", "space": "black-2"}, "no_such_option", "Black dice")
+
+
+def test_a_four_dot_space_is_refused_with_3_players_for_what_it_is():
+    """With 3 players the four-dot spaces are off the board (RULES-NOTES "Any non-black
+    space"): the refusal says so, where it used to call red-5 "not a non-black space"."""
+    state = table(players=3, dice={"black-1": 1})
+    state = play(state, 0, DECLINE, {"kind": "take_die", "space": "black-1"})
+    words = "red-5 is not in play with 3 players: a four-dot space"
+    refused(state, 0, {"kind": "choose_space", "space": "red-5"}, "no_such_option", words)
+    refused(state, 0, {"kind": "choose_space", "space": "black-2"}, "no_such_option", "Black")
+    refused(state, 0, {"kind": "choose_space", "space": "red-9"}, "no_such_option", "no dice")
     state = table(dice={"green-2": 1})
     state = play(state, 0, DECLINE, {"kind": "take_die", "space": "green-2"})
     refused(state, 0, {"kind": "change_die", "delta": -1}, "die_out_of_range", "0")

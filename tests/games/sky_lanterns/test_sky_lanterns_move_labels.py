@@ -8,6 +8,7 @@ import os
 import random
 
 import pytest
+from sky_lanterns_kit import give, play, table
 
 from services.games.sky_lanterns import game
 
@@ -51,3 +52,22 @@ def test_answering_the_ghost_says_whether_you_pay_it():
                 return
             state = game.apply(state, 0, pick.choice(moves)).state
     pytest.fail("no Dead Mine game in 40 asked the player to answer the ghost")
+
+
+def test_labels_name_resources_as_the_rulebook_does():
+    """ "Dyeing Yam", not the data's "yam"; a choice of resource says how much."""
+    state = table(dice={"blue-4": 1})
+    give(state, 0, coal=1)
+    state = play(state, 0, {"kind": "decline"}, {"kind": "take_die", "space": "blue-4"})
+    labels = [game.label(state, 0, m) for m in game.legal_moves(state, 0)]
+    assert labels[:3] == ["Gain 2 Indigo", "Gain 2 Tea", "Gain 2 Dyeing Yams"]
+    assert labels[3:] == [
+        "Trade 1 Coal for 1 Indigo",
+        "Trade 1 Coal for 1 Tea",
+        "Trade 1 Coal for 1 Dyeing Yam",
+    ]
+    assert [game.describe(m) for m in game.legal_moves(state, 0)][:3] == [
+        "Gain Indigo",
+        "Gain Tea",
+        "Gain Dyeing Yams",
+    ]

@@ -262,9 +262,9 @@ def test_coal_trade_into_a_full_track_spends_the_coal_and_loses_the_gain():
     assert trades == [{"kind": "coal_trade", "into": r} for r in ("indigo", "tea", "yam")]
     labels = {m["into"]: game.label(state, 0, game.parse_move(m)) for m in trades}
     assert labels == {
-        "indigo": "Trade 1 Coal for 1 indigo",
-        "tea": "Trade 1 Coal for 1 tea (track full: the tea is lost)",
-        "yam": "Trade 1 Coal for 1 yam",
+        "indigo": "Trade 1 Coal for 1 Indigo",
+        "tea": "Trade 1 Coal for 1 Tea (track full: the Tea is lost)",
+        "yam": "Trade 1 Coal for 1 Dyeing Yam",
     }
     applied = game.apply(state, 0, {"kind": "coal_trade", "into": "tea"})
     after = applied.state.seats[0].basics
@@ -272,7 +272,7 @@ def test_coal_trade_into_a_full_track_spends_the_coal_and_loses_the_gain():
     assert [e.text for e in applied.events] == [labels["tea"]]
     assert asked(applied.state) == asked(state)  # a free action: the prompt stays
     applied = game.apply(state, 0, {"kind": "coal_trade", "into": "indigo"})
-    assert [e.text for e in applied.events] == ["Trade 1 Coal for 1 indigo"]
+    assert [e.text for e in applied.events] == ["Trade 1 Coal for 1 Indigo"]
     assert applied.state.seats[0].basics["indigo"] == 3
 
 

@@ -129,7 +129,9 @@ def test_influence_contract_refused_when_it_cannot_be_paid():
     with pytest.raises(IllegalMove) as refused:
         play(state, 0, influence("blue", "blue"))
     assert refused.value.code == "influence_refused"
-    assert "2 indigo each time" in refused.value.message
+    assert refused.value.message == (
+        "Moving the blue die costs 2 Indigo each time (4 Indigo in all); you have 2."
+    )
 
 
 def test_influence_contract_refused_past_the_end_of_the_track():
