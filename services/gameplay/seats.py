@@ -393,8 +393,10 @@ class SeatDesk:
             clock_if_started=_clock_at_start(record, seat, taken_by, turn),
             turn_if_started=turn,
             keep=keep,
-            # The last open seat as read: this fill starts the game, and a bot may be first.
-            work_due=set(record.invites) == {seat},
+            # Any fill may be the one that starts the game, and a bot may be first: two
+            # fills of the last two seats at once each read the other's seat open, and only
+            # the script knows. A note of a game still waiting is dropped by the sweep.
+            work_due=True,
             owed=self._owed(record, seat, taken_by),
         )
 

@@ -526,3 +526,44 @@ async def test_a_game_started_by_a_fill_whose_process_died_right_after_gets_its_
     assert recorder.resent == []
     assert await gameplay.referee.resend_stalled(0) == 1
     assert recorder.resent == [(created.id, 0)]
+
+
+async def test_a_game_started_by_a_fill_that_read_another_seat_open_and_died_gets_its_bot(
+    gameplay, recorder, monkeypatch
+) -> None:
+    """Two fills of the last two open seats at once each read the other's seat open, so
+    neither knew it was the last; the one whose script started the game died before
+    handing the bot its turn. Every fill notes the game as possibly due, so the sweep
+    still finds it."""
+    from services.gameplay import seats as seats_module
+    from services.gameplay.seats import ClaimSeatRequest
+
+    request = CreateGameRequest(
+        game="hidden-numbers",
+        seats=[{"name": "Bot", "bot": "random"}, {"open": True}, {"open": True}],
+        seed=3,
+    )
+    created, _ = await gameplay.service.create_game(ANYONE, request, None)
+    codes = {seat.seat: seat.invite_code or "" for seat in created.seats}
+    both_open = await gameplay.store.load(created.id)
+    assert both_open is not None and set(both_open.invites) == {1, 2}
+    desk = gameplay.service.seats
+    await desk.claim(created.id, 1, ClaimSeatRequest(code=codes[1], name="Ann"), None)
+    index = pending_key(gameplay.store.prefix)
+    await gameplay.store.redis.zrem(index, created.id)
+    with monkeypatch.context() as dying:
+        dying.setattr(seats_module, "log", SimpleNamespace(info=crash))  # after the fill
+        with pytest.raises(Crash):
+            await desk._claim(
+                created.id,
+                2,
+                ClaimSeatRequest(code=codes[2], name="Bo"),
+                "a-token",
+                None,
+                both_open,
+            )
+    started = await gameplay.store.load(created.id)
+    assert started is not None and started.status is GameStatus.ACTIVE
+    assert recorder.resent == []
+    assert await gameplay.referee.resend_stalled(0) == 1
+    assert recorder.resent == [(created.id, 0)]
