@@ -11,12 +11,8 @@ from pydantic import ValidationError
 from strawberry.scalars import JSON
 from strawberry.utils.str_converters import to_camel_case
 
-from services.gameplay.payloads import (
-    MAX_SEED,
-    SEED_TEXT_PATTERN,
-    input_code,
-    validation_errors,
-)
+from services.engine import validation_errors
+from services.gameplay.payloads import MAX_SEED, SEED_TEXT_PATTERN, input_code
 from services.gameplay.problems import Problem
 
 from .types import Rejected

@@ -7,7 +7,7 @@ Its own module (not conftest.py), so that its state's annotations resolve by mod
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -98,7 +98,7 @@ class HiddenNumbers(Game[HiddenNumbersState, HiddenNumbersConfig]):
     max_players = 4
     config_model = HiddenNumbersConfig
     state_model = HiddenNumbersState
-    move_model = Discard | Play
+    move_model = Annotated[Discard | Play, Field(discriminator="kind")]
     view_model = HiddenNumbersView
 
     def new_state(self, config: HiddenNumbersConfig, players: int, seed: int) -> HiddenNumbersState:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 from starlette.requests import Request
 
 from schema import Limits
-from services.gameplay.payloads import validation_errors
+from services.engine import validation_errors
 from services.gameplay.problems import Problem, bad_request, unprocessable
 
 from .inputs import json_body

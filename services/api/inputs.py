@@ -11,8 +11,9 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.engine import validation_errors
 from services.gameplay.auth import Credentials, check_idempotency_key, credentials_from
-from services.gameplay.payloads import input_code, validation_errors
+from services.gameplay.payloads import input_code
 from services.gameplay.problems import Problem, bad_request, unprocessable
 from services.gameplay.service import GameService
 

@@ -1,7 +1,7 @@
 """The game contract every Skyport game implements. Pure Python, no I/O."""
 
 from .errors import GameError, IllegalMove, InvalidConfig, UnknownGame
-from .game import Game, GameState, describe_validation_error
+from .game import Game, GameState
 from .registry import RegistrationError, all_games, get_game, register
 from .rng import Rng
 from .state import copy_state, dump_state, load_state, state_to_python
@@ -17,6 +17,7 @@ from .types import (
     Standing,
     seats_to_act,
 )
+from .validation import describe_validation_error, validation_errors
 
 __all__ = [
     "Event",
@@ -41,6 +42,7 @@ __all__ = [
     "dump_state",
     "load_state",
     "state_to_python",
+    "validation_errors",
     "describe_validation_error",
     "get_game",
     "register",

@@ -29,6 +29,7 @@ from . import state as mechanism
 from .errors import IllegalMove, InvalidConfig
 from .rng import Rng
 from .types import Event, Move, Outcome, Prompt, Resigned, Result, Seat, seats_to_act
+from .validation import describe, describe_validation_error, validation_errors
 
 
 @dataclass(slots=True, kw_only=True)
@@ -46,15 +47,6 @@ class GameState:
 
 StateT = TypeVar("StateT", bound=GameState)
 ConfigT = TypeVar("ConfigT", bound=BaseModel)
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    """One readable sentence per problem pydantic found, without echoing input values."""
-    parts = []
-    for item in error.errors(include_input=False, include_url=False):
-        where = ".".join(str(p) for p in item["loc"]) or "value"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
 
 
 class Game(ABC, Generic[StateT, ConfigT]):
@@ -197,7 +189,11 @@ class Game(ABC, Generic[StateT, ConfigT]):
                 raw, strict=strict, context={"players": players}
             )
         except ValidationError as error:
-            raise InvalidConfig("invalid_options", describe_validation_error(error)) from None
+            raise InvalidConfig(
+                "invalid_options",
+                describe_validation_error(error),
+                {"errors": validation_errors(error, under=["options"])},
+            ) from None
         return parsed  # type: ignore[return-value]
 
     def parse_move(self, move: Mapping[str, Any] | Move) -> Move:
@@ -206,9 +202,16 @@ class Game(ABC, Generic[StateT, ConfigT]):
         try:
             return self._moves.validate_python(move)
         except ValidationError as error:
+            errors = validation_errors(error, under=["move"])
+            kind = move.get("kind") if isinstance(move, Mapping) else None
+            for item in errors:
+                # A union of moves puts the move's kind first, as if it were a key.
+                if isinstance(kind, str) and item["location"][1:2] == [kind]:
+                    del item["location"][1]
             raise IllegalMove(
                 "malformed_move",
-                f"That is not a move of {self.title}: {describe_validation_error(error)}.",
+                f"That is not a move of {self.title}: {describe(errors, skip=1)}.",
+                {"errors": errors},
             ) from None
 
     def apply(self, state: StateT, seat: Seat, move: Mapping[str, Any] | Move) -> Outcome[StateT]:

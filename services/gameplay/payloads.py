@@ -142,24 +142,6 @@ def input_code(error: ValidationError) -> str:
     return "invalid_request"
 
 
-def validation_errors(error: ValidationError) -> list[dict[str, Any]]:
-    """Every problem pydantic found in a refused input, as REST and GraphQL both report
-    them: where (`location`) and why (`message`), never echoing the input."""
-    return [
-        {"location": [str(part) for part in item["loc"]], "message": _message(item)}
-        for item in error.errors(include_input=False, include_url=False)
-    ]
-
-
-def _message(item: Any) -> str:
-    """pydantic's sentence, in JSON's words: no Python class names, and our own refusals
-    without the "Value error, " pydantic puts before them."""
-    if item["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        return "Input should be an object"
-    message: str = item["msg"]
-    return message.removeprefix("Value error, ")
-
-
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -193,5 +193,19 @@ def from_game_error(error: GameError) -> Problem:
         InvalidConfig: "Invalid game options",
         UnknownGame: "Unknown game",
     }.get(type(error), "Rule broken")
-    extra: dict[str, Any] = {"details": error.details} if error.details else {}
-    return Problem(422, error.code, error.message, title=title, refusal=True, **extra)
+    return Problem(
+        422, error.code, error.message, title=title, refusal=True, **engine_facts(error.details)
+    )
+
+
+def engine_facts(details: dict[str, Any]) -> dict[str, Any]:
+    """An engine error's `details` as a problem document carries them: its `errors`
+    (where in the input) beside the code, as a refused request body has them, and the
+    other facts under `details`."""
+    facts = dict(details)
+    extra: dict[str, Any] = {}
+    if "errors" in facts:
+        extra["errors"] = facts.pop("errors")
+    if facts:
+        extra["details"] = facts
+    return extra

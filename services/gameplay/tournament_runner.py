@@ -64,6 +64,7 @@ from .dispatch import WebhookSender
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import (
     Problem,
+    engine_facts,
     idempotency_key_reused,
     unauthorized,
     unprocessable,
@@ -205,7 +206,7 @@ class TournamentRunner:
             # tenths of a second at most (`_check_size` bounds it), off the loop.
             tournament, _ = await off_loop(_step_pool, _first_round, spec, game, secret)
         except InvalidTournament as error:
-            raise unprocessable(error.code, error.message) from None
+            raise unprocessable(error.code, error.message, **engine_facts(error.details)) from None
         _check_scheduled_size(tournament)
         salt = new_salt()
         tokens = [

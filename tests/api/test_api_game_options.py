@@ -2,7 +2,9 @@
 integer option takes a JSON integer (not `true`, `"1"` or `1.0`), a boolean one a JSON
 boolean (not `"yes"` or `1`). A wrong type is refused like any bad option - `422
 invalid_options` naming the option, over REST, GraphQL and bulk creation - instead of
-being read as something else (`"turn_limit": true` played as a one-turn game)."""
+being read as something else (`"turn_limit": true` played as a one-turn game). The refusal
+locates the option as a refused request body does: REST's `errors`, GraphQL's
+`details.errors`."""
 
 from __future__ import annotations
 
@@ -63,6 +65,7 @@ mutation($input: CreateGameInput!) {
     __typename
     ... on GameCreated { id }
     ... on Error { code message }
+    ... on Rejected { details }
   }
 }"""
 
@@ -94,6 +97,7 @@ def test_rest_refuses_an_option_of_the_wrong_json_type(api, game, seats, good, b
     problem = refused.json()
     assert problem["code"] == "invalid_options" and problem["title"] == "Invalid game options"
     assert problem["detail"].startswith(f"{name}: ")
+    assert [error["location"] for error in problem["errors"]] == [["options", name]]
 
 
 @pytest.mark.parametrize(("game", "seats", "good", "bad", "name"), CASES, ids=IDS)
@@ -103,6 +107,7 @@ def test_graphql_refuses_an_option_of_the_wrong_json_type(gql, game, seats, good
     refused = gql.data(CREATE, {"input": body(game, seats, bad)})["createGame"]
     assert refused["__typename"] == "Rejected" and refused["code"] == "invalid_options"
     assert refused["message"].startswith(f"{name}: ")
+    assert [error["location"] for error in refused["details"]["errors"]] == [["options", name]]
 
 
 def test_bulk_creation_refuses_an_option_of_the_wrong_json_type(api, gql):
@@ -115,6 +120,7 @@ def test_bulk_creation_refuses_an_option_of_the_wrong_json_type(api, gql):
         problem = refused.json()
         assert problem["code"] == "invalid_options" and problem["index"] == index
         assert problem["detail"].startswith(f"Game {index}: {name}: ")
+        assert problem["errors"][0]["location"] == ["options", name]
         answer = gql.data(CREATE_MANY, {"games": batch}, token=KEY["Authorization"][7:])
         assert answer["createGames"]["__typename"] == "Rejected"
         assert answer["createGames"]["code"] == "invalid_options"
@@ -139,3 +145,4 @@ def test_a_tournament_refuses_an_option_of_the_wrong_json_type(api, game, seats,
     assert refused.status_code == 422, refused.text
     problem = refused.json()
     assert problem["code"] == "invalid_options" and problem["detail"].startswith(f"{name}: ")
+    assert problem["errors"][0]["location"] == ["options", name]

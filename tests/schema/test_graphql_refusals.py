@@ -62,6 +62,26 @@ def test_an_illegal_move_gives_the_engines_details_through_both_doors(api, gql) 
     assert answer["details"] == rest_facts(rest.json()) == {"card": "c99"}
 
 
+def test_a_malformed_move_locates_each_problem_as_a_refused_body_does(api, gql) -> None:
+    """Like a request body the schema refuses, a move the game cannot read lists where
+    each problem is (from the request's root, the move's kind not counted as a key): REST
+    in `errors`, GraphQL in `details.errors`."""
+    created = api.create()
+    token = created["seats"][0]["token"]
+    move = {"kind": "discard", "card": 5, "extra": True}
+    rest = api.client.post(
+        f"/v1/games/{created['id']}/moves", json={"move": move}, headers=api.auth(token)
+    )
+    assert rest.status_code == 422 and rest.json()["code"] == "malformed_move"
+    located = {tuple(error["location"]) for error in rest.json()["errors"]}
+    assert located == {("move", "card"), ("move", "extra")}
+    answer = gql.data(MOVE, {"id": created["id"], "move": move}, token)["makeMove"]
+    assert answer["code"] == "malformed_move"
+    assert answer["details"] == rest_facts(rest.json())
+    assert "card: Input should be a valid string" in answer["message"]
+    assert "discard.card" not in answer["message"]
+
+
 def test_a_json_literal_with_an_integer_beyond_64_bits_is_refused_as_the_clients_mistake(
     api, gql
 ) -> None:

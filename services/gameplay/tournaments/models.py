@@ -13,10 +13,12 @@ from services.engine import Result
 class InvalidTournament(ValueError):
     """A tournament cannot be made or advanced as asked. `code` is stable."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details or {}
+        """The game's own facts when the game refused (its options, say)."""
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

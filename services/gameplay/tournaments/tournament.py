@@ -66,7 +66,7 @@ def create_tournament(spec: TournamentSpec, game: Game | None = None) -> Tournam
     try:
         game.setup(spec.options, k, spec.seed)
     except GameError as error:
-        raise InvalidTournament(error.code, error.message) from None
+        raise InvalidTournament(error.code, error.message, error.details) from None
     return with_schedule(Tournament(spec=spec))
 
 

@@ -88,7 +88,12 @@ class SkyIslandsGame(Game[SkyIslandsState, SkyIslandsOptions]):
     def new_state(self, config: SkyIslandsOptions, players: int, seed: int) -> SkyIslandsState:
         problem = starting_player_problem(config.starting_player, players)
         if problem is not None:
-            raise InvalidConfig("invalid_options", f"{problem}, not {config.starting_player}.")
+            sentence = f"{problem}, not {config.starting_player}"
+            raise InvalidConfig(
+                "invalid_options",
+                f"{sentence}.",
+                {"errors": [{"location": ["options", "starting_player"], "message": sentence}]},
+            )
         return set_up(players, seed, config.starting_player)
 
     # --- who acts, and how -----------------------------------------------------------
