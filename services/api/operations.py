@@ -6,7 +6,7 @@ A new route is a handler decorated with `operation`::
 
     @operation(
         "POST",
-        "/v1/games/{game_id}/seats/{seat:int}/claim",
+        "/v1/games/{game_id}/seats/{seat}/claim",
         summary="Claim an open seat with its invite code.",
         tag="seats",
         headers=(IDEMPOTENCY_KEY,),

@@ -45,7 +45,8 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,19}")
 
 
 def whole_number(value: object) -> object:
-    """A query string's number: ASCII digits only (no sign, blanks, `_` or `.0`)."""
+    """A number in a path or query string: ASCII digits only (no sign, blanks, `_` or
+    `.0`)."""
     if isinstance(value, str) and not _WHOLE_NUMBER.fullmatch(value):
         raise PydanticCustomError("int_parsing", "Input should be a whole number")
     return value
@@ -103,7 +104,7 @@ def _no_game_has(raw: Mapping[str, Any], code: str, detail: str) -> Problem:
 
 
 class GameSeatPath(GamePath):
-    seat: int = Field(ge=0, lt=MAX_SEATS, description="A seat of the game, from 0.")
+    seat: WholeNumber = Field(ge=0, lt=MAX_SEATS, description="A seat of the game, from 0.")
 
     @classmethod
     def missing(cls, raw: Mapping[str, Any]) -> Problem:
@@ -112,13 +113,14 @@ class GameSeatPath(GamePath):
 
 
 class GameVersionPath(GamePath):
-    version: int = Field(
+    version: WholeNumber = Field(
         ge=0, le=MAX_VERSION, description="A version of the game: 0 is before any move."
     )
 
     @classmethod
     def missing(cls, raw: Mapping[str, Any]) -> Problem:
-        return _no_game_has(raw, "version_not_found", f"No game has a version above {MAX_VERSION}.")
+        detail = f"A version is a whole number from 0 (before any move) to {MAX_VERSION}."
+        return _no_game_has(raw, "version_not_found", detail)
 
 
 # --- query ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ async def game_record(request: Request, path: GamePath) -> Response:
 
 @operation(
     "GET",
-    "/v1/games/{game_id}/states/{version:int}",
+    "/v1/games/{game_id}/states/{version}",
     summary="A finished game as a spectator saw it at `version` (0: before the "
     "first move); 404 version_not_found beyond its last version.",
     tag="records",
@@ -72,7 +72,7 @@ async def list_records(request: Request, query: PageQuery) -> Response:
 
 @operation(
     "POST",
-    "/v1/games/{game_id}/seats/{seat:int}/autopilot",
+    "/v1/games/{game_id}/seats/{seat}/autopilot",
     summary="Step away (on: a bot of the game's leave_bot level plays your turns) "
     "or come back (off), with that seat's own token.",
     tag="seats",

@@ -23,7 +23,7 @@ from .params import IDEMPOTENCY_KEY, GamePath, GameSeatPath
 
 @operation(
     "POST",
-    "/v1/games/{game_id}/seats/{seat:int}/claim",
+    "/v1/games/{game_id}/seats/{seat}/claim",
     summary="Claim an open seat with its invite code and your name; returns the seat's "
     "token, once. The code is single use: of many claims at once exactly one gets the "
     "seat. The last claim starts the game. 403 wrong_invite_code, 409 seat_taken "
@@ -45,7 +45,7 @@ async def claim_seat(request: Request, path: GameSeatPath, body: ClaimSeatReques
 
 @operation(
     "POST",
-    "/v1/games/{game_id}/seats/{seat:int}/bot",
+    "/v1/games/{game_id}/seats/{seat}/bot",
     summary="The creator (its creator token, or the API key that created the game) gives "
     "an open seat to a bot of a level the game offers (422 unknown_bot_level otherwise). "
     "Filling the last open seat starts the game. With an Idempotency-Key a retry gets the "
@@ -66,7 +66,7 @@ async def fill_seat(request: Request, path: GameSeatPath, body: FillSeatRequest)
 
 @operation(
     "POST",
-    "/v1/games/{game_id}/seats/{seat:int}/invite",
+    "/v1/games/{game_id}/seats/{seat}/invite",
     summary="The creator gives an open seat a new invite code, valid ttl_seconds (default "
     "SKYPORT_INVITE_TTL): when the first one expired or went to the wrong person. The "
     "earlier code stops working. 409 seat_taken, seat_not_open or game_not_waiting. With "

@@ -22,7 +22,7 @@ from tests.conftest import Crash, crash
 OPEN = {"open": True}
 
 
-def claim(api, game_id: str, seat: int, code: str | None, name: str = "Guest", **headers):
+def claim(api, game_id: str, seat: int | str, code: str | None, name: str = "Guest", **headers):
     return api.client.post(
         f"/v1/games/{game_id}/seats/{seat}/claim",
         json={"code": code, "name": name},
@@ -117,6 +117,9 @@ def test_a_wrong_a_used_and_an_expired_code_are_refused_clearly(api, monkeypatch
     assert not_open.status_code == 409 and not_open.json()["code"] == "seat_not_open"
     no_seat = claim(api, game_id, 5, code_of(created, 2))
     assert no_seat.status_code == 404 and no_seat.json()["code"] == "seat_not_found"
+    for not_a_seat in ("one", "-1", "+1"):
+        refused = claim(api, game_id, not_a_seat, code_of(created, 1))
+        assert refused.status_code == 404 and refused.json()["code"] == "seat_not_found"
 
     later = time.time() * 1000 + 61_000
     monkeypatch.setattr(seats_module, "now_ms", lambda: int(later))

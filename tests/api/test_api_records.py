@@ -119,6 +119,10 @@ def test_a_finished_game_can_be_stepped_through_version_by_version(api, hidden_n
     for huge in (10**12 + 1, 10**30):  # beyond any game's versions: refused by the path
         refused = api.client.get(f"/v1/games/{game_id}/states/{huge}")
         assert refused.status_code == 404 and refused.json()["code"] == "version_not_found"
+    for not_a_version in ("abc", "-1", "1.0", "+1", "1_0"):  # not the generic not_found
+        refused = api.client.get(f"/v1/games/{game_id}/states/{not_a_version}")
+        assert refused.status_code == 404 and refused.json()["code"] == "version_not_found"
+        assert "whole number" in refused.json()["detail"]
 
 
 def test_the_states_of_a_game_not_finished_are_409(api):
