@@ -27,7 +27,8 @@ import orjson
 from redis.asyncio import Redis
 
 from services.engine import Game
-from services.store import GameRecord, GameStore, LogEntry
+from services.store import GameKeys, GameRecord, GameStore, LogEntry
+from services.store.records import ARCHIVED_TOKEN_FIELD
 
 from .clocks import now
 from .payloads import RecordSummary
@@ -90,7 +91,7 @@ class RecordArchive:
         self.ttl_ms = ttl_seconds * 1000
 
     def _key(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:record"
+        return GameKeys(self.prefix, game_id).archived
 
     def _index(self, creator: str, tag: str | None) -> str:
         """One sorted set per (creator, tag), and one per creator for every record."""
@@ -144,7 +145,7 @@ class RecordArchive:
             record_json=record_json,
             summary=RecordSummary.model_validate_json(fields["summary"]),
             creator=fields["creator"],
-            token_hashes=orjson.loads(fields["tokens"]),
+            token_hashes=_token_hashes(fields),
         )
 
     async def listing(
@@ -231,6 +232,19 @@ async def archived_from_store(
         )
 
     return await asyncio.to_thread(build)
+
+
+def _token_hashes(fields: dict[str, str]) -> list[str | None]:
+    """The seats' token hashes as kept, each replaced token's overriding its seat's
+    (`token:<seat>`, written with the replacement, which may land after the record was
+    made from the game as it was read)."""
+    hashes: list[str | None] = orjson.loads(fields["tokens"])
+    for name, value in fields.items():
+        if name.startswith(ARCHIVED_TOKEN_FIELD):
+            seat = int(name[len(ARCHIVED_TOKEN_FIELD) :])
+            if 0 <= seat < len(hashes):
+                hashes[seat] = value
+    return hashes
 
 
 def _in_current_shape(record_json: str) -> str:

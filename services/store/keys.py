@@ -29,6 +29,11 @@ class GameKeys:
         """Stream: one entry per committed version, entry id `<version>-0`."""
         return f"{self.tag}:log"
 
+    @property
+    def archived(self) -> str:
+        """Hash: a finished game's record, kept longer than the game (`gameplay.archive`)."""
+        return f"{self.tag}:record"
+
     def idempotency(self, digest: str) -> str:
         """String: the first answer to a mutating request with an Idempotency-Key."""
         return f"{self.tag}:idem:{digest}"

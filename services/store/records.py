@@ -194,6 +194,9 @@ SEAT_FIELD = "seat:"
 """Prefix of the record's hash fields holding an open seat once filled (`seat:<seat>`)."""
 INVITE_FIELD = "invite:"
 """Prefix of the record's hash fields holding an open seat's invite (`invite:<seat>`)."""
+ARCHIVED_TOKEN_FIELD = "token:"
+"""Prefix of the archived record's hash fields holding a seat's replaced token's hash
+(`token:<seat>`), which overrides the seat's in the archive's list of token hashes."""
 START_FIELD = "started"
 REVISION_FIELD = "rev"
 """The record's hash field counting its changes other than moves (absent: none yet).

@@ -1,7 +1,8 @@
 """Filling a game's open seats: one Lua script, so that of any number of people claiming
 one seat at once exactly one gets it, and the game starts (status `waiting` -> `active`)
 in the same step that fills its last open seat. Another gives an open seat a new invite
-(the creator's, when the first expired or went astray), only while the seat is open."""
+(the creator's, when the first expired or went astray), only while the seat is open.
+A third replaces a taken seat's token (lost or leaked) on the record as it was read."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from typing import cast
 
 import orjson
 
-from .records import INVITE_FIELD, SEAT_FIELD, START_FIELD, GameStart, SeatRecord
+from .records import (
+    ARCHIVED_TOKEN_FIELD,
+    INVITE_FIELD,
+    REVISION_FIELD,
+    SEAT_FIELD,
+    START_FIELD,
+    GameStart,
+    SeatRecord,
+)
 from .store import DueNote, GameStore, KeptAnswer
 
 FILL_SEAT = """
@@ -75,6 +84,37 @@ redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('PUBLISH', ARGV[6], redis.call('HGET', KEYS[1], 'version'))
 if ARGV[7] ~= '' then redis.call('SET', KEYS[2], ARGV[7], 'PX', ARGV[8], 'NX') end
 return {'reissued', status}
+"""
+
+
+REPLACE_TOKEN = """
+-- Compare-and-set of a seat's token: lands only on the record's revision it was decided
+-- on (a fill, a seat leaving or stepping away, another replacement all change it; moves
+-- do not, and need not: a move never changes a seat's token), while the status allows it.
+-- KEYS[1] game record, KEYS[2] idempotency answer (or a key never set),
+-- KEYS[3] the game's archived record
+-- ARGV[1] expected revision, ARGV[2] allowed statuses (space-separated), ARGV[3] the
+-- seat's field, ARGV[4] the seat's record (JSON), ARGV[5] channel, ARGV[6] the answer to
+-- keep ('' none), ARGV[7] its ttl ms, ARGV[8] the archived record's token field ('' no
+-- archive), ARGV[9] the new token's hash, ARGV[10] the archived record's ttl ms,
+-- ARGV[11] the revision field
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing', ''} end
+local status = redis.call('HGET', KEYS[1], 'status')
+if (redis.call('HGET', KEYS[1], ARGV[11]) or '0') ~= ARGV[1] then return {'stale', status} end
+if not string.find(' ' .. ARGV[2] .. ' ', ' ' .. status .. ' ', 1, true) then
+  return {'closed', status}
+end
+redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
+redis.call('HINCRBY', KEYS[1], ARGV[11], 1)
+-- A game that ended has (or is about to have) its record archived with the seats'
+-- token hashes as read when it was made: the replaced one overrides it there.
+if ARGV[8] ~= '' and (status == 'scoring' or status == 'finished') then
+  redis.call('HSET', KEYS[3], ARGV[8], ARGV[9])
+  if redis.call('PTTL', KEYS[3]) < 0 then redis.call('PEXPIRE', KEYS[3], ARGV[10]) end
+end
+if ARGV[6] ~= '' then redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[7], 'NX') end
+redis.call('PUBLISH', ARGV[5], redis.call('HGET', KEYS[1], 'version'))
+return {'replaced', status}
 """
 
 
@@ -204,3 +244,70 @@ class OpenSeats:
         key = self.store.keys(game_id).record
         started = cast(str | None, await self.store.redis.hget(key, START_FIELD))
         return GameStart.from_json(started) if started else None
+
+
+class TokenVerdict(StrEnum):
+    REPLACED = "replaced"
+    MISSING = "missing"
+    STALE = "stale"
+    """The record changed otherwise since it was read: decide again on the stored one."""
+    CLOSED = "closed"
+    """The game's status is not one the replacement was allowed in."""
+
+
+@dataclass(frozen=True)
+class TokenOutcome:
+    verdict: TokenVerdict
+    status: str
+    """The game's status when the script ran ('' when it is missing)."""
+
+
+class SeatTokens:
+    """Replaces the tokens of the store's games' taken seats."""
+
+    def __init__(self, store: GameStore, archived_ttl_ms: int | None) -> None:
+        self.store = store
+        self.archived_ttl_ms = archived_ttl_ms
+        """How long an archived record is kept (None: records are not archived)."""
+        self._replace = store.redis.register_script(REPLACE_TOKEN)
+
+    async def replace(
+        self,
+        game_id: str,
+        seat: int,
+        taken_by: SeatRecord,
+        *,
+        revision: int,
+        statuses: Sequence[str],
+        keep: KeptAnswer | None = None,
+    ) -> TokenOutcome:
+        """Give `seat` the record `taken_by` (its new token's hash) if the game's record is
+        still at `revision` and its status one of `statuses`; if the game has ended, its
+        archived record reads the new hash too. If it lands, the answer to `keep` is
+        kept with it."""
+        keys = self.store.keys(game_id)
+        archived = self.archived_ttl_ms is not None
+        verdict, status = await self._replace(
+            keys=[keys.record, keys.answer(keep.digest if keep else None), keys.archived],
+            args=[
+                revision,
+                " ".join(statuses),
+                f"{SEAT_FIELD}{seat}",
+                orjson.dumps(asdict(taken_by)).decode(),
+                keys.channel,
+                keep.answer if keep else "",
+                self.store.lifetimes.idempotency * 1000,
+                f"{ARCHIVED_TOKEN_FIELD}{seat}" if archived else "",
+                taken_by.token_hash or "",
+                self.archived_ttl_ms or 0,
+                REVISION_FIELD,
+            ],
+        )
+        return TokenOutcome(TokenVerdict(verdict), str(status))
+
+    async def taken_seat(self, game_id: str, seat: int) -> SeatRecord | None:
+        """The seat's record if it was filled or its token replaced since the game was
+        created (its field `seat:<n>`); None: it is as created."""
+        key = self.store.keys(game_id).record
+        stored = cast(str | None, await self.store.redis.hget(key, f"{SEAT_FIELD}{seat}"))
+        return SeatRecord(**orjson.loads(stored)) if stored else None
