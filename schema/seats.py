@@ -1,6 +1,6 @@
 """GraphQL for open seats: claiming one with its invite code, the creator filling one
 with a bot or giving it a new invite, and the creator cancelling a game that still waits
-for players."""
+for players; and a taken seat's token replaced (lost or leaked)."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import strawberry
 from pydantic import ValidationError
 
-from services.gameplay import seats
+from services.gameplay import seat_tokens, seats
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.problems import Problem
 
@@ -93,9 +93,35 @@ class InviteIssued:
         )
 
 
+@strawberry.type(description="A seat's token was replaced: the old one no longer works.")
+class SeatTokenReplaced:
+    game_id: strawberry.ID
+    game: str
+    seat: int
+    token: str = strawberry.field(
+        description="The seat's new secret bearer token. Shown only here."
+    )
+    issued_at: str = strawberry.field(description="When the new token was issued.")
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+    @classmethod
+    def of(
+        cls, replaced: seat_tokens.SeatTokenReplaced, replayed: bool = False
+    ) -> "SeatTokenReplaced":
+        return cls(
+            game_id=strawberry.ID(replaced.id),
+            game=replaced.game,
+            seat=replaced.seat,
+            token=replaced.token or "",
+            issued_at=replaced.issued_at,
+            replayed=replayed,
+        )
+
+
 SeatResult = Annotated[SeatTaken | Rejected, strawberry.union("SeatResult")]
 InviteResult = Annotated[InviteIssued | Rejected, strawberry.union("InviteResult")]
 CancelResult = Annotated[GameCancelled | Rejected, strawberry.union("CancelResult")]
+SeatTokenResult = Annotated[SeatTokenReplaced | Rejected, strawberry.union("SeatTokenResult")]
 
 
 @strawberry.type
@@ -209,3 +235,31 @@ class SeatMutations:
             refused: CancelResult = _rejected_or_raise(problem)
             return refused
         return GameCancelled.of(cancelled, replayed)
+
+    @strawberry.mutation(
+        description="A new token for a seat a person holds (named at creation or claimed), "
+        "when its token was lost or leaked: the old one stops working at once, for moves, "
+        "reads and subscriptions (one opened with it ends with an invalid_token error). "
+        "Asked with the seat's own token or the API key that created the game (others: "
+        "errors seat_token_required, invalid_token, not_your_seat, not_the_creator). "
+        "Refused: seat_has_no_token (a bot's or an open seat), game_aborted, token_replaced "
+        "(results). With an idempotencyKey a retry with the same credentials (a seat's old "
+        "token) gets the same new token while it is still the seat's."
+    )
+    async def replace_seat_token(
+        self,
+        info: Info,
+        game_id: strawberry.ID,
+        seat: int,
+        idempotency_key: str | None = None,
+    ) -> SeatTokenResult:
+        context = info.context
+        key = check_idempotency_key(idempotency_key)
+        try:
+            replaced, replayed = await context.service.seat_tokens.replace(
+                str(game_id), context.credentials(), seat, key
+            )
+        except Problem as problem:
+            refused: SeatTokenResult = _rejected_or_raise(problem)
+            return refused
+        return SeatTokenReplaced.of(replaced, replayed)

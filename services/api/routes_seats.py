@@ -1,12 +1,13 @@
 """REST: open seats - claiming one with its invite code, the creator filling one with a
 bot or giving it a new invite, and the creator cancelling a game that still waits for
-players."""
+players; and a taken seat's token replaced (lost or leaked)."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gameplay.seat_tokens import SeatTokenReplaced
 from services.gameplay.seats import (
     ClaimSeatRequest,
     FillSeatRequest,
@@ -109,4 +110,28 @@ async def cancel_game(request: Request, path: GamePath) -> Response:
     return json_response(cancelled, headers=replay_headers(replayed))
 
 
-operations = [claim_seat, fill_seat, reissue_invite, cancel_game]
+@operation(
+    "POST",
+    "/v1/games/{game_id}/seats/{seat}/token",
+    summary="A new token for a seat a person holds (named at creation or claimed), when its "
+    "token was lost or leaked: the old token stops working at once, for moves, reads and "
+    "live streams (a stream opened with it ends). Asked with the seat's own token, or the "
+    "API key that created the game. While the game waits, is played or has finished; 409 "
+    "seat_has_no_token (a bot's or an open seat), game_aborted. With an Idempotency-Key a "
+    "retry (with the same credentials: a seat's old token) gets the same new token while "
+    "it is still the seat's (409 token_replaced once it was replaced again).",
+    tag="seats",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(200, SeatTokenReplaced, "The new token, shown only here"),),
+    problems=(401, 403, 409),
+)
+async def replace_seat_token(request: Request, path: GameSeatPath) -> Response:
+    key = idempotency_key(request)
+    replaced, replayed = await service(request).seat_tokens.replace(
+        path.game_id, credentials(request), path.seat, key
+    )
+    return json_response(replaced, headers=replay_headers(replayed))
+
+
+operations = [claim_seat, fill_seat, reissue_invite, cancel_game, replace_seat_token]

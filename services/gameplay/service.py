@@ -37,7 +37,7 @@ from services.store import (
     LiveUpdates,
     SeatRecord,
 )
-from services.store.seats import OpenSeats
+from services.store.seats import OpenSeats, SeatTokens
 
 from . import idempotency, metrics
 from .archive import ArchivedRecord, RecordArchive, archived_from_store, full_log
@@ -111,6 +111,7 @@ from .recent_records import RecentRecords
 from .records import Record, ReplayMismatch
 from .referee import Referee
 from .results import result_of
+from .seat_tokens import TokenDesk
 from .seats import SeatDesk
 from .served import ServedGames
 from .version_views import VersionViews
@@ -244,6 +245,12 @@ class GameService:
         return SeatDesk(
             self._load, self.served, self.referee, OpenSeats(self.store), self.invite_ttl
         )
+
+    @cached_property
+    def seat_tokens(self) -> TokenDesk:
+        """Taken seats' tokens replaced (lost or leaked)."""
+        archived_ttl_ms = self.archive.ttl_ms if self.archive is not None else None
+        return TokenDesk(self._load, SeatTokens(self.store, archived_ttl_ms))
 
     # --- creating ------------------------------------------------------------------
 

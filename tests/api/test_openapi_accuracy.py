@@ -306,6 +306,12 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
         headers=auth(other["seats"][1]["token"]),
     )
     assert autopilot.status_code in (200, 409)
+    replaced = call(
+        "post",
+        f"/v1/games/{other['id']}/seats/1/token",
+        headers={**auth(other["seats"][1]["token"]), "Idempotency-Key": "new-token-1"},
+    )
+    assert replaced.status_code == 200
     tournament = call(
         "post",
         "/v1/tournaments",
