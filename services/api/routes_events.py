@@ -19,6 +19,10 @@ While a game waits for players, `event: lobby` / `data: {seats}` (no `id:`) give
 seats as `GET /v1/games/{id}` shows them, once the stream has caught up and again each
 time they change (an open seat claimed, an invite reissued); the last, with every seat
 filled, comes just before `start`.
+
+A seat's stream whose token is replaced (`POST …/seats/{seat}/token`) ends with
+`event: problem` / `data: <problem document>` (401 `invalid_token`, no `id:`): it sends
+nothing more, and opening it again with the old token is refused the same way.
 """
 
 from __future__ import annotations
@@ -141,6 +145,8 @@ async def _frames(feed: AsyncIterator[FeedItem]) -> AsyncIterator[bytes]:
             yield _frame(item)
             if isinstance(item, FeedEnd):
                 return
+    except Problem as problem:  # its token was replaced, say: the last frame says why it ends
+        yield b"event: problem\ndata: " + orjson.dumps(problem.document()) + b"\n\n"
     finally:
         metrics.LIVE_STREAMS.labels(kind="sse").dec()
         await feed.aclose()  # type: ignore[attr-defined]

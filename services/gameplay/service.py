@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import hmac
 import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -535,7 +536,9 @@ class GameService:
         each change of a seat's status, which commits nothing: it is read from the
         game's record (public: every reader of the game sees its seats' status).
         A `since` past the game's version is refused (`resumed`: it is the Last-Event-ID
-        a stream was resumed with): nothing would be sent until the game caught up."""
+        a stream was resumed with): nothing would be sent until the game caught up.
+        A seat's stream raises `invalid_token` (401) once its token is replaced: it
+        sends nothing more, the seat's or the spectators'."""
         _check_range("since", since, 0, MAX_VERSION)
         record = await self._load(game_id)
         viewer = self._viewer(record, who)
@@ -547,7 +550,8 @@ class GameService:
             and not after_start
             and (record.status is GameStatus.WAITING or record.started is not None)
         )
-        return self._feed(game_id, viewer, full, since, start_due, record.players)
+        token_hash = who.token_hash if viewer.seat is not None else None
+        return self._feed(game_id, viewer, full, since, start_due, record.players, token_hash)
 
     async def stream_ended(self, game_id: str, who: Credentials) -> bool:
         """Whether a stream of this game has ended (so `<version>-end` is an id it sent),
@@ -564,7 +568,11 @@ class GameService:
         since: int,
         start_due: bool,
         players: int,
+        token_hash: str | None = None,
     ) -> AsyncIterator[FeedItem]:
+        """`token_hash`: the token of the seat whose stream it is, checked whenever the
+        stream wakes up, after reading the log and before sending what it read: an entry
+        read while the token was still the seat's was committed before it was replaced."""
         last = since
         # Per seat, the status last sent: why and since when it is away (None: in play).
         seats_sent: dict[int, tuple[str, int] | None] = {}
@@ -582,6 +590,8 @@ class GameService:
                         yield FeedStart(last, start.at, start.turn)
                         start_due = False
                 entries = await self.store.log(game_id, after=last, count=200)
+                if token_hash is not None and viewer.seat is not None:
+                    await self._check_still_seat(game_id, viewer.seat, token_hash)
                 for entry in entries:
                     yield FeedEntry(entry_for(entry, viewer, full))
                     last = entry.version
@@ -603,6 +613,19 @@ class GameService:
                     return
                 if not await bell.wait(seen, self.keepalive):
                     yield FeedIdle()
+
+    async def _check_still_seat(self, game_id: str, seat: int, token_hash: str) -> None:
+        """Ends a seat's stream whose token was replaced since it was opened (its seat's
+        field `seat:<n>` then holds another hash; without one the seat is as created,
+        and the stream's token was checked against that when it was opened)."""
+        taken = await self.seat_tokens.tokens.taken_seat(game_id, seat)
+        stored = token_hash if taken is None else (taken.token_hash or "")
+        if not hmac.compare_digest(stored, token_hash):
+            raise unauthorized(
+                "invalid_token",
+                f"This stream's token is no longer seat {seat}'s: it was replaced. Open the "
+                "stream again with the seat's new token.",
+            )
 
     async def _end(self, game_id: str, version: int, status: GameStatus) -> FeedEnd:
         record = await self._load(game_id)
