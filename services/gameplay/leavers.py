@@ -41,10 +41,14 @@ SET_AWAY = """
 -- ARGV[1] the version it must be at ('' any), ARGV[2] the seat's away field,
 -- ARGV[3] its value ('' back in), ARGV[4] the answer to keep ('' none), ARGV[5] its ttl ms,
 -- ARGV[6] the game's live channel: rung (with the version), as a commit rings it, so live
--- readers learn of the change without waiting for the next commit
+-- readers learn of the change without waiting for the next commit,
+-- ARGV[7] the record's revision it must be at ('' any)
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 if redis.call('HGET', KEYS[1], 'status') ~= 'active' then return 'closed' end
 if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 'moved' end
+if ARGV[7] ~= '' and (redis.call('HGET', KEYS[1], 'rev') or '0') ~= ARGV[7] then
+  return 'moved'
+end
 local current = redis.call('HGET', KEYS[1], ARGV[2])
 if current and string.find(current, '"why":"abandoned"', 1, true) then return 'abandoned' end
 if ARGV[3] == '' then
@@ -65,7 +69,8 @@ class AwayVerdict(StrEnum):
     CLOSED = "closed"
     """The game is no longer active."""
     MOVED = "moved"
-    """The game is no longer at the version the change was decided on."""
+    """The game is no longer at the version (or, when asked, the record's revision) the
+    change was decided on."""
     ABANDONED = "abandoned"
     """The seat has left for good; it cannot step back in or away."""
 
@@ -161,11 +166,14 @@ class SeatsAway:
         *,
         at_version: bool = False,
         keep: KeptAnswer | None = None,
+        at_revision: bool = False,
     ) -> AwayVerdict:
         """Mark `seat` abandoned from the record's version on, and why it left (`reason`:
         "resigned" or "timeout"; absent in what seats that left before there were reasons
         hold). `at_version`: only if the game is still at that version (a time-out decided
-        on it). `keep`: the answer to the request that asked for it, kept if it is done."""
+        on it); `at_revision`: only if the record's revision is still the one read (a
+        seat's resignation, decided on the token that seat had then). `keep`: the answer
+        to the request that asked for it, kept if it is done."""
         value = {
             "why": ABANDONED,
             "bot": bot,
@@ -173,14 +181,16 @@ class SeatsAway:
             "reason": reason,
             "at": _now(),
         }
-        return await self._write(record, seat, value, at_version, keep)
+        return await self._write(record, seat, value, at_version, keep, at_revision)
 
-    async def autopilot(self, record: GameRecord, seat: int, bot: str | None) -> AwayVerdict:
-        """Autopilot on with `bot`, or off (None)."""
+    async def autopilot(
+        self, record: GameRecord, seat: int, bot: str | None, *, at_revision: bool = False
+    ) -> AwayVerdict:
+        """Autopilot on with `bot`, or off (None); `at_revision` as for `abandon`."""
         value = (
             {"why": AUTOPILOT, "bot": bot, "since": record.version, "at": _now()} if bot else None
         )
-        return await self._write(record, seat, value, False)
+        return await self._write(record, seat, value, False, at_revision=at_revision)
 
     async def _write(
         self,
@@ -189,6 +199,7 @@ class SeatsAway:
         value: dict[str, Any] | None,
         at_version: bool,
         keep: KeptAnswer | None = None,
+        at_revision: bool = False,
     ) -> AwayVerdict:
         keys = self.store.keys(record.id)
         verdict = await self._set(
@@ -200,6 +211,7 @@ class SeatsAway:
                 keep.answer if keep else "",
                 self.store.lifetimes.idempotency * 1000,
                 keys.channel,
+                str(record.revision) if at_revision else "",
             ],
         )
         return AwayVerdict(verdict)

@@ -263,17 +263,25 @@ class Referee:
         reason: str,
         at_version: bool,
         keep: KeptAnswer | None = None,
+        at_revision: bool = False,
     ) -> AwayVerdict:
         """The seat left (`reason`: "resigned", or "timeout" when its clock ran out): a bot
         of the game's leave_bot level plays it from here on. `keep`: the answer to the
-        request that asked for it, kept with the change."""
+        request that asked for it, kept with the change. `at_revision`: only on the record
+        as read (`SeatsAway.abandon`)."""
         policy = leave_policy(record, self.served.of(record))
         owed = self.notifier.due(record, "seat.left")
         await self.note_due(
             record.id, owed=left_member(record.id, record.version, seat) if owed else None
         )
         verdict = await self.seats_away.abandon(
-            record, seat, policy.leave_bot, reason, at_version=at_version, keep=keep
+            record,
+            seat,
+            policy.leave_bot,
+            reason,
+            at_version=at_version,
+            keep=keep,
+            at_revision=at_revision,
         )
         if verdict is AwayVerdict.DONE:
             log.info("seat_abandoned", game_id=record.id, seat=seat, version=record.version)
@@ -283,11 +291,14 @@ class Referee:
             await self.notifier.taken_over(record, seat, reason, bot=policy.leave_bot)
         return verdict
 
-    async def autopilot(self, record: GameRecord, seat: int, on: bool) -> AwayVerdict:
+    async def autopilot(
+        self, record: GameRecord, seat: int, on: bool, *, at_revision: bool = False
+    ) -> AwayVerdict:
         policy = leave_policy(record, self.served.of(record))
         if on:
             await self.note_due(record.id)
-        verdict = await self.seats_away.autopilot(record, seat, policy.leave_bot if on else None)
+        bot = policy.leave_bot if on else None
+        verdict = await self.seats_away.autopilot(record, seat, bot, at_revision=at_revision)
         if verdict is AwayVerdict.DONE and on:
             await self.dispatcher.resend(record.id, record.version)
         return verdict

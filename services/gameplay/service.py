@@ -761,6 +761,7 @@ class GameService:
                 lambda keeping: self._leave(
                     record,
                     game,
+                    who,
                     seat,
                     expected_version,
                     with_view or idempotency_key is not None,
@@ -780,6 +781,7 @@ class GameService:
         self,
         record: GameRecord,
         game: Game,
+        who: Credentials,
         seat: int,
         expected_version: int | None,
         with_view: bool,
@@ -787,6 +789,8 @@ class GameService:
     ) -> MoveAccepted:
         # The seat is marked only at the version the answer was made for: a move landing
         # first would leave the answer, `expected_version` and the seat's `since` stale.
+        # And only on the record as read (its revision): the seat's token replaced
+        # meanwhile, the old one must not make it leave.
         for _ in range(MAX_COMMIT_ATTEMPTS):
             if record.status is not GameStatus.ACTIVE:
                 raise _closed(record.status)
@@ -796,12 +800,13 @@ class GameService:
             answer = self._left_answer(record, game, seat, with_view)
             keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
             verdict = await self.referee.take_over(
-                record, seat, reason=RESIGNED, at_version=True, keep=keep
+                record, seat, reason=RESIGNED, at_version=True, keep=keep, at_revision=True
             )
             if verdict not in (AwayVerdict.MOVED, AwayVerdict.CLOSED):
                 _check_away_verdict(verdict, record)
                 return answer
             record = await self._load(record.id)  # decided again on what is stored now
+            seat = self._acting_seat(self._viewer(record, who))
         raise version_conflict(record.version)
 
     def _left_answer(
@@ -827,8 +832,29 @@ class GameService:
     async def autopilot(
         self, game_id: str, who: Credentials, seat: int, on: bool
     ) -> AutopilotDocument:
-        """A seat steps away (a bot plays its turns) or comes back, with its own token."""
-        record = await self._load(game_id)
+        """A seat steps away (a bot plays its turns) or comes back, with its own token:
+        only on the record as read, so that a token replaced meanwhile does not."""
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            record = await self._load(game_id)
+            self._check_autopilot(record, who, seat, on)
+            verdict = await self.referee.autopilot(record, seat, on, at_revision=True)
+            if verdict is AwayVerdict.CLOSED:  # it ended meanwhile: say how
+                raise _closed((await self._load(game_id)).status)
+            if verdict is not AwayVerdict.MOVED:  # else the seats changed: judged again
+                break
+        else:
+            raise version_conflict(record.version)
+        _check_away_verdict(verdict, record)
+        game = self._game_of(record)
+        return AutopilotDocument(
+            id=record.id,
+            seat=seat,
+            version=record.version,
+            autopilot=on,
+            bot=leave_policy(record, game).leave_bot if on else None,
+        )
+
+    def _check_autopilot(self, record: GameRecord, who: Credentials, seat: int, on: bool) -> None:
         acting = self._acting_seat(self._viewer(record, who))
         if not 0 <= seat < record.players:
             raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
@@ -840,18 +866,6 @@ class GameService:
             raise _abandoned(seat)
         if on:
             check_autopilot_allowed(record, seat)  # off stays allowed, to come back
-        verdict = await self.referee.autopilot(record, seat, on)
-        if verdict is AwayVerdict.CLOSED:  # it ended meanwhile: say how
-            raise _closed((await self._load(game_id)).status)
-        _check_away_verdict(verdict, record)
-        game = self._game_of(record)
-        return AutopilotDocument(
-            id=record.id,
-            seat=seat,
-            version=record.version,
-            autopilot=on,
-            bot=leave_policy(record, game).leave_bot if on else None,
-        )
 
     # --- records -------------------------------------------------------------------------
 

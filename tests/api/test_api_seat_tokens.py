@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from services.gameplay.archive import archived_from_store, full_log
+from services.gameplay.auth import Credentials
 from services.gameplay.seat_tokens import replaced_token
 from services.store import GameKeys
 
@@ -220,3 +221,42 @@ def test_the_graphql_and_rest_doors_refuse_the_old_token_alike(api, gql, status)
     new_token(api, game_id, 0, old)
     answer = gql("query($id: ID!) { game(id: $id) { you } }", {"id": game_id}, token=old)
     assert answer["errors"][0]["extensions"]["code"] == "invalid_token"
+
+
+def swap_first(api, monkeypatch, name: str, game_id: str, seat: int, old: str) -> list:
+    """Has the referee's `name` (take_over, autopilot) replace the seat's token first, once:
+    the change it was asked for was judged on the record read before the swap."""
+    service = api.client.app.state.service
+    original = getattr(service.referee, name)
+    swapped: list = []
+
+    async def swapping(*args, **kwargs):
+        if not swapped:
+            who = Credentials(bearer=old, client_ip="127.0.0.1")
+            swapped.append(await service.seat_tokens.replace(game_id, who, seat, None))
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(service.referee, name, swapping)
+    return swapped
+
+
+def test_a_resignation_judged_with_the_old_token_before_the_swap_is_refused_after_it(
+    api, monkeypatch
+):
+    created = api.create(seats=3)  # three seats: a seat that resigns leaves, a bot plays on
+    game_id, old = created["id"], created["seats"][0]["token"]
+    swapped = swap_first(api, monkeypatch, "take_over", game_id, 0, old)
+    resigned = api.client.post(f"/v1/games/{game_id}/resign", json={}, headers=api.auth(old))
+    refused(resigned, 401, "invalid_token")
+    assert swapped and not api.game(game_id)["seats"][0]["abandoned"]
+
+
+def test_autopilot_asked_with_the_old_token_before_the_swap_is_refused_after_it(api, monkeypatch):
+    created = api.create(seats=3)
+    game_id, old = created["id"], created["seats"][0]["token"]
+    swapped = swap_first(api, monkeypatch, "autopilot", game_id, 0, old)
+    asked = api.client.post(
+        f"/v1/games/{game_id}/seats/0/autopilot", json={"on": True}, headers=api.auth(old)
+    )
+    refused(asked, 401, "invalid_token")
+    assert swapped and not api.game(game_id)["seats"][0]["autopilot"]
