@@ -139,7 +139,12 @@ class MyRound:
     game_id: strawberry.ID | None
     seat_token: str | None = strawberry.field(
         description="The seat token for that game (null for a bye, a bot, an expired game, "
-        "or for a moment while the round's games are being made: ask again)."
+        "a token replaced since, or for a moment while the round's games are being made: "
+        "ask again)."
+    )
+    token_replaced: bool = strawberry.field(
+        description="The seat's token was replaced (replaceSeatToken): the one derived for "
+        "it no longer works, and the new one is only in the replacement's answer."
     )
 
 
@@ -166,6 +171,7 @@ class MyTournament:
                     seat=r.seat,
                     game_id=strawberry.ID(r.game_id) if r.game_id else None,
                     seat_token=r.seat_token,
+                    token_replaced=r.token_replaced,
                 )
                 for r in mine.rounds
             ],

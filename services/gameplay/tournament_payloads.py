@@ -168,7 +168,14 @@ class MyRound(BaseModel):
     game_id: str | None
     seat_token: str | None = Field(
         description="The seat token for that game (null for a bye, a bot, an expired game, "
-        "or for a moment while the round's games are being made: ask again)."
+        "a token replaced since, or for a moment while the round's games are being made: "
+        "ask again)."
+    )
+    token_replaced: bool = Field(
+        default=False,
+        description="The seat's token was replaced (POST /v1/games/{id}/seats/{seat}/token): "
+        "the one derived for it no longer works, and the new one is only in the "
+        "replacement's answer.",
     )
 
 

@@ -322,9 +322,11 @@ class TournamentRunner:
                 if index not in table.seats:
                     continue
                 seat = table.seats.index(index)
-                token = None
+                token, replaced = None, False
                 if participant.bot is None:
-                    token = await self._seat_token(stored, round_.number, table.number, seat)
+                    token, replaced = await self._seat_token(
+                        stored, round_.number, table.number, seat
+                    )
                 rounds.append(
                     MyRound(
                         number=round_.number,
@@ -333,6 +335,7 @@ class TournamentRunner:
                         seat=seat,
                         game_id=table.game_id,
                         seat_token=token,
+                        token_replaced=replaced,
                     )
                 )
         return MyTournament(
@@ -345,12 +348,17 @@ class TournamentRunner:
 
     async def _seat_token(
         self, stored: StoredTournament, round_number: int, table: int, seat: int
-    ) -> str | None:
+    ) -> tuple[str | None, bool]:
+        """The seat's token as the tournament derived it, and whether it was replaced
+        since (then None: it no longer works)."""
         record = await self.service.store.load(_game_id(stored, round_number, table))
         if record is None:
-            return None
+            return None, False
         key = _table_key(stored, round_number, table)
-        return derived_token(record.token_salt, stored.creator, key, seat)
+        token = derived_token(record.token_salt, stored.creator, key, seat)
+        if record.seats[seat].token_hash != hash_secret(token):
+            return None, True
+        return token, False
 
     # --- running -------------------------------------------------------------------
 

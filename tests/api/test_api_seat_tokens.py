@@ -4,6 +4,8 @@ for moves, legal moves, the game's view with the hand, the events and the record
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from services.gameplay.archive import archived_from_store, full_log
@@ -260,3 +262,32 @@ def test_autopilot_asked_with_the_old_token_before_the_swap_is_refused_after_it(
     )
     refused(asked, 401, "invalid_token")
     assert swapped and not api.game(game_id)["seats"][0]["autopilot"]
+
+
+def test_a_tournament_participant_learns_their_table_token_was_replaced(api, gql):
+    """`/me` derives each table's seat token from the tournament: once replaced, that
+    token no longer works, so it is not handed out; `token_replaced` says why it is null
+    (null alone means "ask again in a moment")."""
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "Ada"}, {"name": "Grace"}],
+        "seats_per_table": 2,
+        "format": {"kind": "round_robin"},
+    }
+    created = api.client.post("/v1/tournaments", json=body, headers=api.auth(api.platform_key))
+    assert created.status_code == 201, created.text
+    tid, ada = created.json()["id"], created.json()["participants"][0]["token"]
+    deadline = time.monotonic() + 20
+    while True:  # a round is shown a moment before its games are made
+        [mine] = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()["rounds"]
+        if mine["seat_token"] is not None:
+            break
+        assert time.monotonic() < deadline, mine
+        time.sleep(0.05)
+    assert mine["token_replaced"] is False
+    new_token(api, mine["game_id"], mine["seat"], mine["seat_token"])
+    [after] = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).json()["rounds"]
+    assert after["seat_token"] is None and after["token_replaced"] is True
+    query = "query($id: ID!) { myTournament(id: $id) { rounds { seatToken tokenReplaced } } }"
+    answer = gql.data(query, {"id": tid}, ada)["myTournament"]
+    assert answer["rounds"] == [{"seatToken": None, "tokenReplaced": True}]
