@@ -325,8 +325,9 @@ LAST_EVENT_ID = Header(
     "(EventSource sends it when it reconnects). The stream resumes after that version "
     "(`<version>-start`: after the game's start); `<version>-end` is answered 204 (the "
     "stream is over), or 400 invalid_last_event_id if the game has not ended. It takes "
-    "the place of `since`. Ignored without Accept: text/event-stream.",
-    schema={"type": "string", "pattern": LAST_EVENT_ID_PATTERN},
+    "the place of `since`; an empty one is the same as none. Ignored without Accept: "
+    "text/event-stream.",
+    schema={"type": "string", "pattern": r"^(|[0-9]{1,12}(-end|-start)?)$"},
     problems=(400,),
 )
 """Read by `routes_events`."""

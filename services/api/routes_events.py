@@ -87,10 +87,11 @@ async def events(request: Request, path: GamePath, query: EventsQuery) -> Respon
 
 
 async def _stream(request: Request, target: str, who: Credentials, since: int) -> Response:
-    last_event_id = request.headers.get("last-event-id")
+    # An empty id is EventSource's "none yet" (an `id:` field with no value resets it).
+    last_event_id = request.headers.get("last-event-id", "").strip() or None
     after_start = False
     if last_event_id is not None:
-        match = _LAST_EVENT_ID.match(last_event_id.strip())
+        match = _LAST_EVENT_ID.match(last_event_id)
         if not match:
             raise bad_request(
                 "invalid_last_event_id", "Last-Event-ID must be one this stream sent."

@@ -261,3 +261,22 @@ async def test_streams_per_client_ip_are_capped_and_given_back_however_they_end(
                     break
                 await asyncio.sleep(0.05)
             assert statuses == {200}
+
+
+async def test_an_empty_last_event_id_is_no_id_so_since_applies(server):
+    """EventSource's last event id is empty until an event sets one, and some clients and
+    proxies send the header anyway: it means "none yet", not a bad id (it was a 400,
+    which stops EventSource for good)."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+        game_id, tokens = await create(http)
+        for _ in range(2):
+            await play_one(http, game_id, tokens)
+        empty = {**SSE, "Last-Event-ID": ""}
+        async with http.stream(
+            "GET", f"/v1/games/{game_id}/events?since=1", headers=empty
+        ) as response:
+            assert response.status_code == 200
+            async for event_id, event, _ in frames(response):
+                if event != "comment":
+                    assert event_id == "2"
+                    break
