@@ -105,6 +105,8 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
             return Response(status_code=204)
         since = int(match.group(1))
         after_start = match.group(2) == "-start"
+    if request.method == "HEAD":
+        return await _head(request, target, who, since, after_start, last_event_id is not None)
     streams: ConnectionsPerClient = request.app.state.sse_streams
     client = client_ip(request.scope)
     if not streams.open(client):
@@ -121,6 +123,19 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
         streams.close(client)
         raise
     return _Stream(_frames(feed), lambda: streams.close(client))
+
+
+async def _head(
+    request: Request, target: str, who: Credentials, since: int, after_start: bool, resumed: bool
+) -> Response:
+    """A stream's head, after the same checks, and no stream: a HEAD answer has no body,
+    so a stream opened for it never ended (uvicorn drops the body, and the connection's
+    next request waited behind it), holding its place among the client's streams."""
+    feed = await service(request).follow(target, who, since, after_start, resumed=resumed)
+    await feed.aclose()  # type: ignore[attr-defined]
+    head = Response(media_type="text/event-stream", headers=SSE_HEADERS)
+    del head.headers["content-length"]  # a stream has no length; 0 would be untrue
+    return head
 
 
 class _Stream(StreamingResponse):

@@ -280,3 +280,21 @@ async def test_an_empty_last_event_id_is_no_id_so_since_applies(server):
                 if event != "comment":
                     assert event_id == "2"
                     break
+
+
+async def test_head_answers_the_streams_head_and_opens_no_stream(settings, games, serve):
+    """A HEAD answer has no body: a stream opened for it never ended, the next request on
+    its connection waited behind it for ever, and it kept one of the client's places."""
+    app = create_app(settings.model_copy(update={"sse_max_streams_per_ip": 1}), games)
+    with serve(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+            game_id, _ = await create(http)
+            url = f"/v1/games/{game_id}/events"
+            for _ in range(3):  # one keep-alive connection: each answer must have ended
+                head = await http.head(url, headers=SSE)
+                assert head.status_code == 200
+                assert head.headers["content-type"].startswith("text/event-stream")
+                assert "content-length" not in head.headers
+            assert (await http.head("/v1/games/nope/events", headers=SSE)).status_code == 404
+            async with http.stream("GET", url, headers=SSE) as stream:
+                assert stream.status_code == 200, "a HEAD kept the client's only place"
