@@ -12,21 +12,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 
 class OwnRedis:
-    """A redis-server on a free loopback port that a test may stop."""
+    """A redis-server on a free loopback port that a test may stop, and start again."""
 
     def __init__(self, workdir: Path) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.skip("no redis-server on PATH")
+        self.binary = binary
+        self.workdir = workdir
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, on the same port: with the data a `stop(save=True)` kept)."""
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no", "--dir", str(workdir)],
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -47,8 +54,12 @@ class OwnRedis:
         except OSError:
             return False
 
-    def stop(self) -> None:
+    def stop(self, *, save: bool = False) -> None:
+        """Stop the server; with `save`, its data is written first, for `start` to load."""
         if self.process.poll() is None:
+            if save:
+                with redis.Redis(port=self.port) as client:
+                    client.save()
             self.process.terminate()
             self.process.wait(timeout=10)
 

@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
 
+import httpx
 import pytest
 import redis
 from own_redis import OwnRedis
@@ -134,3 +136,39 @@ def test_a_redis_that_takes_no_changes_answers_503_and_the_move_waits(
     again = outage_client.post(f"/v1/games/{game_id}/moves", json={"move": move}, headers=seat_auth)
     assert again.status_code == 200, again.text
     assert again.json()["version"] == 1
+
+
+@pytest.mark.anyio
+async def test_once_redis_is_back_a_burst_of_requests_is_served(
+    own_redis: OwnRedis, games, serve
+) -> None:
+    """After a Redis restart, each connection the pool held from before failed one
+    request with a 503 (the background sweeps renew only the few on top of the pool, so
+    a burst - every client reconnecting at once - met the rest): once Redis answers,
+    reads and changes are served from the first."""
+    settings = Settings(
+        redis_url=own_redis.url,
+        key_prefix="skyport-outage",
+        api_keys=PLATFORM_KEY,
+        rate_limit_per_ip=0,
+        rate_limit_per_token=0,
+        log_level="warning",
+        tasks="inprocess",
+    )
+    body = {"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]}
+    with serve(create_app(settings, games)) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            created = (await http.post("/v1/games", json=body, headers=AUTH)).json()
+            game = f"/v1/games/{created['id']}"
+
+            async def burst() -> list[int]:
+                answers = await asyncio.gather(
+                    *(http.get(game) for _ in range(12)),
+                    *(http.post("/v1/games", json=body, headers=AUTH) for _ in range(4)),
+                )
+                return [answer.status_code for answer in answers]
+
+            assert await burst() == [200] * 12 + [201] * 4  # the pool holds many connections
+            own_redis.stop(save=True)
+            own_redis.start()
+            assert await burst() == [200] * 12 + [201] * 4

@@ -4,10 +4,13 @@ redis-py packs them, over whichever kind of connection the URL names."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
+import hiredis
 import pytest
+from own_redis import OwnRedis
 from redis.asyncio.connection import Connection
-from redis.exceptions import DataError
+from redis.exceptions import ConnectionError, DataError
 
 from services.store import open_redis
 from services.store.connection import (
@@ -95,3 +98,81 @@ async def test_the_embedded_redis_waits_for_a_free_connection_under_a_burst() ->
         assert waited == [None] * 120
     finally:
         await redis.aclose()
+
+
+async def test_connections_the_server_closed_are_made_again_before_a_command_is_sent(
+    own_redis: OwnRedis,
+) -> None:
+    """After a Redis restart, each pooled connection made before it failed its next
+    command (a 503), writes included: redis-py's maintenance notifications, on by default,
+    turned off the pool's check that the server had not closed a connection."""
+    client = open_redis(own_redis.url, max_connections=8)
+    try:
+        await asyncio.gather(*(client.blpop([f"warm-{n}"], timeout=0.1) for n in range(8)))
+        own_redis.stop()
+        own_redis.start()
+        await asyncio.sleep(0.2)  # the closed connections' ends reach the client
+        written = await asyncio.gather(*(client.set(f"k{n}", n) for n in range(8)))
+        assert written == [True] * 8
+    finally:
+        await client.aclose()
+
+
+class AnswerLost:
+    """A Redis server that takes a connection's greeting, then closes the connection on
+    its first command without answering: the command may or may not have run."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        self.port = 0
+
+    async def __aenter__(self) -> AnswerLost:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._server.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        parser = hiredis.Reader()
+        try:
+            async for command in _commands(reader, parser):
+                name = command[0].decode().upper()
+                if name == "HELLO":
+                    writer.write(b"%1\r\n$5\r\nproto\r\n:3\r\n")
+                elif name == "CLIENT":
+                    writer.write(b"+OK\r\n")
+                elif name == "PING":  # the pool's health check
+                    writer.write(b"+PONG\r\n")
+                else:
+                    self.received.append(name)
+                    return
+                await writer.drain()
+        finally:
+            writer.close()
+
+
+async def _commands(reader: asyncio.StreamReader, parser: hiredis.Reader) -> AsyncIterator[list]:
+    while chunk := await reader.read(65536):
+        parser.feed(chunk)
+        while (command := parser.gets()) is not False:
+            yield command
+
+
+async def test_a_read_whose_answer_was_lost_is_sent_once_more_and_a_change_never() -> None:
+    """A connection that fails under a command (the server reset it, a failover) costs a
+    read nothing: it is sent again on a new connection. A change is not: it may have run
+    before its answer was lost (a commit's lost answer is settled from the game's log)."""
+    async with AnswerLost() as server:
+        client = open_redis(f"redis://127.0.0.1:{server.port}/0")
+        try:
+            for read in (client.hgetall("g"), client.xrange("log", "(0", "+", count=5)):
+                with pytest.raises(ConnectionError):
+                    await read
+            for change in (client.evalsha("a" * 40, 1, "g", "state"), client.incr("n")):
+                with pytest.raises(ConnectionError):
+                    await change
+        finally:
+            await client.aclose()
+    assert server.received == ["HGETALL", "HGETALL", "XRANGE", "XRANGE", "EVALSHA", "INCRBY"]
