@@ -23,6 +23,10 @@ filled, comes just before `start`.
 A seat's stream whose token is replaced (`POST …/seats/{seat}/token`) ends with
 `event: problem` / `data: <problem document>` (401 `invalid_token`, no `id:`): it sends
 nothing more, and opening it again with the old token is refused the same way.
+
+While Redis cannot be reached the stream stays open (keep-alives go on); an outage past
+`SKYPORT_STREAM_OUTAGE_LIMIT` ends it the same way with 503 `store_unavailable`, after
+`retry: 5000` (its Retry-After) so that EventSource reconnects once Redis may be back.
 """
 
 from __future__ import annotations
@@ -161,11 +165,19 @@ async def _frames(feed: AsyncIterator[FeedItem]) -> AsyncIterator[bytes]:
             yield _frame(item)
             if isinstance(item, FeedEnd):
                 return
-    except Problem as problem:  # its token was replaced, say: the last frame says why it ends
-        yield b"event: problem\ndata: " + orjson.dumps(problem.document()) + b"\n\n"
+    except Problem as problem:
+        # The answer has begun: the last frame says why the body ends (whole: a failure
+        # here used to cut it and log a 500), and when to come back if the problem says.
+        yield _last_frame(problem)
     finally:
         metrics.LIVE_STREAMS.labels(kind="sse").dec()
         await feed.aclose()  # type: ignore[attr-defined]
+
+
+def _last_frame(problem: Problem) -> bytes:
+    retry_after = problem.extra.get("retry_after")
+    retry = f"retry: {int(retry_after * 1000)}\n" if retry_after else ""
+    return f"{retry}event: problem\ndata: ".encode() + orjson.dumps(problem.document()) + b"\n\n"
 
 
 def _frame(item: FeedItem) -> bytes:

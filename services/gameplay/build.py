@@ -218,6 +218,7 @@ def build_service(
         referee=referee,
         anonymous_create=settings.anonymous_create,
         keepalive=settings.stream_keepalive,
+        outage_limit=settings.stream_outage_limit,
         key_webhooks=key_webhooks(settings),
         webhook_allow_private=settings.webhook_allow_private,
         archive=archive,

@@ -68,6 +68,7 @@ from .leavers import (
     on_autopilot,
 )
 from .listing import Listing
+from .outages import StoreOutage
 from .parsed_states import ParsedStates
 from .payloads import (
     CURSOR_PATTERN,
@@ -96,6 +97,7 @@ from .payloads import (
     VersionView,
 )
 from .problems import (
+    STORE_ERRORS,
     Problem,
     bad_request,
     conflict,
@@ -220,6 +222,8 @@ class GameService:
     referee: Referee
     anonymous_create: bool = True
     keepalive: float = 15.0
+    outage_limit: float = 60.0
+    """Seconds a live reader waits for a store it cannot reach before its feed ends."""
     key_webhooks: Mapping[str, str] = field(default_factory=dict)
     """Callback URL per API key scope (`Credentials.scope`): every game it creates."""
     webhook_allow_private: bool = False
@@ -572,47 +576,78 @@ class GameService:
     ) -> AsyncIterator[FeedItem]:
         """`token_hash`: the token of the seat whose stream it is, checked whenever the
         stream wakes up, after reading the log and before sending what it read: an entry
-        read while the token was still the seat's was committed before it was replaced."""
-        last = since
-        # Per seat, the status last sent: why and since when it is away (None: in play).
-        seats_sent: dict[int, tuple[str, int] | None] = {}
-        lobby = _Lobby()
+        read while the token was still the seat's was committed before it was replaced.
+
+        A store that cannot be reached costs latency, not the stream: the reader keeps
+        its connection (and keep-alives) and reads again, waiting longer each time,
+        until the store answers or the outage outlasts `outage_limit`."""
+        sent = _Sent(last=since, start_due=start_due)
+        outage = StoreOutage(self.outage_limit, self.keepalive)
         async with self.live.watch(game_id) as bell:
             while not self.live.closing:
                 seen = bell.rings
-                if start_due:
-                    start = await self.seats.open_seats.start_of(game_id)
-                    if start is not None:
-                        if lobby.sent is not None:  # the last claim's name, before the start
-                            last_seats = await lobby.changed(self.store, game_id, seen)
-                            if last_seats is not None:
-                                yield last_seats
-                        yield FeedStart(last, start.at, start.turn)
-                        start_due = False
-                entries = await self.store.log(game_id, after=last, count=200)
-                if token_hash is not None and viewer.seat is not None:
-                    await self._check_still_seat(game_id, viewer.seat, token_hash)
-                for entry in entries:
-                    yield FeedEntry(entry_for(entry, viewer, full))
-                    last = entry.version
-                if entries:
+                before = sent.copy()
+                try:
+                    news = await self._news(game_id, viewer, full, players, sent, seen, token_hash)
+                except STORE_ERRORS as error:
+                    sent = before  # nothing of this look was sent
+                    if not await bell.wait(seen, outage.next_wait(game_id, error)):
+                        yield FeedIdle()
                     continue
-                current = await self.store.live_status(game_id, players)
-                if current is None:
+                outage.over()
+                for item in news.items:
+                    yield item
+                if news.over:
                     return
-                version, status = current.version, current.status
-                if status is GameStatus.WAITING:
-                    seats = await lobby.changed(self.store, game_id, seen)
-                    if seats is not None:
-                        yield seats
-                if last >= version:  # caught up: the seats' status now goes with it
-                    for seat in _seat_changes(seats_sent, current, players):
-                        yield seat
-                if status in FINAL_STATUSES and last >= version:
-                    yield await self._end(game_id, version, status)
-                    return
+                if news.again:
+                    continue
                 if not await bell.wait(seen, self.keepalive):
                     yield FeedIdle()
+
+    async def _news(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        full: bool,
+        players: int,
+        sent: _Sent,
+        seen: int,
+        token_hash: str | None,
+    ) -> _News:
+        """What the reader has not been sent yet, noted in `sent` as sent."""
+        items: list[FeedItem] = []
+        if sent.start_due:
+            start = await self.seats.open_seats.start_of(game_id)
+            if start is not None:
+                if sent.lobby.sent is not None:  # the last claim's name, before the start
+                    last_seats = await sent.lobby.changed(self.store, game_id, seen)
+                    if last_seats is not None:
+                        items.append(last_seats)
+                items.append(FeedStart(sent.last, start.at, start.turn))
+                sent.start_due = False
+        entries = await self.store.log(game_id, after=sent.last, count=200)
+        if token_hash is not None and viewer.seat is not None:
+            await self._check_still_seat(game_id, viewer.seat, token_hash)
+        for entry in entries:
+            items.append(FeedEntry(entry_for(entry, viewer, full)))
+            sent.last = entry.version
+        if entries:
+            return _News(items, again=True)
+        current = await self.store.live_status(game_id, players)
+        if current is None:
+            return _News(items, over=True)
+        version, status = current.version, current.status
+        if status is GameStatus.WAITING:
+            seats = await sent.lobby.changed(self.store, game_id, seen)
+            if seats is not None:
+                items.append(seats)
+        over = status in FINAL_STATUSES and sent.last >= version
+        end = await self._end(game_id, version, status) if over else None
+        if sent.last >= version:  # caught up: the seats' status now goes with it
+            items.extend(_seat_changes(sent.seats, current, players))
+        if end is not None:
+            items.append(end)
+        return _News(items, over=over)
 
     async def _check_still_seat(self, game_id: str, seat: int, token_hash: str) -> None:
         """Ends a seat's stream whose token was replaced since it was opened (its seat's
@@ -1274,6 +1309,32 @@ class _Lobby:
             return None
         self.sent = seats
         return FeedLobby(seats)
+
+
+@dataclass
+class _Sent:
+    """What a live reader has been sent."""
+
+    last: int
+    """The last version."""
+    start_due: bool
+    """The game's start is still to be sent."""
+    seats: dict[int, tuple[str, int] | None] = field(default_factory=dict)
+    """Per seat, the status last sent: why and since when it is away (None: in play)."""
+    lobby: _Lobby = field(default_factory=_Lobby)
+
+    def copy(self) -> _Sent:
+        return _Sent(self.last, self.start_due, dict(self.seats), replace(self.lobby))
+
+
+@dataclass
+class _News:
+    """One look at a game for a live reader: what to send it, whether to look again at
+    once (the log had entries: it may have more), and whether the feed is over."""
+
+    items: list[FeedItem]
+    again: bool = False
+    over: bool = False
 
 
 def _seat_changes(

@@ -264,6 +264,14 @@ class Settings(BaseSettings):
         description="Seconds between keep-alive comments on an idle event stream; also how "
         "often a live stream re-reads Redis should a notification be lost.",
     )
+    stream_outage_limit: float = Field(
+        default=60.0,
+        gt=0,
+        description="Seconds a live stream rides out a Redis it cannot reach (keeping its "
+        "connection and keep-alives, reading again with back-off) before it ends: SSE's "
+        "body ends (with `retry:` set to wait), a GraphQL subscription ends with "
+        "store_unavailable.",
+    )
 
     # --- GraphQL ------------------------------------------------------------------
     graphql_max_depth: int = Field(default=12, gt=0, description="Deepest GraphQL query allowed.")

@@ -126,8 +126,9 @@ class LiveUpdates:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the connection dropped: readers poll meanwhile
+                # No ring here: with Redis down, every reader woken would only fail its
+                # read. `_listen` rings them all once the subscription is back.
                 log.warning("live_updates_reconnecting", error=type(error).__name__)
-                self._ring_all()
                 await asyncio.sleep(1)
 
     async def _listen(self) -> None:
