@@ -616,18 +616,20 @@ class GameService:
     ) -> _News:
         """What the reader has not been sent yet, noted in `sent` as sent."""
         items: list[FeedItem] = []
+        entries = await self.store.log(game_id, after=sent.last, count=200)
+        if token_hash is not None and viewer.seat is not None:
+            await self._check_still_seat(game_id, viewer.seat, token_hash)
         if sent.start_due:
+            # Read after the log: a start is stored before entry 1, so entries read here
+            # find it (read first, a start missed then came after the entries).
             start = await self.seats.open_seats.start_of(game_id)
             if start is not None:
                 if sent.lobby.sent is not None:  # the last claim's name, before the start
                     last_seats = await sent.lobby.changed(self.store, game_id, seen)
                     if last_seats is not None:
                         items.append(last_seats)
-                items.append(FeedStart(sent.last, start.at, start.turn))
+                items.append(FeedStart(0, start.at, start.turn))
                 sent.start_due = False
-        entries = await self.store.log(game_id, after=sent.last, count=200)
-        if token_hash is not None and viewer.seat is not None:
-            await self._check_still_seat(game_id, viewer.seat, token_hash)
         for entry in entries:
             items.append(FeedEntry(entry_for(entry, viewer, full)))
             sent.last = entry.version

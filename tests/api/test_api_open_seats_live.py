@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 
 import httpx
 import pytest
@@ -227,3 +228,41 @@ async def test_a_watcher_of_a_waiting_game_sees_its_cancellation_and_the_stream_
             f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "0-end"}
         )
         assert stop.status_code == 204
+
+
+@pytest.mark.timeout(60)
+async def test_the_start_comes_before_moves_made_while_a_reader_was_looking(settings, games, serve):
+    """The last seat is filled and moves commit after a reader saw no start yet but before
+    it read the log: the start still comes first, as version 0 (it came after the moves,
+    as `2-start`, with the turn of version 0)."""
+    app = create_app(settings.model_copy(update={"stream_keepalive": 60.0}), games)
+    with serve(app) as server:
+        open_seats = app.state.service.seats.open_seats
+        looked, go_on = threading.Event(), threading.Event()
+        read_start = open_seats.start_of
+
+        async def start_of(game_id: str):
+            start = await read_start(game_id)
+            if start is None and not looked.is_set():
+                looked.set()  # the reader saw no start: hold it here
+                await asyncio.to_thread(go_on.wait, 10)
+            return start
+
+        open_seats.start_of = start_of
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            created = await create(http, [{"name": "Host"}, OPEN])
+            game_id = created["id"]
+            watcher = Watcher(http, game_id, 3 + 1)  # (a lobby may come first)
+            assert await asyncio.to_thread(looked.wait, 10)
+            tokens = [created["seats"][0]["token"], await claim(http, created, 1, "Ana")]
+            for _ in range(2):
+                await play_one(http, game_id, tokens)
+            go_on.set()
+            async with asyncio.timeout(20):
+                while len([f for f in watcher.seen if f[1] != "lobby"]) < 3:
+                    await asyncio.sleep(0.01)
+            watcher.task.cancel()
+    events = [(event_id, event) for event_id, event, _ in watcher.seen if event != "lobby"]
+    assert events[:3] == [("0-start", "start"), ("1", "move"), ("2", "move")]
+    start = next(data for _, event, data in watcher.seen if event == "start")
+    assert start["version"] == 0
