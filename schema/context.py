@@ -8,6 +8,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from services.gameplay.auth import Credentials, credentials_from
+from services.gameplay.per_client import LiveStreams
 from services.gameplay.service import GameService
 from services.gameplay.tournament_runner import TournamentRunner
 
@@ -28,6 +29,12 @@ class GraphQLContext:
     def tournaments(self) -> TournamentRunner:
         runner: TournamentRunner = self.request.app.state.tournaments
         return runner
+
+    @property
+    def live_streams(self) -> LiveStreams:
+        """The replica's count of live streams per client IP, shared with SSE."""
+        streams: LiveStreams = self.request.app.state.live_streams
+        return streams
 
     @property
     def client_ip(self) -> str:

@@ -106,7 +106,14 @@ class Subscription:
         context = info.context
         seats_wanted = selects_type(info, "SeatChanged")
         lobby_wanted = selects_type(info, "LobbyChanged")
-        feed = await context.service.follow(str(game_id), context.credentials(), since_version)
+        streams, client = context.live_streams, context.client_ip
+        if not streams.open(client):
+            raise streams.refusal()
+        try:
+            feed = await context.service.follow(str(game_id), context.credentials(), since_version)
+        except BaseException:
+            streams.close(client)
+            raise
         metrics.LIVE_STREAMS.labels(kind="graphql").inc()
         try:
             async for item in feed:
@@ -141,5 +148,6 @@ class Subscription:
                     )
                     return
         finally:
+            streams.close(client)
             metrics.LIVE_STREAMS.labels(kind="graphql").dec()
             await feed.aclose()  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from services.engine import Game, all_games
 from services.gameplay.auth import ApiKeys
 from services.gameplay.build import build_service
 from services.gameplay.logs import configure_logging
+from services.gameplay.per_client import LiveStreams
 from services.gameplay.settings import Settings, get_settings
 
 from . import (
@@ -36,7 +37,7 @@ from .graphql import graphql_routes
 from .metrics import RequestMetricsMiddleware
 from .operations import Operation
 from .problems import EXCEPTION_HANDLERS
-from .ratelimit import ConnectionsPerClient, RateLimiter, RateLimitMiddleware
+from .ratelimit import RateLimiter, RateLimitMiddleware
 from .requestlog import RequestLogMiddleware
 from .ws_denials import quiet_denied_handshakes
 
@@ -100,7 +101,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.sse_streams = ConnectionsPerClient(settings.sse_max_streams_per_ip)
+    app.state.live_streams = LiveStreams(settings.sse_max_streams_per_ip)
     app.state.api_keys = ApiKeys(key.get_secret_value() for key in settings.api_keys)
     app.state.openapi = openapi.build_openapi(served, OPERATIONS)
     return app

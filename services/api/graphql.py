@@ -32,13 +32,14 @@ from schema import Limits, build_schema
 from schema.context import GraphQLContext
 from schema.errors import unknown_operation
 from services.engine import Game
+from services.gameplay.per_client import ConnectionsPerClient
 from services.gameplay.problems import Problem
 from services.gameplay.settings import Settings
 
 from .graphql_requests import document_refusal, from_body, from_query_string
 from .graphql_ws import SkyportTransportWS, SkyportWebSocketAdapter
 from .problems import problem_response
-from .ratelimit import ConnectionsPerClient, client_ip, refuse
+from .ratelimit import client_ip, refuse
 
 
 class _RequestAdapter(StarletteRequestAdapter):

@@ -7,7 +7,9 @@
   go on.
 - At most `SKYPORT_GRAPHQL_WS_MAX_SUBSCRIPTIONS` operations run at once on one
   connection (`too_many_subscriptions`); its variables and document are checked as over
-  HTTP (`malformed_json`, `query_too_large`).
+  HTTP (`malformed_json`, `query_too_large`). Each `gameEvents` subscription also takes a
+  place in its client IP's budget of live streams, shared with SSE
+  (`SKYPORT_SSE_MAX_STREAMS_PER_IP`; over it, `too_many_connections`).
 - A message that breaks the protocol (not a JSON object, no string `type`, a `subscribe`
   without an id or a query, a `connection_init` payload that is neither `{}` nor
   credentials: `schema.context.connection_params_problem`) closes the socket with 4400,

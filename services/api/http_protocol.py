@@ -46,12 +46,12 @@ import orjson
 import structlog
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from services.gameplay.per_client import ConnectionsPerClient
 from services.gameplay.problems import Problem
 
 from .client_ip import TrustedProxies
 from .metrics import REQUESTS_REFUSED
 from .problems import PROBLEM_MEDIA_TYPE
-from .ratelimit import ConnectionsPerClient
 
 log = structlog.get_logger(__name__)
 

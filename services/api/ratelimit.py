@@ -8,13 +8,12 @@ limiter lets requests through (and logs it) rather than failing them twice.
 
 Every GraphQL operation sent over a WebSocket counts as one request too (see
 `services.api.graphql_ws`), and each replica caps the WebSockets one client IP holds
-open at once (`ConnectionsPerClient`).
+open at once (`services.gameplay.per_client`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -163,27 +162,6 @@ def rate_limited(quota: Quota, limit_headers: dict[str, str] | None = None) -> P
 def client_ip(scope: Scope) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
-
-
-class ConnectionsPerClient:
-    """How many live connections (GraphQL WebSockets, or SSE streams) each client IP
-    holds open on this replica, up to `limit` (0: no limit)."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._open: Counter[str] = Counter()
-
-    def open(self, client: str) -> bool:
-        """Counts a new connection of `client`; False (and not counted) if over the limit."""
-        if self.limit and self._open[client] >= self.limit:
-            return False
-        self._open[client] += 1
-        return True
-
-    def close(self, client: str) -> None:
-        self._open[client] -= 1
-        if self._open[client] <= 0:
-            del self._open[client]
 
 
 async def refuse(problem: Problem, scope: Scope, receive: Receive, send: Send) -> None:

@@ -42,6 +42,7 @@ from starlette.types import Receive, Scope, Send
 from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
+from services.gameplay.per_client import LiveStreams
 from services.gameplay.problems import Problem, bad_request
 from services.gameplay.service import (
     FeedEnd,
@@ -56,7 +57,7 @@ from services.store import GameStatus
 from .inputs import credentials, json_response, service
 from .operations import BEARER_OR_NONE, Answer, operation
 from .params import CACHE_CONTROL, LAST_EVENT_ID, LAST_EVENT_ID_PATTERN, EventsQuery, GamePath
-from .ratelimit import ConnectionsPerClient, client_ip
+from .ratelimit import client_ip
 
 _LAST_EVENT_ID = re.compile(LAST_EVENT_ID_PATTERN)
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -111,14 +112,10 @@ async def _stream(request: Request, target: str, who: Credentials, since: int) -
         after_start = match.group(2) == "-start"
     if request.method == "HEAD":
         return await _head(request, target, who, since, after_start, last_event_id is not None)
-    streams: ConnectionsPerClient = request.app.state.sse_streams
+    streams: LiveStreams = request.app.state.live_streams
     client = client_ip(request.scope)
     if not streams.open(client):
-        raise Problem(
-            429,
-            "too_many_connections",
-            f"This client already holds {streams.limit} live streams open; close one first.",
-        )
+        raise streams.refusal()
     try:
         feed = await service(request).follow(
             target, who, since, after_start, resumed=last_event_id is not None

@@ -318,7 +318,8 @@ class Settings(BaseSettings):
     sse_max_streams_per_ip: int = Field(
         default=50,
         ge=0,
-        description="SSE streams one client IP may hold open on one replica; 0 is no limit.",
+        description="Live streams one client IP may hold open on one replica, SSE streams "
+        "and GraphQL gameEvents subscriptions together; 0 is no limit.",
     )
     max_connections_per_ip: int = Field(
         default=256,

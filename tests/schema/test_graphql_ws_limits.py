@@ -14,6 +14,7 @@ import os
 import socket as socket_module
 
 import pytest
+from live_client import play_one
 from log_capture import Captured, captured_logs
 from starlette.testclient import WebSocketDenialResponse
 from websockets.asyncio.client import connect
@@ -363,3 +364,54 @@ async def test_a_handshake_refused_with_429_is_answered_and_logs_no_error(settin
             logger.removeHandler(handler)
     assert "too_many_connections" in refused.value.response.body.decode()
     assert handler.errors() == []
+
+
+@pytest.mark.anyio
+async def test_sse_streams_and_subscriptions_share_one_budget_per_client_ip(settings, games, serve):
+    """A subscription runs the same feed as an SSE stream (a Redis read per keep-alive),
+    but was bounded only by sockets x subscriptions (1,000 per IP, against 50 streams)."""
+    import httpx
+
+    app = create_app(settings.model_copy(update={"sse_max_streams_per_ip": 2}), games)
+    sse = {"Accept": "text/event-stream"}
+    with serve(app) as server:
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            created = (
+                await http.post(
+                    "/v1/games",
+                    json={"game": "hidden-numbers", "seats": [{"name": "A"}, {"name": "B"}]},
+                )
+            ).json()
+            tokens = [seat["token"] for seat in created["seats"]]
+            await play_one(http, created["id"], tokens)  # a first answer for a subscription
+            url, follow = f"/v1/games/{created['id']}/events", {"id": created["id"]}
+            ws = await opened(server)
+
+            async def subscribe(op_id: str) -> dict:
+                payload = {"query": FOLLOW, "variables": follow}
+                await ws.send(json.dumps({"id": op_id, "type": "subscribe", "payload": payload}))
+                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+            async with http.stream("GET", url, headers=sse) as stream:
+                assert stream.status_code == 200
+                assert (await subscribe("1"))["type"] == "next"  # its second place
+                refused = await subscribe("2")
+                async with http.stream("GET", url, headers=sse) as third:
+                    assert third.status_code == 429
+                    await third.aread()
+                assert third.json()["code"] == "too_many_connections"
+            await ws.send(json.dumps({"id": "1", "type": "complete"}))
+            for _ in range(100):  # the subscription and the stream give their places back
+                async with (
+                    http.stream("GET", url, headers=sse) as one,
+                    http.stream("GET", url, headers=sse) as other,
+                ):
+                    statuses = (one.status_code, other.status_code)
+                if statuses == (200, 200):
+                    break
+                await asyncio.sleep(0.05)
+            assert statuses == (200, 200)
+            await ws.close()
+    errors = refused["payload"] if refused["type"] == "error" else refused["payload"]["errors"]
+    assert errors[0]["extensions"]["code"] == "too_many_connections"
+    assert errors[0]["extensions"]["status"] == 429
