@@ -123,9 +123,14 @@ def build_query(types: GameTypes) -> type:
                 status=status_of(page.status),
             )
 
-        @strawberry.field(description="Final standings with every score's breakdown.")
+        @strawberry.field(
+            description="Final standings with every score's breakdown. A tournament "
+            "table's result is for its own seats (deal_in_play for others) until every "
+            "table dealt its seed has finished."
+        )
         async def result(self, info: Info, game_id: strawberry.ID) -> GameResult | None:
-            return GameResult.of(await info.context.service.result(str(game_id)))
+            context = info.context
+            return GameResult.of(await context.service.result(str(game_id), context.credentials()))
 
         @strawberry.field(
             description="The record of a finished game (for its seats and the API key that "

@@ -208,13 +208,16 @@ def failing_precondition(request: Request) -> Iterator[None]:
     "GET",
     "/v1/games/{game_id}/result",
     summary="Final standings with every score's breakdown; 409 not_finished before the "
-    "end, game_aborted for a game that ended without standings.",
+    "end, game_aborted for a game that ended without standings. A tournament table's "
+    "result is for its own seats (409 deal_in_play for others) until every table dealt "
+    "the same seed has finished.",
     tag="games",
+    security=BEARER_OR_NONE,
     answers=(json_answer(200, GameResult, "Standings"),),
-    problems=(409,),
+    problems=(401, 409),
 )
 async def result(request: Request, path: GamePath) -> Response:
-    return json_response(await service(request).result(path.game_id))
+    return json_response(await service(request).result(path.game_id, credentials(request)))
 
 
 operations = [create_game, list_games, get_game, legal_moves, make_move, resign, result]

@@ -673,8 +673,13 @@ class GameService:
             version, status, result_of(game, record, self.states.load(game, record.state))
         )
 
-    async def result(self, game_id: str) -> GameResult:
+    async def result(self, game_id: str, who: Credentials) -> GameResult:
+        """The final standings. Anyone reads them, but for a tournament table whose deal
+        another table still plays: its own seats only, till then (its scores tell the
+        other table's players what the deal yields)."""
         record = await self._load(game_id)
+        if self._viewer(record, who).seat is None:
+            await self._check_deal_out_of_play(record.id, record.tags, "scored for others")
         if record.status is GameStatus.ABORTED:
             raise _aborted(record, "it has no standings")
         if record.status is not GameStatus.FINISHED:

@@ -92,6 +92,7 @@ from .tournaments import (
     create_tournament,
     is_finished,
     needs_schedule,
+    published,
     record_result,
     scheduled_games,
     set_game_id,
@@ -793,7 +794,7 @@ def _document_of(document: str) -> TournamentDocument:
 
 
 def _csv_of(document: str) -> str:
-    return standings_csv(StoredTournament.model_validate_json(document).tournament)
+    return standings_csv(published(StoredTournament.model_validate_json(document).tournament))
 
 
 def _first_round(spec: TournamentSpec, game: Any, secret: str) -> tuple[Tournament, Round]:

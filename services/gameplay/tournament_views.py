@@ -2,7 +2,9 @@
 ranks and scores, why seats left (resigned or timeout, as records say), and a table's
 seed once no game dealt with it is still being played: a seed reveals hidden
 information, and a duplicate tournament deals one seed at every table of a round, so a
-table that is done keeps its seed hidden while another table plays the same deal."""
+table that is done keeps its seed hidden while another table plays the same deal. So do
+its ranks and scores, and the standings count them only then (`published`): a table's
+scores tell the players of the same deal what it yields."""
 
 from __future__ import annotations
 
@@ -13,25 +15,33 @@ from .tournament_payloads import (
     TableDocument,
     TournamentDocument,
 )
-from .tournaments import is_finished, seeds_in_play, standings, tiebreak_name, total_rounds
+from .tournaments import (
+    is_finished,
+    published,
+    seeds_in_play,
+    standings,
+    tiebreak_name,
+    total_rounds,
+)
 
 
 def tournament_document(stored: StoredTournament) -> TournamentDocument:
     tournament = stored.tournament
     spec = tournament.spec
     in_play = seeds_in_play(tournament)
+    shown = published(tournament)
     rounds = []
-    for round_ in tournament.rounds:
+    for round_, shown_round in zip(tournament.rounds, shown.rounds, strict=True):
         tables = []
-        for table in round_.tables:
+        for table, shown_table in zip(round_.tables, shown_round.tables, strict=True):
             ranks = scores = left_reasons = None
-            if table.result is not None:
-                by_seat = {s.seat: s for s in table.result.standings}
+            if shown_table.result is not None:
+                by_seat = {s.seat: s for s in shown_table.result.standings}
                 ranks = [by_seat[seat].rank for seat in range(len(table.seats))]
                 scores = [by_seat[seat].score for seat in range(len(table.seats))]
                 left = stored.left_reasons.get(table.game_id or "", {})
                 left_reasons = [left.get(seat) for seat in range(len(table.seats))]
-            shown = table.seed if table.done and table.seed not in in_play else None
+            seed = table.seed if table.done and table.seed not in in_play else None
             tables.append(
                 TableDocument(
                     number=table.number,
@@ -41,8 +51,8 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
                     ranks=ranks,
                     scores=scores,
                     left_reasons=left_reasons,
-                    seed=shown,
-                    seed_text=None if shown is None else str(shown),
+                    seed=seed,
+                    seed_text=None if seed is None else str(seed),
                 )
             )
         rounds.append(
@@ -57,9 +67,7 @@ def tournament_document(stored: StoredTournament) -> TournamentDocument:
         status="finished" if is_finished(tournament) else "running",
         rounds_total=total_rounds(tournament),
         tiebreak=tiebreak_name(tournament),
-        standings=[
-            StandingDocument.model_validate(row.model_dump()) for row in standings(tournament)
-        ],
+        standings=[StandingDocument.model_validate(row.model_dump()) for row in standings(shown)],
         rounds=rounds,
         clock=stored.clock,
         on_leave=stored.on_leave,

@@ -297,6 +297,9 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     # would tell the deal.
     bots_game = bots_table["game_id"]
     assert_not_watchable(api, gql, bots_game, finished=True)
+    # Nor read its scores: they tell table 2 what the deal yields. The standings count
+    # the deal once both tables are done.
+    assert_result_withheld(api, gql, tid, bots_game)
     # table 2's people finish their game: the deal is over, and its seed is shown
     seats = []
     for index in (2, 3):
@@ -321,6 +324,30 @@ def test_a_duplicate_table_that_is_done_keeps_its_seed_while_another_table_plays
     assert all(entry["move"] is not None for entry in log)
     graphql = gql.data(SEEDS, {"id": tid})["tournament"]["rounds"][0]["tables"]
     assert {t["seed"] for t in graphql} == {str(seed) for seed in seeds}
+    assert all(table["scores"] is not None for table in first["tables"])
+    assert api.client.get(f"/v1/games/{bots_game}/result").status_code == 200
+    played = api.client.get(f"/v1/tournaments/{tid}").json()["standings"]
+    assert [row["played"] for row in played] == [1, 1, 1, 1]
+
+
+def assert_result_withheld(api, gql, tid: str, game_id: str) -> None:
+    """A finished table whose deal another table plays shows no ranks, scores or result
+    to anyone but its own seats, and the standings do not count it yet."""
+    document = api.client.get(f"/v1/tournaments/{tid}").json()
+    [table] = [t for r in document["rounds"] for t in r["tables"] if t["game_id"] == game_id]
+    assert table["status"] == "finished"
+    assert table["ranks"] is None and table["scores"] is None, table
+    assert all(row["played"] == 0 and row["points"] == 0 for row in document["standings"])
+    csv_rows = api.client.get(f"/v1/tournaments/{tid}/standings.csv").text.splitlines()[1:]
+    assert all(row.split(",")[4] == "0" for row in csv_rows), csv_rows
+    for headers in (KEY, {}):
+        answer = api.client.get(f"/v1/games/{game_id}/result", headers=headers)
+        assert answer.status_code == 409 and answer.json()["code"] == "deal_in_play", answer.text
+    errors = gql("query($id: ID!) { result(gameId: $id) { winners } }", {"id": game_id})["errors"]
+    assert errors[0]["extensions"]["code"] == "deal_in_play"
+    query = "query($id: ID!) { tournament(id: $id) { standings { played } } }"
+    standings = gql.data(query, {"id": tid})["tournament"]["standings"]
+    assert all(row["played"] == 0 for row in standings)
 
 
 WATCH = """query($id: ID!) {
@@ -374,6 +401,27 @@ def test_nobody_but_its_seats_watches_a_duplicate_table_while_another_plays_its_
     assert api.client.get(f"/v1/games/{own_game}/events", headers=api.auth(seat_token)).is_success
     other = next(table["game_id"] for table in tables if table["game_id"] != own_game)
     assert api.client.get(f"/v1/games/{other}", headers=api.auth(seat_token)).status_code == 401
+    # Table 1 finishes first: its own seats read their result, nobody else yet.
+    tokens = {}
+    for participant in created["participants"]:
+        rounds = api.client.get(
+            f"/v1/tournaments/{tid}/me", headers=api.auth(participant["token"])
+        ).json()["rounds"]
+        if rounds[0]["game_id"] == own_game:
+            tokens[rounds[0]["seat"]] = rounds[0]["seat_token"]
+    while (game := api.game(own_game, seat_token))["status"] == "active":
+        mover = tokens[game["turn"][0]]
+        assert api.move(own_game, mover, api.legal(own_game, mover)[0]).status_code == 200
+    deadline = time.monotonic() + 60
+    while True:  # scored, and recorded by the tournament
+        tables = api.client.get(f"/v1/tournaments/{tid}").json()["rounds"][0]["tables"]
+        if any(t["game_id"] == own_game and t["status"] == "finished" for t in tables):
+            break
+        assert time.monotonic() < deadline, tables
+        time.sleep(0.05)
+    own_result = api.client.get(f"/v1/games/{own_game}/result", headers=api.auth(seat_token))
+    assert own_result.status_code == 200, own_result.text
+    assert_result_withheld(api, gql, tid, own_game)
 
 
 def test_people_read_their_seat_token_of_each_round_with_their_participant_token(api):

@@ -574,14 +574,15 @@ def test_every_operation_says_who_may_call_it(document):
     for method, path, operation in operations(document):
         assert "security" in operation, (method, path)
     public = {(m, p) for m, p, o in operations(document) if o["security"] == []}
-    assert ("get", "/v1/games/{game_id}/result") in public
+    anyone = {(m, p) for m, p, o in operations(document) if {} in o["security"]}
+    assert ("get", "/v1/games/{game_id}/result") in anyone - public  # a table's own seats
     assert ("get", "/v1/games/{game_id}/states/{version}") in public
     assert ("get", "/v1/catalog") in public
     assert ("post", "/v1/games") not in public
 
 
 def test_public_operations_answer_without_credentials(api, document):
-    """result and states/{version} read no token: a spectator gets the same answer."""
+    """result (outside tournaments) and states/{version} answer a spectator as a seat."""
     created = api.create()
     tokens = [seat["token"] for seat in created["seats"]]
     game = f"/v1/games/{created['id']}"

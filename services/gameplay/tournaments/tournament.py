@@ -152,6 +152,30 @@ def seeds_in_play(tournament: Tournament) -> set[int]:
     return {table.seed for round_ in tournament.rounds for table in round_.tables if not table.done}
 
 
+def published(tournament: Tournament) -> Tournament:
+    """The tournament with the results anyone may read: a finished table's result is
+    withheld (as if still playing) while another table plays its deal, since its scores
+    tell those players what the deal yields. Standings made from it count a duplicate
+    round's deal once every table dealt it has finished."""
+    in_play = seeds_in_play(tournament)
+    if not any(t.result and t.seed in in_play for r in tournament.rounds for t in r.tables):
+        return tournament
+    rounds = [
+        round_.model_copy(
+            update={
+                "tables": [
+                    table.model_copy(update={"result": None})
+                    if table.result is not None and table.seed in in_play
+                    else table
+                    for table in round_.tables
+                ]
+            }
+        )
+        for round_ in tournament.rounds
+    ]
+    return tournament.model_copy(update={"rounds": rounds})
+
+
 def games_held(tournament: Tournament) -> frozenset[str]:
     """The games whose deal (seed) another table still plays - with or without its game
     yet: nobody but their own seats may read them."""
