@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from services.store import KEY_SCOPE_PREFIX, SeatRecord
+from services.store import KEY_SCOPE_PREFIX, GameRecord, SeatRecord
 
 from .problems import bad_request, unauthorized
 
@@ -112,6 +112,12 @@ def require_api_key(who: Credentials, needed_for: str) -> None:
     if who.bearer is None:
         raise unauthorized("api_key_required", f"{needed_for} needs a platform API key.")
     raise unauthorized("invalid_api_key", "That bearer token is not an API key.")
+
+
+def holds_creator_token(record: GameRecord, who: Credentials) -> bool:
+    """Whether `who` sends the creator token a game without an API key handed out."""
+    stored = record.creator_token_hash or ""
+    return bool(stored) and hmac.compare_digest(stored, who.token_hash or "")
 
 
 def seat_of(seats: Sequence[SeatRecord], token_hash: str) -> int | None:

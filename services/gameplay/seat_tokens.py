@@ -27,13 +27,21 @@ from dataclasses import replace
 import structlog
 from pydantic import BaseModel, Field
 
-from services.store import GameRecord, GameStatus, KeptAnswer, SeatRecord
+from services.store import GameRecord, GameStatus, KeptAnswer
 from services.store.seats import SeatTokens, TokenVerdict
 
-from .auth import TOKEN_PREFIX, Credentials, hash_secret, new_token, seat_of
+from .auth import (
+    TOKEN_PREFIX,
+    Credentials,
+    hash_secret,
+    holds_creator_token,
+    new_token,
+    seat_of,
+)
 from .clocks import now
 from .idempotency import Keeping, key_digest, once
 from .problems import Problem, conflict, forbidden, not_found, unauthorized
+from .seats import check_seat
 
 log = structlog.get_logger(__name__)
 
@@ -91,7 +99,7 @@ class TokenDesk:
         record = await self.load(game_id)
         digest = key_digest(who, idempotency_key)
         token = replaced_token(record.token_salt, digest, seat, answer.issued_at)
-        if not _holds(record.seats[seat], hash_secret(token)):
+        if seat_of(record.seats, hash_secret(token)) != seat:
             raise conflict(
                 "token_replaced",
                 f"Seat {seat}'s token from this request was replaced since; ask for a new one "
@@ -104,7 +112,7 @@ class TokenDesk:
     ) -> SeatTokenReplaced:
         for _ in range(ATTEMPTS):
             record = await self.load(game_id)
-            _check_seat(record, seat)
+            check_seat(record, seat)
             by = _check_holder(record, who, seat)
             _check_replaceable(record, seat)
             issued_at = now()
@@ -140,11 +148,6 @@ class TokenDesk:
         )
 
 
-def _check_seat(record: GameRecord, seat: int) -> None:
-    if not 0 <= seat < record.players:
-        raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
-
-
 def _check_holder(record: GameRecord, who: Credentials, seat: int) -> str:
     """Who may replace the seat's token: its own token ("seat"), or the API key that
     created the game ("creator"). Answers the codes the seat routes answer others."""
@@ -162,7 +165,7 @@ def _check_holder(record: GameRecord, who: Credentials, seat: int) -> str:
             "that created the game may replace the seat's token.",
         )
     holder = seat_of(record.seats, who.token_hash or "")
-    if holder is None and _holds_creator_token(record, who):
+    if holder is None and holds_creator_token(record, who):
         # The host of a game with open seats must not be able to take a guest's seat.
         raise forbidden(
             "not_your_seat",
@@ -174,16 +177,6 @@ def _check_holder(record: GameRecord, who: Credentials, seat: int) -> str:
     if holder != seat:
         raise forbidden("not_your_seat", f"Your token is seat {holder}'s, not seat {seat}'s.")
     return "seat"
-
-
-def _holds_creator_token(record: GameRecord, who: Credentials) -> bool:
-    stored = record.creator_token_hash or ""
-    return bool(stored) and hmac.compare_digest(stored, who.token_hash or "")
-
-
-def _holds(seat: SeatRecord, token_hash: str) -> bool:
-    stored = seat.token_hash or ""
-    return bool(stored) and hmac.compare_digest(stored, token_hash)
 
 
 def _check_replaceable(record: GameRecord, seat: int) -> None:

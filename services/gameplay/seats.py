@@ -25,7 +25,7 @@ from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeat
 from services.store.webhooks_owed import cancelled_member, claimed_member, started_member
 
 from . import metrics
-from .auth import Credentials, hash_secret, new_token
+from .auth import Credentials, hash_secret, holds_creator_token, new_token
 from .clocks import now, now_ms
 from .idempotency import Keeping, fingerprint, key_digest, once
 from .invites import (
@@ -196,7 +196,7 @@ class SeatDesk:
     ) -> SeatTaken:
         if record is None:
             record = await self.load(game_id)
-        _check_seat(record, seat)
+        check_seat(record, seat)
         taken_by = SeatRecord(request.name, None, hash_secret(token))
         keep = None
         if keeping is not None:
@@ -236,7 +236,7 @@ class SeatDesk:
         keeping: Keeping | None,
     ) -> SeatTaken:
         record = await self.load(game_id)
-        _check_seat(record, seat)
+        check_seat(record, seat)
         _check_creator(record, who)
         levels = levels_for(self.served.of(record))
         if level not in levels:
@@ -300,7 +300,7 @@ class SeatDesk:
         keeping: Keeping | None,
     ) -> InviteIssued:
         record = await self.load(game_id)
-        _check_seat(record, seat)
+        check_seat(record, seat)
         _check_creator(record, who)
         expires_ms = now_ms() + (request.ttl_seconds or self.invite_ttl) * 1000
         if keeping is None:
@@ -465,7 +465,8 @@ def _taken(
     )
 
 
-def _check_seat(record: GameRecord, seat: int) -> None:
+def check_seat(record: GameRecord, seat: int) -> None:
+    """404 seat_not_found for a seat number the game does not have."""
     if not 0 <= seat < record.players:
         raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
 
@@ -479,8 +480,7 @@ def _check_creator(record: GameRecord, who: Credentials) -> None:
         )
     if who.platform and who.scope == record.creator:
         return
-    stored = record.creator_token_hash or ""
-    if stored and hmac.compare_digest(stored, who.token_hash or ""):
+    if holds_creator_token(record, who):
         return
     raise forbidden(
         "not_the_creator",

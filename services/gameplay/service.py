@@ -115,7 +115,7 @@ from .records import Record, ReplayMismatch
 from .referee import Referee
 from .results import result_of
 from .seat_tokens import TokenDesk
-from .seats import SeatDesk
+from .seats import SeatDesk, check_seat
 from .served import ServedGames
 from .version_views import VersionViews
 from .visibility import Viewer, entry_for, prompts_for, seat_infos
@@ -898,8 +898,7 @@ class GameService:
 
     def _check_autopilot(self, record: GameRecord, who: Credentials, seat: int, on: bool) -> None:
         acting = self._acting_seat(self._viewer(record, who))
-        if not 0 <= seat < record.players:
-            raise Problem(404, "seat_not_found", f"The game has seats 0 to {record.players - 1}.")
+        check_seat(record, seat)
         if acting != seat:
             raise forbidden("not_your_seat", f"Your token is seat {acting}'s, not seat {seat}'s.")
         if record.status is not GameStatus.ACTIVE:
