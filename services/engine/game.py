@@ -71,6 +71,8 @@ class Game(ABC, Generic[StateT, ConfigT]):
         super().__init_subclass__(**kwargs)
         if "prompts" in cls.__dict__:
             cls.prompts = _computed_once_per_state(cls.__dict__["prompts"])  # type: ignore[method-assign, assignment]
+        if "view" in cls.__dict__:
+            cls.view = _seat_checked(cls.__dict__["view"])  # type: ignore[method-assign, assignment]
 
     # --- hooks a game fills in -------------------------------------------------------
 
@@ -305,6 +307,21 @@ class Game(ABC, Generic[StateT, ConfigT]):
 
     def options_schema(self) -> dict[str, Any]:
         return self.config_model.model_json_schema()
+
+
+def _seat_checked(
+    view: Callable[[Any, Any, Seat | None], BaseModel],
+) -> Callable[[Any, Any, Seat | None], BaseModel]:
+    """Wrap a game's `view` so that a seat outside the table is an error: a game indexing
+    its players by seat would otherwise show seat -1 the last player's hand."""
+
+    @functools.wraps(view)
+    def checked(self: Game, state: Any, seat: Seat | None) -> BaseModel:
+        if seat is not None and not 0 <= seat < state.players:
+            raise ValueError(f"seat {seat} is not at this {state.players}-player table")
+        return view(self, state, seat)
+
+    return checked
 
 
 def _computed_once_per_state(

@@ -200,6 +200,14 @@ def test_moves_from_unprompted_seats_are_refused(game):
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_view_for_a_seat_not_at_the_table_is_refused(game):
+    state = game.setup(None, game.min_players, 5)
+    for seat in (-1, state.players):
+        with pytest.raises(ValueError, match="not at this"):
+            game.view(state, seat)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_every_game_describes_itself_for_the_catalog(game):
     assert game.title and game.min_players <= game.max_players
     orjson.dumps(game.catalog())
