@@ -318,7 +318,9 @@ IF_NONE_MATCH = Header(
 )
 """Read by `preconditions.not_modified`."""
 
-LAST_EVENT_ID_PATTERN = r"^([0-9]{1,12})(-end|-start)?$"
+_LAST_EVENT_ID = r"([0-9]{1,12})(-end|-start)?"
+LAST_EVENT_ID_PATTERN = f"^{_LAST_EVENT_ID}$"
+"""A present id; an empty header is taken as none, so the document allows that too."""
 LAST_EVENT_ID = Header(
     name="Last-Event-ID",
     description="With Accept: text/event-stream: the id of the last event you received "
@@ -327,7 +329,7 @@ LAST_EVENT_ID = Header(
     "stream is over), or 400 invalid_last_event_id if the game has not ended. It takes "
     "the place of `since`; an empty one is the same as none. Ignored without Accept: "
     "text/event-stream.",
-    schema={"type": "string", "pattern": r"^(|[0-9]{1,12}(-end|-start)?)$"},
+    schema={"type": "string", "pattern": f"^(|{_LAST_EVENT_ID})$"},
     problems=(400,),
 )
 """Read by `routes_events`."""
