@@ -27,6 +27,8 @@ nothing more, and opening it again with the old token is refused the same way.
 While Redis cannot be reached the stream stays open (keep-alives go on); an outage past
 `SKYPORT_STREAM_OUTAGE_LIMIT` ends it the same way with 503 `store_unavailable`, after
 `retry: 5000` (its Retry-After) so that EventSource reconnects once Redis may be back.
+A stream opened while Redis is down (or on a replica that lacks the game) is answered
+200 with that one frame, not 503: EventSource gives up for good on any answer but 200.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from services.gameplay import metrics
 from services.gameplay.auth import Credentials
 from services.gameplay.payloads import EventsPage
 from services.gameplay.per_client import LiveStreams
-from services.gameplay.problems import Problem, bad_request
+from services.gameplay.problems import Problem, as_store_problem, bad_request
 from services.gameplay.service import (
     FeedEnd,
     FeedEntry,
@@ -92,6 +94,18 @@ async def events(request: Request, path: GamePath, query: EventsQuery) -> Respon
 
 
 async def _stream(request: Request, target: str, who: Credentials, since: int) -> Response:
+    try:
+        return await _open_stream(request, target, who, since)
+    except Exception as error:
+        problem = error if isinstance(error, Problem) else as_store_problem(error)
+        if problem is None or problem.status != 503 or request.method == "HEAD":
+            raise
+        # EventSource gives up for good on any answer but 200 (a reconnect into a Redis
+        # outage stopped it): a stream whose one frame says why, and when to come back.
+        return Response(_last_frame(problem), media_type="text/event-stream", headers=SSE_HEADERS)
+
+
+async def _open_stream(request: Request, target: str, who: Credentials, since: int) -> Response:
     # An empty id is EventSource's "none yet" (an `id:` field with no value resets it).
     last_event_id = request.headers.get("last-event-id", "").strip() or None
     after_start = False

@@ -150,3 +150,26 @@ async def test_an_outage_past_the_limit_ends_streams_cleanly_saying_when_to_come
     errors = graphql.payloads[-1]["errors"]
     assert [error["extensions"]["code"] for error in errors] == ["store_unavailable"]
     assert errors[0]["extensions"]["retry_after"] == 5
+
+
+async def test_a_stream_opened_during_an_outage_is_told_when_to_come_back_not_refused(
+    own_redis: OwnRedis, outage_server
+) -> None:
+    with outage_server(outage_limit=30.0) as (server, _):
+        async with httpx.AsyncClient(base_url=server.url, timeout=20) as http:
+            game_id, _tokens = await create(http)
+            own_redis.stop(save=True)
+            # EventSource fails for good on any status but 200: this one reconnects.
+            opened = await http.get(f"/v1/games/{game_id}/events", headers=SSE)
+            page = await http.get(f"/v1/games/{game_id}/events")
+            own_redis.start()
+            resumed = await http.get(
+                f"/v1/games/{game_id}/events", headers={**SSE, "Last-Event-ID": "0-end"}
+            )
+    assert opened.status_code == 200
+    assert opened.headers["content-type"].startswith("text/event-stream")
+    lines = opened.text.splitlines()
+    assert lines[:2] == ["retry: 5000", "event: problem"]
+    assert '"code":"store_unavailable"' in lines[2] and '"status":503' in lines[2]
+    assert page.status_code == 503, "a JSON read still says 503"
+    assert resumed.status_code == 400, "once Redis is back, the stream's checks apply again"
