@@ -503,7 +503,7 @@ class CreateGameInput:
         default=strawberry.UNSET,
         description='Which webhooks: "game.finished" (default), "game.aborted" (also sent '
         'to those told of game.finished), "move", "game.seat_claimed", "game.started", '
-        '"game.cancelled", "seat.left".',
+        '"game.cancelled", "seat.left", "seat.token_replaced".',
     )
     clock: ClockInput | None = strawberry.UNSET
     on_leave: str | None = strawberry.field(

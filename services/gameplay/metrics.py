@@ -14,6 +14,11 @@ CAS_CONFLICTS = Counter(
 IDEMPOTENT_REPLAYS = Counter(
     "skyport_idempotent_replays_total", "Requests answered from an Idempotency-Key record."
 )
+SEAT_TOKENS_REPLACED = Counter(
+    "skyport_seat_tokens_replaced_total",
+    "Seat tokens replaced, by the seat itself or by the API key that created the game.",
+    ["by"],
+)
 GAMES_CREATED = Counter("skyport_games_created_total", "Games created.", ["game"])
 GAMES_FINISHED = Counter("skyport_games_finished_total", "Games ended.", ["game", "how"])
 LIVE_STREAMS = Gauge("skyport_live_streams", "Open live event streams.", ["kind"])

@@ -1,15 +1,16 @@
 """Webhooks of a game: `move` after each commit (as a spectator sees it),
 `game.finished` with the stored standings, `game.aborted`, the open seats'
-`game.seat_claimed`, `game.started` and `game.cancelled`, and `seat.left` when a seat
-resigns or runs out of time, to every URL the game was given (for the events it asked
-for). Delivery is the sender's (signed, retried with back-off: at least once; receivers
-dedupe by id).
+`game.seat_claimed`, `game.started` and `game.cancelled`, `seat.left` when a seat
+resigns or runs out of time, and `seat.token_replaced`, to every URL the game was given
+(for the events it asked for). Delivery is the sender's (signed, retried with back-off:
+at least once; receivers dedupe by id).
 
 Every webhook but `game.finished` (which the scoring task sends again when it is
 redelivered) is noted as owed with the change that makes it (`services.store.webhooks_owed`):
 the notifier takes the note out once it has handed the webhook over, and the sweep sends
 those of a change whose process died before its hooks, through the methods here too
-(`committed`, `taken_over`, `seat_claimed`, `started`, `cancelled`, `aborted`): one builder
+(`committed`, `taken_over`, `seat_claimed`, `token_replaced`, `started`, `cancelled`,
+`aborted`): one builder
 of their payloads, so a webhook sent again has the event id and the body of the first
 (but for `at`, when it was made)."""
 
@@ -28,7 +29,9 @@ from services.store.webhooks_owed import (
     claimed_member,
     left_member,
     owed_member,
+    replaced_member,
     started_member,
+    token_print,
 )
 
 from . import metrics
@@ -99,6 +102,15 @@ class WebhookNotifier:
         body = {"seat": seat, "name": taken_by.name, "bot": taken_by.bot}
         await self._send(record, "game.seat_claimed", body, key=str(seat))
         await self._handed_over(claimed_member(record.id, record.version, seat, taken_by))
+
+    async def token_replaced(self, record: GameRecord, seat: int, by: str, token_hash: str) -> None:
+        """seat.token_replaced: `seat`'s token was replaced at the record's version, by
+        the seat itself or the API key that created the game (`by`); then it is no longer
+        owed. The event id tells replacements apart by a print of the new token's hash."""
+        body = {"seat": seat, "name": record.seats[seat].name, "by": by}
+        key = f"{seat}-{token_print(token_hash)}"
+        await self._send(record, "seat.token_replaced", body, key=key)
+        await self._handed_over(replaced_member(record.id, record.version, seat, by, token_hash))
 
     async def started(self, record: GameRecord) -> None:
         """game.started: the last open seat was filled at the record's version, with the

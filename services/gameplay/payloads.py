@@ -56,6 +56,7 @@ WebhookEvent = Literal[
     "game.started",
     "game.cancelled",
     "seat.left",
+    "seat.token_replaced",
 ]
 OnLeave = Literal["bot_takes_over", "end_game"]
 
@@ -284,7 +285,7 @@ class CreateGameRequest(Seeded):
     )
     webhook_events: list[WebhookEvent] = Field(
         default_factory=lambda: list[WebhookEvent](["game.finished"]),
-        max_length=7,
+        max_length=8,
         description="Which events to POST: game.finished (final standings), game.aborted "
         "(the game ended without standings, with the reason; also sent to those told of "
         "game.finished), move "
@@ -292,7 +293,8 @@ class CreateGameRequest(Seeded):
         "was claimed or filled with a bot: seat, name, bot), game.started (the last open "
         "seat was filled), game.cancelled (the creator cancelled the waiting game) and "
         "seat.left (a seat resigned or ran out of time: seat, reason, and the bot that "
-        "plays it on, if any).",
+        "plays it on, if any) and seat.token_replaced (a seat's token was replaced: seat, "
+        "name, and by whom, the seat itself or the API key that created the game).",
     )
     on_leave: OnLeave | None = Field(
         default=None,

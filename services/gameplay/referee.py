@@ -29,6 +29,7 @@ from services.store import (
 )
 from services.store.progress import PendingGames, SweepBackoff, note_moved
 from services.store.webhooks_owed import (
+    REPLACED_BY,
     OwedKind,
     OwedNote,
     OwedWebhooks,
@@ -39,6 +40,7 @@ from services.store.webhooks_owed import (
     note_of,
     note_owed,
     owed_member,
+    replaced_member,
 )
 
 from . import metrics
@@ -511,6 +513,8 @@ class Referee:
             return await self._send_left(note, then)
         if note.kind is OwedKind.CLAIMED:
             return await self._send_claimed(note, then, member)
+        if note.kind is OwedKind.REPLACED:
+            return await self._send_replaced(note, then, member)
         if note.kind is OwedKind.STARTED:
             # A game waits at one version: one that started did at the version noted.
             if record.started is None or record.status is GameStatus.WAITING:
@@ -542,6 +546,21 @@ class Referee:
             return False
         await self.notifier.seat_claimed(then, seat, taken_by)
         return True
+
+    async def _send_replaced(self, note: OwedNote, then: GameRecord, member: str) -> bool:
+        """seat.token_replaced, if the seat holds that very token (not one of a replacement
+        that lost, nor of one made since)."""
+        seat = note.seat
+        if seat is None or not 0 <= seat < then.players:
+            return False
+        token_hash = then.seats[seat].token_hash
+        if token_hash is None:
+            return False
+        for by in REPLACED_BY:
+            if replaced_member(then.id, note.version, seat, by, token_hash) == member:
+                await self.notifier.token_replaced(then, seat, by, token_hash)
+                return True
+        return False
 
     async def _send_ended(self, note: OwedNote, record: GameRecord, member: str) -> bool:
         """game.cancelled or game.aborted, if the game was aborted at that version with

@@ -5,7 +5,8 @@ SHA-256. The seat's own token, or the API key that created the game (a platform 
 player who lost theirs a new one), asks for a new token: the seat's record gets the new
 hash in one compare-and-set on the record's revision (`services.store.seats`), and the
 old token stops working at once - for moves, reads and live streams (`GameService`'s
-feed ends a stream whose token is no longer its seat's).
+feed ends a stream whose token is no longer its seat's). A game that asked for it sends
+`seat.token_replaced` (who did it, not the token), owed from the replacement on.
 
 Allowed while the seat's token guards something: the game waits (the seat was named at
 creation or claimed), is played or scored, or has finished (its record is read with a
@@ -29,7 +30,9 @@ from pydantic import BaseModel, Field
 
 from services.store import GameRecord, GameStatus, KeptAnswer
 from services.store.seats import SeatTokens, TokenVerdict
+from services.store.webhooks_owed import replaced_member
 
+from . import metrics
 from .auth import (
     TOKEN_PREFIX,
     Credentials,
@@ -40,6 +43,7 @@ from .auth import (
 )
 from .clocks import now
 from .idempotency import Keeping, key_digest, once
+from .notifier import WebhookNotifier
 from .problems import Problem, conflict, forbidden, not_found, unauthorized
 from .seats import check_seat
 
@@ -74,9 +78,15 @@ def replaced_token(salt: str, key_digest: str, seat: int, issued_at: str) -> str
 class TokenDesk:
     """Replaces taken seats' tokens."""
 
-    def __init__(self, load: Callable[[str], Awaitable[GameRecord]], tokens: SeatTokens) -> None:
+    def __init__(
+        self,
+        load: Callable[[str], Awaitable[GameRecord]],
+        tokens: SeatTokens,
+        notifier: WebhookNotifier,
+    ) -> None:
         self.load = load
         self.tokens = tokens
+        self.notifier = notifier
 
     async def replace(
         self, game_id: str, who: Credentials, seat: int, idempotency_key: str | None
@@ -125,16 +135,23 @@ class TokenDesk:
                 id=record.id, game=record.game, seat=seat, token=None, issued_at=issued_at
             )
             keep = KeptAnswer(keeping.digest, keeping.kept(answer)) if keeping else None
+            token_hash = hash_secret(token)
+            owed = []
+            if self.notifier.due(record, "seat.token_replaced"):
+                owed.append(replaced_member(record.id, record.version, seat, by, token_hash))
             outcome = await self.tokens.replace(
                 record.id,
                 seat,
-                replace(record.seats[seat], token_hash=hash_secret(token)),
+                replace(record.seats[seat], token_hash=token_hash),
                 revision=record.revision,
                 statuses=[status.value for status in REPLACEABLE],
                 keep=keep,
+                owed=owed,
             )
             if outcome.verdict is TokenVerdict.REPLACED:
                 log.info("seat_token_replaced", game_id=game_id, seat=seat, by=by)
+                metrics.SEAT_TOKENS_REPLACED.labels(by=by).inc()
+                await self.notifier.token_replaced(record, seat, by, token_hash)
                 return answer.model_copy(update={"token": token})
             if outcome.verdict is TokenVerdict.MISSING:
                 raise not_found(game_id)

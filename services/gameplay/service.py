@@ -255,7 +255,7 @@ class GameService:
     def seat_tokens(self) -> TokenDesk:
         """Taken seats' tokens replaced (lost or leaked)."""
         archived_ttl_ms = self.archive.ttl_ms if self.archive is not None else None
-        return TokenDesk(self._load, SeatTokens(self.store, archived_ttl_ms))
+        return TokenDesk(self._load, SeatTokens(self.store, archived_ttl_ms), self.referee.notifier)
 
     # --- creating ------------------------------------------------------------------
 

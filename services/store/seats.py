@@ -280,16 +280,19 @@ class SeatTokens:
         revision: int,
         statuses: Sequence[str],
         keep: KeptAnswer | None = None,
+        owed: Sequence[str] = (),
     ) -> TokenOutcome:
         """Give `seat` the record `taken_by` (its new token's hash) if the game's record is
         still at `revision` and its status one of `statuses`; if the game has ended, its
         archived record reads the new hash too. If it lands, the answer to `keep` is
-        kept with it."""
+        kept with it. Noted in the same round trip, before the script: the webhooks it
+        owes (`owed`: `webhooks_owed.replaced_member`)."""
         keys = self.store.keys(game_id)
         archived = self.archived_ttl_ms is not None
-        verdict, status = await self._replace(
-            keys=[keys.record, keys.answer(keep.digest if keep else None), keys.archived],
-            args=[
+        verdict, status = await self.store.noted_before(
+            self._replace,
+            [keys.record, keys.answer(keep.digest if keep else None), keys.archived],
+            [
                 revision,
                 " ".join(statuses),
                 f"{SEAT_FIELD}{seat}",
@@ -302,6 +305,7 @@ class SeatTokens:
                 self.archived_ttl_ms or 0,
                 REVISION_FIELD,
             ],
+            [DueNote(game_id, False, None, member) for member in owed],
         )
         return TokenOutcome(TokenVerdict(verdict), str(status))
 

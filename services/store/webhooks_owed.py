@@ -1,7 +1,8 @@
 """The index of the webhooks changes owe until they are handed over: a move's `move`,
 a resignation's `seat.left`, to a game that asked for them; and those of the changes that
 commit nothing (see the end): a seat taken over's `seat.left`, the open seats'
-`game.seat_claimed`, `game.started` and `game.cancelled`, and `game.aborted`.
+`game.seat_claimed`, `game.started` and `game.cancelled`, `game.aborted`, and a seat's
+token replaced, `seat.token_replaced`.
 
 A sorted set, `<prefix>:webhooks:owed`: one member per commit, `<game id>:<version>:<print>`,
 the print a short hash of the log entry the commit adds (`owed_member`), scored by the
@@ -47,6 +48,11 @@ and checked by the sweep against what the record holds, which names the change:
   filled with a bot, the print of the seat's record (name, bot, token hash); with the fill's
   script. `game.seat_claimed` is owed if the seat holds that very record: a claim that lost
   the seat to another's owes nothing.
+- `<game id>:<version>:replaced-<seat>-<by>-<print>` (`replaced_member`): a taken seat's
+  token replaced, by the seat or by the game's creator (`by`), the print of the new
+  token's hash; with the replacement's script. `seat.token_replaced` is owed if the seat
+  holds that very hash: a replacement that lost its compare-and-set owes nothing (so
+  does one replaced again before the sweep looked: only the last is then told).
 - `<game id>:<version>:started` (`started_member`): with every fill of a waiting game,
   since only the script knows which fill is the last (two fills at once each read the
   other's seat open). `game.started` is owed once the record has its start; a note of a
@@ -101,6 +107,8 @@ class OwedKind(StrEnum):
     """A seat taken over (on_leave bot_takes_over): `seat.left`."""
     CLAIMED = "claimed-"
     """An open seat claimed, or filled with a bot: `game.seat_claimed`."""
+    REPLACED = "replaced-"
+    """A taken seat's token replaced: `seat.token_replaced`."""
     STARTED = "started"
     """The last open seat filled: `game.started`."""
     CANCELLED = "cancelled-"
@@ -121,6 +129,21 @@ def claimed_member(game_id: str, version: int, seat: int, taken_by: SeatRecord) 
     each claim's own), so a claim that lost the seat to another matches nothing."""
     said = [taken_by.name, taken_by.bot, taken_by.token_hash]
     return f"{game_id}:{version}:{OwedKind.CLAIMED}{seat}-{_print(said)}"
+
+
+REPLACED_BY = ("seat", "creator")
+"""Who may replace a seat's token: the seat itself, or the API key that created the game."""
+
+
+def replaced_member(game_id: str, version: int, seat: int, by: str, token_hash: str) -> str:
+    """The note of `seat`'s token replaced at `version` by `by` ("seat" or "creator"),
+    which owes `seat.token_replaced`. The print is of the new token's hash."""
+    return f"{game_id}:{version}:{OwedKind.REPLACED}{seat}-{by}-{token_print(token_hash)}"
+
+
+def token_print(token_hash: str) -> str:
+    """A short print of a seat token's hash: what tells two replacements apart."""
+    return _print(token_hash)
 
 
 def started_member(game_id: str, version: int) -> str:
@@ -151,12 +174,12 @@ class OwedNote:
     version: int
     kind: OwedKind
     seat: int | None = None
-    """The seat of a seat's note (LEFT, CLAIMED)."""
+    """The seat of a seat's note (LEFT, CLAIMED, REPLACED)."""
 
 
 def note_of(member: str) -> OwedNote:
     game_id, version, last = member.rsplit(":", 2)
-    for kind in (OwedKind.LEFT, OwedKind.CLAIMED):
+    for kind in (OwedKind.LEFT, OwedKind.CLAIMED, OwedKind.REPLACED):
         if last.startswith(kind):
             seat = last[len(kind) :].split("-", 1)[0]
             return OwedNote(game_id, int(version), kind, int(seat))
