@@ -536,8 +536,8 @@ class Referee:
         return True
 
     async def _send_claimed(self, note: OwedNote, then: GameRecord, member: str) -> bool:
-        """game.seat_claimed of an open seat, if it holds that very claim (not one that got
-        there first)."""
+        """game.seat_claimed of an open seat, if the name and bot of that claim hold it
+        (not another's that got there first), whatever its token is since."""
         seat = note.seat
         if seat is None or not 0 <= seat < then.players or seat in then.invites:
             return False

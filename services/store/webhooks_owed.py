@@ -45,9 +45,12 @@ and checked by the sweep against what the record holds, which names the change:
   owed if the seat's record says it left at that version (the bot and the reason with it).
   Every attempt at one seat and version makes the same event, so they share a note.
 - `<game id>:<version>:claimed-<seat>-<print>` (`claimed_member`): an open seat claimed or
-  filled with a bot, the print of the seat's record (name, bot, token hash); with the fill's
-  script. `game.seat_claimed` is owed if the seat holds that very record: a claim that lost
-  the seat to another's owes nothing.
+  filled with a bot, the print of who took it (name, bot); with the fill's script.
+  `game.seat_claimed` is owed if the seat is held by that name and bot: a claim that lost
+  the seat to another's owes nothing. Not the token's hash, which a replacement of the
+  seat's token changes before the sweep may look: a claim that lost to one of the same
+  name and bot is sent the winner's webhook again (its event id and body), which
+  receivers dedupe, rather than the winner's lost.
 - `<game id>:<version>:replaced-<seat>-<by>-<print>` (`replaced_member`): a taken seat's
   token replaced, by the seat or by the game's creator (`by`), the print of the new
   token's hash; with the replacement's script. `seat.token_replaced` is owed if the seat
@@ -125,9 +128,9 @@ def left_member(game_id: str, version: int, seat: int) -> str:
 
 def claimed_member(game_id: str, version: int, seat: int, taken_by: SeatRecord) -> str:
     """The note of open `seat` given to `taken_by` at `version`, which owes
-    `game.seat_claimed`. The print is of the seat's record (name, bot and token hash,
-    each claim's own), so a claim that lost the seat to another matches nothing."""
-    said = [taken_by.name, taken_by.bot, taken_by.token_hash]
+    `game.seat_claimed`. The print is of what the webhook says of the seat (name and
+    bot), so a claim that lost the seat to another of another name matches nothing."""
+    said = [taken_by.name, taken_by.bot]
     return f"{game_id}:{version}:{OwedKind.CLAIMED}{seat}-{_print(said)}"
 
 

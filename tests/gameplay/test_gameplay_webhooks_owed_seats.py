@@ -160,6 +160,33 @@ async def test_a_claim_whose_process_died_gets_game_seat_claimed_from_the_sweep(
     assert await gameplay.referee.send_owed_webhooks(0) == 0 and len(recorder.webhooks) == 1
 
 
+async def test_a_claim_whose_process_died_is_sent_though_the_seat_replaced_its_token_since(
+    gameplay, recorder, monkeypatch
+) -> None:
+    platform = Credentials("platform-key-for-tests-0001", "127.0.0.1", platform=True)
+    request = CreateGameRequest(
+        game="hidden-numbers",
+        seats=[{"name": "Host"}, OPEN],
+        seed=3,
+        webhook_url=URL,
+        webhook_events=["game.seat_claimed"],
+    )
+    created, _ = await gameplay.service.create_game(platform, request, None)
+    code = created.seats[1].invite_code or ""
+    claim = gameplay.service.seats.claim(
+        created.id, 1, ClaimSeatRequest(code=code, name="Ana"), None
+    )
+    await died(monkeypatch, SeatDesk, "_after_fill", claim)
+    # The claimant never got its token: the platform gives the seat a new one.
+    await gameplay.service.seat_tokens.replace(created.id, platform, 1, None)
+
+    assert await gameplay.referee.send_owed_webhooks(0) == 1
+    assert [(webhook["id"], webhook["name"]) for webhook in recorder.webhooks] == [
+        (f"{created.id}:0:game.seat_claimed:1", "Ana")
+    ]
+    assert await notes(gameplay) == []
+
+
 async def test_the_fill_that_started_the_game_and_died_gets_both_webhooks_as_sent_live(
     gameplay, recorder, monkeypatch
 ) -> None:
