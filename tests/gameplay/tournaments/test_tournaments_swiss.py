@@ -153,3 +153,29 @@ def test_a_big_field_is_seated_without_rematches():
         for table in new_round.tables:
             scores = [(p * 7 + number) % 5 for p in table.seats]
             tournament = record_result(tournament, number, table.number, result_of(scores))
+
+
+def test_a_round_searches_within_one_budget_however_many_byes_and_repeats_it_tries(monkeypatch):
+    """14 players at tables of 3 (2 byes a round): late in the event every grouping
+    repeats a pair. A budget per bye choice and per number of repeats let one round try
+    millions of tables (13 CPU-seconds, on the pool every tournament's steps share)."""
+    searched = [0]
+    group = swiss_pairing._group
+
+    def counted(*args, **kwargs):
+        searched[0] += 1
+        return group(*args, **kwargs)
+
+    monkeypatch.setattr(swiss_pairing, "_group", counted)
+    n, k = 14, 3
+    tournament = create_tournament(spec(n, 16, k))
+    most = 0
+    for number in range(1, 17):
+        searched[0] = 0
+        tournament, new_round = start_next_round(tournament)
+        check_round_is_a_partition(new_round, n, k)
+        most = max(most, searched[0])
+        for table in new_round.tables:
+            scores = [(p * 5 + number) % 4 for p in table.seats]
+            tournament = record_result(tournament, number, table.number, result_of(scores))
+    assert most <= swiss_pairing.SEARCH_BUDGET + 1
