@@ -27,12 +27,19 @@ def standings_csv(tournament: Tournament) -> str:
                 row.played,
                 row.wins,
                 row.byes,
-                f"{row.points:g}",
+                _number(row.points),
                 row.score,
-                f"{row.tiebreak:g}",
+                _number(row.tiebreak),
             ]
         )
     return out.getvalue()
+
+
+def _number(value: float) -> str:
+    """The value the JSON document gives (rounded to 6 places), without trailing zeros:
+    `:g` kept 6 significant digits, so 467.951738 read 467.952 and rows of different
+    ranks could print alike."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 def _cell(text: str) -> str:

@@ -103,6 +103,27 @@ def test_multi_seat_points_are_shares_of_the_table_beaten():
     assert [rows[p].rank for p in range(4)] == [1, 2, 2, 4]
 
 
+def test_the_csv_gives_the_points_and_tie_breaks_the_document_gives():
+    """At tables of three a game gives shares of opponents beaten and a bye the average
+    per game, so points and Sonneborn-Berger run to many digits."""
+    tournament = create_tournament(
+        TournamentSpec(
+            game="dominion", seats_per_table=3, participants=people(13), format=RoundRobin()
+        )
+    )
+    while not is_finished(tournament):
+        tournament, new_round = start_next_round(tournament)
+        for table in new_round.tables:
+            scores = [(p * 7 + new_round.number * 3) % 5 for p in table.seats]
+            tournament = record_result(
+                tournament, new_round.number, table.number, result_of(scores)
+            )
+    rows = [line.split(",") for line in standings_csv(tournament).splitlines()[1:]]
+    document = standings(tournament)
+    assert [float(row[7]) for row in rows] == [row.points for row in document]
+    assert [float(row[9]) for row in rows] == [row.tiebreak for row in document]
+
+
 def test_names_that_spreadsheets_would_run_are_quoted():
     tournament = create_tournament(
         TournamentSpec(
