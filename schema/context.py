@@ -19,6 +19,8 @@ class GraphQLContext:
     response: Any = None
     connection_params: dict[str, Any] | None = None
     """The graphql-transport-ws `connection_init` payload (WebSocket only)."""
+    tournament_items: int = 0
+    """Tournament tables, rounds and standings rows this answer holds so far."""
 
     @property
     def service(self) -> GameService:

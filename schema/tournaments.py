@@ -22,6 +22,12 @@ from .types import SEED_TEXT_DESCRIPTION, ClockInput, CreateGameInput, GameCreat
 
 Info = strawberry.Info[GraphQLContext, None]
 
+MAX_TOURNAMENT_ITEMS = t.MAX_TOURNAMENT_GAMES + t.MAX_PARTICIPANTS * 2
+"""Tables, rounds and standings rows one answer gives over all its tournaments: the largest
+tournament whole (every table, round and row), not many copies of it by aliases. The
+cost rule counts an unpaged list as 10 items; a round robin's rounds and tables are
+thousands, so the answer is counted as it is built."""
+
 
 @strawberry.type(description="A participant's place in the standings.")
 class TournamentStanding:
@@ -74,8 +80,6 @@ class Tournament:
     status: str = strawberry.field(description="running or finished.")
     rounds_total: int
     tiebreak: str
-    standings: list[TournamentStanding]
-    rounds: list[TournamentRound]
     clock: JSON | None = strawberry.field(
         description="Every table's time control: initial_seconds, increment_seconds, "
         "on_timeout (null: untimed)."
@@ -86,6 +90,40 @@ class Tournament:
     created_at: str
     updated_at: str
     finished_at: str | None
+    document: strawberry.Private[t.TournamentDocument]
+
+    @strawberry.field
+    def standings(self, info: Info) -> list[TournamentStanding]:
+        _count(info, len(self.document.standings))
+        return [TournamentStanding(**row.model_dump()) for row in self.document.standings]
+
+    @strawberry.field
+    def rounds(self, info: Info) -> list[TournamentRound]:
+        rounds = self.document.rounds
+        _count(info, len(rounds) + sum(len(r.tables) for r in rounds))
+        return [
+            TournamentRound(
+                number=r.number,
+                done=r.done,
+                byes=r.byes,
+                tables=[
+                    TournamentTable(
+                        number=table.number,
+                        participants=table.participants,
+                        game_id=strawberry.ID(table.game_id) if table.game_id else None,
+                        status=table.status,
+                        ranks=table.ranks,
+                        scores=table.scores,
+                        left_reasons=list(table.left_reasons)
+                        if table.left_reasons is not None
+                        else None,
+                        seed=str(table.seed) if table.seed is not None else None,
+                    )
+                    for table in r.tables
+                ],
+            )
+            for r in rounds
+        ]
 
     @classmethod
     def of(cls, document: t.TournamentDocument) -> "Tournament":
@@ -98,35 +136,26 @@ class Tournament:
             status=document.status,
             rounds_total=document.rounds_total,
             tiebreak=document.tiebreak,
-            standings=[TournamentStanding(**row.model_dump()) for row in document.standings],
-            rounds=[
-                TournamentRound(
-                    number=r.number,
-                    done=r.done,
-                    byes=r.byes,
-                    tables=[
-                        TournamentTable(
-                            number=table.number,
-                            participants=table.participants,
-                            game_id=strawberry.ID(table.game_id) if table.game_id else None,
-                            status=table.status,
-                            ranks=table.ranks,
-                            scores=table.scores,
-                            left_reasons=list(table.left_reasons)
-                            if table.left_reasons is not None
-                            else None,
-                            seed=str(table.seed) if table.seed is not None else None,
-                        )
-                        for table in r.tables
-                    ],
-                )
-                for r in document.rounds
-            ],
             clock=JSON(document.clock.model_dump()) if document.clock else None,
             on_leave=document.on_leave,
             created_at=document.created_at,
             updated_at=document.updated_at,
             finished_at=document.finished_at,
+            document=document,
+        )
+
+
+def _count(info: Info, items: int) -> None:
+    """Counts `items` toward the answer's `MAX_TOURNAMENT_ITEMS`, before they are built."""
+    context = info.context
+    context.tournament_items += items
+    if context.tournament_items > MAX_TOURNAMENT_ITEMS:
+        raise Problem(
+            422,
+            "answer_too_large",
+            f"This answer would hold more than {MAX_TOURNAMENT_ITEMS} tournament tables, "
+            "rounds and standings rows; ask for one tournament's rounds at a time.",
+            limit=MAX_TOURNAMENT_ITEMS,
         )
 
 
