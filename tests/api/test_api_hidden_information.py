@@ -36,7 +36,7 @@ Secrets = set
 class HiddenNumbersSecrets:
     game_id = "hidden-numbers"
     options = {"rounds": 3}
-    _card = re.compile(r'"(c\d\d)"')
+    _card = re.compile(r"\b(c\d\d)\b")  # anywhere, a label's text included
 
     def secrets(self, game: Game, state: Any, viewer: int | None, revealed: set) -> set:
         hidden = set(state.deck)
@@ -142,9 +142,17 @@ class SkyLanternsSecrets:
 
     game_id = "sky-lanterns"
     options: dict = {"starting_card_draft": True, "teapot_market": True}
-    _component = re.compile(r'"([STU]\d\d)"')
+
+    def __init__(self) -> None:
+        self.seen_in_market: set[str] = set()
+        """Cards that lay face up in the Teapot market at some version: one drawn from
+        there is known by everyone to be in that hand (solo games keep no note of it)."""
+
+    _component = re.compile(r"\b([STU]\d\d)\b")  # anywhere, a label's text included
 
     def secrets(self, game: Game, state: Any, viewer: int | None, revealed: set) -> set:
+        self.seen_in_market |= set(state.market or ())
+        drawn_from_market = {c for p in state.seats for c in p.hand} & self.seen_in_market
         hidden = set(state.deck) | set(state.unused_starting)
         for seat, player in enumerate(state.seats):
             if seat != viewer:
@@ -157,7 +165,8 @@ class SkyLanternsSecrets:
                 hidden |= {tile for tile in player.upgrades if tile is not None}
         if state.rival is not None:  # solo: the virtual opponent's face-down tiles
             hidden |= {tile for tile in state.rival.upgrades if tile is not None}
-        return hidden - revealed
+        passed = {c for k in state.known_cards if viewer in k.knowers for c in k.cards}
+        return hidden - revealed - drawn_from_market - passed
 
     def references(self, document: Document) -> set:
         return set(self._component.findall(orjson.dumps(document).decode()))
@@ -465,3 +474,7 @@ def test_the_checker_would_see_a_leak(hidden_numbers):
     )
     face_down = rules_lanterns.secrets(lanterns, lanterns_state, 0, set())
     assert {t for t in face_down if t.startswith("U")}, "its own face-down tiles are secret"
+    # An id inside a sentence (a label, a prompt's text) is found too, not only as a value.
+    said = {"label": "Pass c07 and U12 to the left", "at": "2026-12-05T04:55:45Z"}
+    assert rules.references(said) == {"c07"}
+    assert rules_lanterns.references(said) == {"U12"}
