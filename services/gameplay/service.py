@@ -336,9 +336,15 @@ class GameService:
         """A creation request checked (game, webhook URL unless `webhook_checked`, bot
         levels, leave policy, options) and its game set up: the game, its leave policy,
         seed and first state."""
-        game = self.served.named(request.game)
+        self.served.named(request.game)
         if request.webhook_url is not None and not webhook_checked:
             await self.check_webhook_url(request.webhook_url, who)
+        return self.set_up(request)
+
+    def set_up(self, request: CreateGameRequest) -> tuple[Game, dict[str, Any], int, GameState]:
+        """`checked_setup` but for the webhook URL, which the caller has checked: no I/O,
+        so a batch of them may run off the event loop."""
+        game = self.served.named(request.game)
         levels = levels_for(game)
         for seat in request.seats:
             if seat.bot is not None and seat.bot not in levels:
