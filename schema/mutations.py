@@ -17,7 +17,11 @@ from .context import GraphQLContext
 from .game_types import GameTypes
 from .inputs import invalid_input, plain_input, read_seed_text, rejected
 from .selections import selects
-from .tournaments import resolve_create_games, resolve_create_tournament
+from .tournaments import (
+    resolve_create_games,
+    resolve_create_tournament,
+    resolve_replace_participant_token,
+)
 from .types import (
     Autopilot,
     AutopilotResult,
@@ -42,6 +46,16 @@ def build_mutation(types: GameTypes) -> type:
         create_tournament = strawberry.mutation(
             resolver=resolve_create_tournament,
             description="Create a tournament (platform API keys); participant tokens, once.",
+        )
+        replace_participant_token = strawberry.mutation(
+            resolver=resolve_replace_participant_token,
+            description="A new token for a tournament participant whose token was lost or "
+            "leaked (asked with the participant's own token or the API key that created the "
+            "tournament): the old one stops working, and the seat tokens of their tables in "
+            "play are replaced too. Refused: token_replaced, idempotency_key_reused "
+            "(results); who may not ask gets errors. With an idempotencyKey a retry with "
+            "the same credentials (the old token) gets the same new token while it is "
+            "still the participant's.",
         )
         create_games = strawberry.mutation(
             resolver=resolve_create_games,

@@ -13,6 +13,7 @@ from strawberry.scalars import JSON
 from services.gameplay import tournament_payloads as t
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.bulk import MAX_BULK_GAMES, BulkCreateRequest, BulkCreation
+from services.gameplay.participant_tokens import participant_tokens
 from services.gameplay.problems import Problem
 from services.gameplay.tournament_runner import TournamentRunner
 
@@ -329,6 +330,45 @@ async def resolve_create_tournament(
         format=created.format,
         rounds_total=created.rounds_total,
         participants=[CreatedParticipant(**p.model_dump()) for p in created.participants],
+        replayed=replayed,
+    )
+
+
+@strawberry.type(
+    description="A participant's token was replaced: the old one no longer works, and the "
+    "seat tokens of their tables in play were replaced too (myTournament gives the new ones)."
+)
+class ParticipantTokenReplaced:
+    tournament_id: strawberry.ID
+    participant: int
+    token: str = strawberry.field(
+        description="The participant's new secret token. Shown only here."
+    )
+    issued_at: str = strawberry.field(description="When the new token was issued.")
+    replayed: bool = strawberry.field(description="True when answered from an idempotency key.")
+
+
+ParticipantTokenResult = Annotated[
+    ParticipantTokenReplaced | Rejected, strawberry.union("ParticipantTokenResult")
+]
+
+
+async def resolve_replace_participant_token(
+    info: Info, tournament_id: strawberry.ID, participant: int, idempotency_key: str | None = None
+) -> ParticipantTokenResult:
+    key = check_idempotency_key(idempotency_key)
+    desk = participant_tokens(_runner(info))
+    try:
+        replaced, replayed = await desk.replace(
+            str(tournament_id), info.context.credentials(), participant, key
+        )
+    except Problem as problem:
+        return _rejected_or_raise(problem)
+    return ParticipantTokenReplaced(
+        tournament_id=strawberry.ID(replaced.id),
+        participant=replaced.participant,
+        token=replaced.token or "",
+        issued_at=replaced.issued_at,
         replayed=replayed,
     )
 

@@ -6,16 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gameplay.bulk import MAX_BULK_GAMES, BulkCreated, BulkCreateRequest, BulkCreation
+from services.gameplay.participant_tokens import participant_tokens
 from services.gameplay.payloads import GAME_ID_PATTERN
 from services.gameplay.problems import Problem
 from services.gameplay.tournament_payloads import (
+    MAX_PARTICIPANTS,
     CreateTournamentRequest,
     MyTournament,
+    ParticipantTokenReplaced,
     TournamentCreated,
     TournamentDocument,
 )
@@ -23,7 +26,7 @@ from services.gameplay.tournament_runner import TournamentRunner, tournament_not
 
 from .inputs import credentials, idempotency_key, json_response, replay_headers
 from .operations import BEARER, Answer, json_answer, operation
-from .params import CONTENT_DISPOSITION, IDEMPOTENCY_KEY, LOCATION, PathParams
+from .params import CONTENT_DISPOSITION, IDEMPOTENCY_KEY, LOCATION, PathParams, WholeNumber
 
 
 class TournamentPath(PathParams):
@@ -34,6 +37,25 @@ class TournamentPath(PathParams):
     @classmethod
     def missing(cls, raw: Mapping[str, Any]) -> Problem:
         return tournament_not_found(str(raw.get("tournament_id", ""))[:64])
+
+
+class TournamentParticipantPath(TournamentPath):
+    participant: WholeNumber = Field(
+        ge=0, lt=MAX_PARTICIPANTS, description="A participant of the tournament, from 0."
+    )
+
+    @classmethod
+    def missing(cls, raw: Mapping[str, Any]) -> Problem:
+        try:
+            TournamentPath.model_validate({"tournament_id": raw.get("tournament_id")})
+        except ValidationError:
+            return TournamentPath.missing(raw)
+        return Problem(
+            404,
+            "participant_not_found",
+            f"No tournament has that participant: they are numbered 0 to {MAX_PARTICIPANTS - 1} "
+            "at most.",
+        )
 
 
 def tournaments(request: Request) -> TournamentRunner:
@@ -143,4 +165,36 @@ async def my_rounds(request: Request, path: TournamentPath) -> Response:
     return json_response(mine)
 
 
-operations = [create_games, create_tournament, get_tournament, standings_csv, my_rounds]
+@operation(
+    "POST",
+    "/v1/tournaments/{tournament_id}/participants/{participant}/token",
+    summary="A new token for a participant whose token was lost or leaked: the old one "
+    "stops working at once (for /me), and the seat tokens of the participant's tables "
+    "still in play are replaced too (/me gives the new ones to the new token). Asked "
+    "with the participant's own token or the API key that created the tournament. With "
+    "an Idempotency-Key a retry (with the same credentials: the participant's old "
+    "token) gets the same new token while it is still the participant's (409 "
+    "token_replaced once it was replaced again).",
+    tag="tournaments",
+    security=BEARER,
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(200, ParticipantTokenReplaced, "The new token, shown only here"),),
+    problems=(401, 403, 409),
+    operation_id="replaceParticipantToken",
+)
+async def replace_participant_token(request: Request, path: TournamentParticipantPath) -> Response:
+    desk = participant_tokens(tournaments(request))
+    replaced, replayed = await desk.replace(
+        path.tournament_id, credentials(request), path.participant, idempotency_key(request)
+    )
+    return json_response(replaced, headers=replay_headers(replayed))
+
+
+operations = [
+    create_games,
+    create_tournament,
+    get_tournament,
+    standings_csv,
+    my_rounds,
+    replace_participant_token,
+]

@@ -51,6 +51,8 @@ log = structlog.get_logger(__name__)
 
 REPLACEABLE = (GameStatus.WAITING, GameStatus.ACTIVE, GameStatus.SCORING, GameStatus.FINISHED)
 """The statuses in which a seat's token guards something: moves, or what it reads."""
+IN_PLAY = (GameStatus.WAITING, GameStatus.ACTIVE)
+"""The statuses in which a game still takes moves."""
 ATTEMPTS = 8
 """Replacements tried on a record that changed meanwhile before giving up."""
 
@@ -117,20 +119,46 @@ class TokenDesk:
             )
         return answer.model_copy(update={"token": token}), True
 
+    async def set_for_tournament(self, game_id: str, seat: int, token: str) -> bool:
+        """Give a tournament table's `seat` the token `token` (its participant's token was
+        replaced, see `participant_tokens`), as the API key that created the game: False
+        if the game is no longer played (its record keeps the token it has)."""
+        try:
+            await self._swap(game_id, seat, lambda _: "creator", lambda *_: token, None, IN_PLAY)
+        except Problem as problem:
+            if problem.code == "game_aborted":
+                return False
+            raise
+        return True
+
     async def _replace(
         self, game_id: str, who: Credentials, seat: int, keeping: Keeping | None
+    ) -> SeatTokenReplaced:
+        def token_of(record: GameRecord, issued_at: str) -> str:
+            if keeping is None:
+                return new_token()
+            return replaced_token(record.token_salt, keeping.digest, seat, issued_at)
+
+        return await self._swap(
+            game_id, seat, lambda record: _check_holder(record, who, seat), token_of, keeping
+        )
+
+    async def _swap(
+        self,
+        game_id: str,
+        seat: int,
+        holder: Callable[[GameRecord], str],
+        token_of: Callable[[GameRecord, str], str],
+        keeping: Keeping | None,
+        statuses: tuple[GameStatus, ...] = REPLACEABLE,
     ) -> SeatTokenReplaced:
         for _ in range(ATTEMPTS):
             record = await self.load(game_id)
             check_seat(record, seat)
-            by = _check_holder(record, who, seat)
-            _check_replaceable(record, seat)
+            by = holder(record)
+            _check_replaceable(record, seat, statuses)
             issued_at = now()
-            token = (
-                replaced_token(record.token_salt, keeping.digest, seat, issued_at)
-                if keeping
-                else new_token()
-            )
+            token = token_of(record, issued_at)
             answer = SeatTokenReplaced(
                 id=record.id, game=record.game, seat=seat, token=None, issued_at=issued_at
             )
@@ -144,7 +172,7 @@ class TokenDesk:
                 seat,
                 replace(record.seats[seat], token_hash=token_hash),
                 revision=record.revision,
-                statuses=[status.value for status in REPLACEABLE],
+                statuses=[status.value for status in statuses],
                 keep=keep,
                 owed=owed,
             )
@@ -196,7 +224,9 @@ def _check_holder(record: GameRecord, who: Credentials, seat: int) -> str:
     return "seat"
 
 
-def _check_replaceable(record: GameRecord, seat: int) -> None:
+def _check_replaceable(
+    record: GameRecord, seat: int, statuses: tuple[GameStatus, ...] = REPLACEABLE
+) -> None:
     taken = record.seats[seat]
     if taken.bot is not None or taken.token_hash is None:
         kind = "bot" if taken.bot is not None else "open"
@@ -204,7 +234,7 @@ def _check_replaceable(record: GameRecord, seat: int) -> None:
         raise conflict(
             "seat_has_no_token", f"Seat {seat} has no token to replace: {why}.", seat_kind=kind
         )
-    if record.status not in REPLACEABLE:
+    if record.status not in statuses:
         raise _not_replaceable(record.status)
 
 

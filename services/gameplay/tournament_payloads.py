@@ -187,6 +187,26 @@ class MyTournament(BaseModel):
     rounds: list[MyRound]
 
 
+class ParticipantTokenReplaced(BaseModel):
+    id: str
+    participant: int
+    token: str | None = Field(
+        description="The participant's new secret token; the old one no longer works, and "
+        "the seat tokens of their tables in play were replaced too (ask /me for them with "
+        "the new token). Shown only here."
+    )
+    issued_at: str = Field(description="When the new token was issued.")
+
+
+class TokenRotation(BaseModel):
+    """A participant token replaced with an Idempotency-Key (see `token_rotations`)."""
+
+    participant: int
+    generation: int
+    issued_at: str
+    request_print: str
+
+
 class StoredTournament(BaseModel):
     """What Redis keeps (one JSON document, changed by compare-and-set).
 
@@ -223,6 +243,12 @@ class StoredTournament(BaseModel):
     one of its replicas drops them: those tables then show no reason)."""
     on_leave: OnLeave | None = None
     """Every table game's on_leave (None: the game's default for its seat count)."""
+    token_generations: list[int] = Field(default_factory=list)
+    """How many times each participant's token was replaced (missing: none), which
+    tells `/me` the seat tokens it set then at the participant's tables in play."""
+    token_rotations: dict[str, TokenRotation] = Field(default_factory=dict)
+    """The last replacements of participant tokens asked with an Idempotency-Key, by
+    the caller's and key's digest: a retry answers the same token while it is current."""
 
     @model_validator(mode="before")
     @classmethod

@@ -301,7 +301,7 @@ class TournamentRunner:
         if who.bearer is None or who.token_hash is None:
             raise unauthorized("participant_token_required", "Send your participant token.")
         stored, _ = await self._load(tournament_id)
-        index = _participant_of(stored.token_hashes, who.token_hash)
+        index = participant_of(stored.token_hashes, who.token_hash)
         if index is None:
             raise unauthorized("invalid_token", "That token is not a participant of this event.")
         participant = stored.tournament.spec.participants[index]
@@ -325,8 +325,9 @@ class TournamentRunner:
                 seat = table.seats.index(index)
                 token, replaced = None, False
                 if participant.bot is None:
+                    generation = token_generation(stored, index)
                     token, replaced = await self._seat_token(
-                        stored, round_.number, table.number, seat
+                        stored, round_.number, table.number, seat, generation
                     )
                 rounds.append(
                     MyRound(
@@ -348,18 +349,32 @@ class TournamentRunner:
         )
 
     async def _seat_token(
-        self, stored: StoredTournament, round_number: int, table: int, seat: int
+        self,
+        stored: StoredTournament,
+        round_number: int,
+        table: int,
+        seat: int,
+        generation: int,
     ) -> tuple[str | None, bool]:
-        """The seat's token as the tournament derived it, and whether it was replaced
-        since (then None: it no longer works)."""
-        record = await self.service.store.load(_game_id(stored, round_number, table))
+        """The seat's token as the tournament derived it - when the game was made, or
+        when its participant's token was last replaced (`generation`) - and whether it
+        was replaced since by other means (then None: it no longer works)."""
+        record = await self.service.store.load(table_game_id(stored, round_number, table))
         if record is None:
             return None, False
-        key = _table_key(stored, round_number, table)
-        token = derived_token(record.token_salt, stored.creator, key, seat)
-        if record.seats[seat].token_hash != hash_secret(token):
-            return None, True
-        return token, False
+        for made in dict.fromkeys((generation, 0)):
+            token = table_seat_token(record, stored, round_number, table, seat, made)
+            if record.seats[seat].token_hash == hash_secret(token):
+                return token, False
+        return None, True
+
+    async def stored(self, tournament_id: str) -> tuple[StoredTournament, int]:
+        """The stored tournament and its version (404 if there is none)."""
+        return await self._load(tournament_id)
+
+    async def changed(self, stored: StoredTournament, version: int, **update: Any) -> bool:
+        """Store `stored` with `update` if it is still at `version` (compare-and-set)."""
+        return await self._swap(stored, version, **update)
 
     # --- running -------------------------------------------------------------------
 
@@ -611,7 +626,7 @@ class TournamentRunner:
                     tournament,
                     round_.number,
                     table.number,
-                    _game_id(stored, round_.number, table.number),
+                    table_game_id(stored, round_.number, table.number),
                 )
         return tournament
 
@@ -805,13 +820,37 @@ def _table_key(stored: StoredTournament, round_number: int, table: int) -> str:
     return f"tournament-{stored.secret}-r{round_number}-t{table}"
 
 
-def _game_id(stored: StoredTournament, round_number: int, table: int) -> str:
+def table_seat_token(
+    record: GameRecord,
+    stored: StoredTournament,
+    round_number: int,
+    table: int,
+    seat: int,
+    generation: int,
+) -> str:
+    """A table seat's token as the tournament derives it: as the game was created with
+    it (`generation` 0), or as it was set when its participant's token was replaced for
+    the `generation`-th time. Only the service can derive it (the tournament's secret and
+    the game's salt), and hands it out on `/me` to the participant's current token."""
+    key = _table_key(stored, round_number, table)
+    if generation:
+        key = f"{key}-g{generation}"
+    return derived_token(record.token_salt, stored.creator, key, seat)
+
+
+def token_generation(stored: StoredTournament, participant: int) -> int:
+    """How many times the participant's token was replaced."""
+    generations = stored.token_generations
+    return generations[participant] if participant < len(generations) else 0
+
+
+def table_game_id(stored: StoredTournament, round_number: int, table: int) -> str:
     """The id `create_game` gives the table's game (from the idempotency key)."""
     key = _table_key(stored, round_number, table)
     return created_game_id(stored.creator, key)
 
 
-def _participant_of(token_hashes: list[str], token_hash: str) -> int | None:
+def participant_of(token_hashes: list[str], token_hash: str) -> int | None:
     found: int | None = None
     for index, stored in enumerate(token_hashes):
         if hmac.compare_digest(stored.encode(), token_hash.encode()):

@@ -328,6 +328,12 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
     assert csv.status_code == 200 and "attachment" in csv.headers["content-disposition"]
     mine = call("get", f"{where}/me", headers=auth(tournament["participants"][0]["token"]))
     assert mine.status_code == 200
+    rotated = call(
+        "post",
+        f"{where}/participants/1/token",
+        headers={**auth(tournament["participants"][1]["token"]), "Idempotency-Key": "rotate-1"},
+    )
+    assert rotated.status_code == 200
     assert call("get", "/v1/games/" + "a" * 24).status_code == 404
     touched = {(method, template) for method, template, _ in call.seen}
     every = {(method, path) for method, path, _ in operations(call.document)}

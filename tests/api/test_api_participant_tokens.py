@@ -1,0 +1,150 @@
+"""A tournament participant's token can be replaced when it was lost or leaked. It is the
+root of every seat token the participant gets (`/me` hands them out), so replacing only
+a table's seat token left whoever held the participant token reading the next round's
+seat token, and the player's hand."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+KEY = {"Authorization": "Bearer platform-key-for-tests-0001"}
+OTHER_KEY = {"Authorization": "Bearer platform-key-for-tests-0002"}
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def swiss_of_two(api, rounds: int = 2) -> dict[str, Any]:
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "Ada"}, {"name": "Bob"}],
+        "format": {"kind": "swiss", "rounds": rounds},
+        "seed": 5,
+    }
+    created = api.client.post("/v1/tournaments", json=body, headers=KEY)
+    assert created.status_code == 201, created.text
+    return created.json()
+
+
+def my_round(api, tid: str, token: str, number: int) -> dict[str, Any]:
+    """The participant's round `number` once its game is made (it is shown a moment before)."""
+    deadline = time.monotonic() + 30
+    while True:
+        answer = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(token))
+        assert answer.status_code == 200, answer.text
+        rounds = answer.json()["rounds"]
+        if len(rounds) >= number and rounds[number - 1]["seat_token"] is not None:
+            return rounds[number - 1]
+        assert time.monotonic() < deadline, rounds
+        time.sleep(0.05)
+
+
+def replace(api, tid: str, participant: int, headers: dict[str, str]) -> Any:
+    return api.client.post(
+        f"/v1/tournaments/{tid}/participants/{participant}/token", headers=headers
+    )
+
+
+def resign(api, seat_round: dict[str, Any]) -> None:
+    answer = api.client.post(
+        f"/v1/games/{seat_round['game_id']}/resign",
+        json={},
+        headers=api.auth(seat_round["seat_token"]),
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_leaked_participant_token_stops_working_and_loses_the_table_and_later_rounds(api):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    leaked, bob = (p["token"] for p in created["participants"])
+    first = my_round(api, tid, leaked, 1)
+
+    answer = replace(api, tid, 0, api.auth(leaked))
+    assert answer.status_code == 200, answer.text
+    replaced = answer.json()
+    assert replaced["participant"] == 0 and replaced["id"] == tid
+    fresh = replaced["token"]
+    assert fresh and fresh != leaked
+
+    old_me = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(leaked))
+    assert old_me.status_code == 401 and old_me.json()["code"] == "invalid_token"
+    # The table in play: the seat token the leaker read no longer works; /me gives the new one.
+    stale = api.client.get(f"/v1/games/{first['game_id']}", headers=api.auth(first["seat_token"]))
+    assert stale.status_code == 401
+    now = my_round(api, tid, fresh, 1)
+    assert now["seat_token"] != first["seat_token"] and not now["token_replaced"]
+    mine = api.game(now["game_id"], now["seat_token"])
+    assert mine["you"] == now["seat"]
+
+    resign(api, my_round(api, tid, bob, 1))
+    second = my_round(api, tid, fresh, 2)
+    assert api.game(second["game_id"], second["seat_token"])["you"] == second["seat"]
+    refused = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(leaked))
+    assert refused.status_code == 401, "the old token reads no later round either"
+
+
+def test_the_api_key_that_created_the_tournament_gives_a_participant_a_new_token(api):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    lost = created["participants"][1]["token"]
+    my_round(api, tid, lost, 1)
+    answer = replace(api, tid, 1, KEY)
+    assert answer.status_code == 200, answer.text
+    assert my_round(api, tid, answer.json()["token"], 1)["seat_token"]
+    assert api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(lost)).status_code == 401
+
+
+def test_who_may_not_replace_a_participants_token_is_told_why(api):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    ada, bob = (p["token"] for p in created["participants"])
+    cases = [
+        ({}, 401, "participant_token_required"),
+        (api.auth("sps_not-a-token"), 401, "invalid_token"),
+        (api.auth(bob), 403, "not_your_participant"),
+        (OTHER_KEY, 403, "not_the_creator"),
+    ]
+    for headers, status, code in cases:
+        answer = replace(api, tid, 0, headers)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), answer.text
+    missing = replace(api, tid, 2, api.auth(ada))
+    assert (missing.status_code, missing.json()["code"]) == (404, "participant_not_found")
+    unknown = replace(api, "b" * 24, 0, api.auth(ada))
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "tournament_not_found")
+    assert api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada)).status_code == 200
+
+
+def test_a_retry_with_the_same_key_gets_the_same_token_while_it_is_current(api):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    old = created["participants"][0]["token"]
+    key = {"Idempotency-Key": "rotate-ada-0001"}
+    first = replace(api, tid, 0, {**api.auth(old), **key})
+    again = replace(api, tid, 0, {**api.auth(old), **key})
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json() and again.headers["idempotent-replayed"] == "true"
+    other = replace(api, tid, 1, {**api.auth(old), **key})
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
+
+    assert replace(api, tid, 0, KEY).status_code == 200  # replaced again since
+    late = replace(api, tid, 0, {**api.auth(old), **key})
+    assert (late.status_code, late.json()["code"]) == (409, "token_replaced")
+
+
+def test_graphql_replaces_a_participant_token_as_rest_does(api, gql):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    old = created["participants"][0]["token"]
+    mutation = """mutation($id: ID!, $p: Int!) { replaceParticipantToken(tournamentId: $id,
+      participant: $p) { __typename ... on ParticipantTokenReplaced { tournamentId
+      participant token replayed } ... on Error { code } } }"""
+    answer = gql.data(mutation, {"id": tid, "p": 0}, token=old)["replaceParticipantToken"]
+    assert answer["__typename"] == "ParticipantTokenReplaced", answer
+    assert answer["participant"] == 0 and answer["tournamentId"] == tid
+    mine = "query($id: ID!) { myTournament(id: $id) { participant } }"
+    assert gql.data(mine, {"id": tid}, token=answer["token"])["myTournament"]["participant"] == 0
+    refused = gql(mutation, {"id": tid, "p": 0}, token=old)
+    assert refused["errors"][0]["extensions"]["code"] == "invalid_token"
