@@ -64,7 +64,10 @@ class ParticipantTokenDesk:
             _check_participant(stored, participant)
             kept = stored.token_rotations.get(digest) if digest else None
             if kept is not None and digest is not None:
-                return _replayed(stored, kept, digest, asked), True
+                answer = _replayed(stored, kept, digest, asked)
+                # The first may have failed before its tables' tokens were all set.
+                await self._replace_seats(stored, kept.participant, kept.generation)
+                return answer, True
             by = _check_holder(stored, who, participant)
             generation = token_generation(stored, participant) + 1
             issued_at = now()
@@ -99,7 +102,10 @@ class ParticipantTokenDesk:
         self, stored: StoredTournament, participant: int, generation: int
     ) -> None:
         """The participant's seat at each table still in play gets the token `/me` now
-        derives for it. A table that ends meanwhile keeps its token (nothing to play)."""
+        derives for it, unless it has it already. A table that ends meanwhile keeps its
+        token (nothing to play); a bot participant's seats have none."""
+        if stored.tournament.spec.participants[participant].bot is not None:
+            return
         for round_ in stored.tournament.rounds:
             for table in round_.tables:
                 if table.done or participant not in table.seats:
@@ -112,7 +118,8 @@ class ParticipantTokenDesk:
                 token = table_seat_token(
                     record, stored, round_.number, table.number, seat, generation
                 )
-                await self.seats.set_for_tournament(game_id, seat, token)
+                if record.seats[seat].token_hash != hash_secret(token):
+                    await self.seats.set_for_tournament(game_id, seat, token)
 
 
 def _check_participant(stored: StoredTournament, participant: int) -> None:

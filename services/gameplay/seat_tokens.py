@@ -126,7 +126,7 @@ class TokenDesk:
         try:
             await self._swap(game_id, seat, lambda _: "creator", lambda *_: token, None, IN_PLAY)
         except Problem as problem:
-            if problem.code == "game_aborted":
+            if problem.code in ("game_aborted", "seat_has_no_token"):
                 return False
             raise
         return True

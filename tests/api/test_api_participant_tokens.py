@@ -148,3 +148,50 @@ def test_graphql_replaces_a_participant_token_as_rest_does(api, gql):
     assert gql.data(mine, {"id": tid}, token=answer["token"])["myTournament"]["participant"] == 0
     refused = gql(mutation, {"id": tid, "p": 0}, token=old)
     assert refused["errors"][0]["extensions"]["code"] == "invalid_token"
+
+
+def test_a_bot_participants_token_is_replaced_without_touching_its_tables(api):
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "Ada"}, {"name": "Bot", "bot": "random"}],
+        "format": {"kind": "swiss", "rounds": 1},
+    }
+    created = api.client.post("/v1/tournaments", json=body, headers=KEY).json()
+    tid = created["id"]
+    my_round(api, tid, created["participants"][0]["token"], 1)
+    answer = replace(api, tid, 1, api.auth(created["participants"][1]["token"]))
+    assert answer.status_code == 200, answer.text
+    mine = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(answer.json()["token"]))
+    assert mine.status_code == 200 and mine.json()["bot"] == "random"
+
+
+def test_a_retry_sets_the_tables_tokens_a_first_attempt_did_not(api, monkeypatch):
+    """The participant's token swapped, then the process failed before its table's
+    seat token was set: the retry with the key finishes the job."""
+    from services.gameplay.seat_tokens import TokenDesk
+
+    created = swiss_of_two(api)
+    tid = created["id"]
+    old = created["participants"][0]["token"]
+    first_table = my_round(api, tid, old, 1)
+    key = {**api.auth(old), "Idempotency-Key": "rotate-ada-0002"}
+
+    async def failing(*args, **kwargs):
+        raise RuntimeError("the process died here")
+
+    with monkeypatch.context() as dying:
+        dying.setattr(TokenDesk, "set_for_tournament", failing)
+        with pytest.raises(RuntimeError):  # the test client re-raises what the app did
+            replace(api, tid, 0, key)
+    still = api.client.get(
+        f"/v1/games/{first_table['game_id']}", headers=api.auth(first_table["seat_token"])
+    )
+    assert still.status_code == 200, "the table's token was not replaced yet"
+
+    again = replace(api, tid, 0, key)
+    assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
+    stale = api.client.get(
+        f"/v1/games/{first_table['game_id']}", headers=api.auth(first_table["seat_token"])
+    )
+    assert stale.status_code == 401
+    assert my_round(api, tid, again.json()["token"], 1)["seat_token"]
