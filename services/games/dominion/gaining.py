@@ -88,8 +88,9 @@ def note_gain(t: Table, seat: int, card: str) -> None:
 
 def when_gain(t: Table, seat: int, card: str, by_blockade: bool = False) -> None:
     s = t.s
-    if seat == s.turn.seat and not by_blockade and blockaded(t, seat, card):
-        gain(t, seat, "Curse", by_blockade=True)
+    if seat == s.turn.seat and not by_blockade:
+        for _ in range(blockade_curses(t, seat, card)):
+            gain(t, seat, "Curse", by_blockade=True)
     if s.prophecy is None or s.sun:
         return  # no Prophecy active
     if t.prophecy("Harsh Winter") and seat == t.active:
@@ -100,16 +101,18 @@ def when_gain(t: Table, seat: int, card: str, by_blockade: bool = False) -> None
         push(t, "growth", seat, card)
 
 
-def blockaded(t: Table, seat: int, card: str) -> bool:
+def blockade_curses(t: Table, seat: int, card: str) -> int:
     """Blockade: "while it's set aside, when another player gains a copy of it on their
-    turn, they gain a Curse" — once per gain, however many Blockades hold a copy; the
-    Curse this gives does not itself trigger Blockade (RULES-NOTES.md)."""
+    turn, they gain a Curse" — a Curse for each copy set aside (each Blockade play's own
+    lasting attack, whoever's it is); the Curses this gives do not themselves trigger
+    Blockade (RULES-NOTES.md)."""
+    curses = 0
     for other, p in enumerate(t.s.player_states):
         if p.blockades and other != seat and card in p.blockades:
             for held, hit in zip(p.blockades, p.blockade_victims, strict=True):
                 if held == card and hit >> seat & 1:
-                    return True
-    return False
+                    curses += 1
+    return curses
 
 
 def harsh_winter(t: Table, seat: int, card: str) -> None:

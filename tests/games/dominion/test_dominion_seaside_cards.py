@@ -69,6 +69,32 @@ def test_blockade_gives_a_curse_to_another_player_gaining_a_copy_on_their_turn()
     assert owned.count("Curse") == 1 and owned.count("Silver") == 1
 
 
+def test_two_copies_set_aside_give_two_curses_for_one_gain():
+    """Each Blockade play's set-aside card is its own attack: a Throne-Roomed Blockade
+    holding two Silvers curses a Silver's gainer twice."""
+    state = start(
+        new_game("Blockade", "Throne Room"), hand=["Throne Room", "Blockade"], deck=["Copper"] * 10
+    )
+    state = choose(choose(choose(play(state, "Throne Room"), "Blockade"), "Silver"), "Silver")
+    assert me(state).blockades == ["Silver", "Silver"]
+    state = end_turn(state)
+    state.turn.coins = 3
+    state = act(state, 1, kind="buy_card", card="Silver") if state.turn.phase == "buy" else state
+    owned = me(state, 1).discard + me(state, 1).hand + me(state, 1).deck
+    assert owned.count("Curse") == 2 and owned.count("Silver") == 1
+
+
+def test_two_players_blockades_of_one_card_each_curse_its_gainer():
+    state = new_game("Blockade", players=3)
+    for owner in (0, 2):
+        me(state, owner).blockades = ["Gold"]
+        me(state, owner).blockade_victims = [0b111 & ~(1 << owner)]
+    state = start(state, 1, hand=[], deck=["Copper"] * 10, phase="buy", coins=6, buys=1)
+    state = act(state, 1, kind="buy_card", card="Gold")
+    owned = me(state, 1).discard + me(state, 1).hand + me(state, 1).deck
+    assert owned.count("Curse") == 2
+
+
 def test_blockade_gives_no_curse_for_a_gain_on_another_players_turn():
     state = start(new_game("Blockade", "Witch"), hand=["Blockade", "Witch"], deck=["Copper"] * 10)
     state.turn.actions = 2
