@@ -50,8 +50,11 @@ def free_port() -> int:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    """The environment of a fresh container: no SKYPORT_ settings but the image's own."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKYPORT_")}
+    """The environment of a fresh container: no SKYPORT_ settings but the image's own, and
+    no PYTHONPATH (a developer's would import the sources instead of what was installed)."""
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("SKYPORT_") and k != "PYTHONPATH"
+    }
     env.update({k: v for k, v in image_env().items() if k.startswith(("SKYPORT_", "PYTHON"))})
     env.update(extra)
     return env
@@ -359,7 +362,7 @@ def test_image_build_steps_give_a_venv_that_serves(tmp_path: Path) -> None:
             ["sh", "-c", script],
             cwd=context,
             env={
-                **os.environ,
+                **clean_env(),
                 "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
                 "VIRTUAL_ENV": str(venv),
                 "PIP_DISABLE_PIP_VERSION_CHECK": "1",
@@ -394,12 +397,18 @@ def test_image_build_steps_give_a_venv_that_serves(tmp_path: Path) -> None:
         "        importlib.import_module(module.name)\n"
     )
     imported = subprocess.run(
-        [python, "-c", every_module], cwd=runtime, capture_output=True, text=True, timeout=120
+        [python, "-c", every_module],
+        cwd=runtime,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert imported.returncode == 0, imported.stderr[-3000:]
     where = subprocess.run(
         [python, "-c", "import services, schema, workers; print(services.__file__)"],
         cwd=runtime,
+        env=clean_env(),
         capture_output=True,
         text=True,
         timeout=60,
