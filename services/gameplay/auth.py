@@ -7,6 +7,7 @@ without stopping early). Seat tokens are stored only as SHA-256 hashes.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
@@ -58,8 +59,9 @@ class Credentials:
     """The scope of the API key the service acts for without its secret (a tournament
     creating its tables' games for the key that created it)."""
 
-    @property
+    @functools.cached_property
     def token_hash(self) -> str | None:
+        # Asked several times a request (the seat, the record, an idempotency key).
         return hash_secret(self.bearer) if self.bearer else None
 
     @property
