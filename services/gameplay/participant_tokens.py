@@ -88,6 +88,7 @@ class ParticipantTokenDesk:
                     participant=participant,
                     by=by,
                 )
+                await self.runner.announce_token_replaced(stored, participant, by, generation)
                 await self._replace_seats(stored, participant, generation)
                 answer = ParticipantTokenReplaced(
                     id=stored.id, participant=participant, token=token, issued_at=issued_at

@@ -669,6 +669,24 @@ class TournamentRunner:
             {"round": round_.number, "tables": tables, "byes": round_.byes},
         )
 
+    async def announce_token_replaced(
+        self, stored: StoredTournament, participant: int, by: str, generation: int
+    ) -> None:
+        """tournament.participant_token_replaced: who did it (the participant's own token,
+        perhaps a leaked one, or the creating API key), never the token. Sent after a
+        change that stands: a failure to hand it over is logged, not raised."""
+        name = stored.tournament.spec.participants[participant].name
+        try:
+            await self._send(
+                stored,
+                f"{stored.id}:participant:{participant}:{generation}"
+                ":tournament.participant_token_replaced",
+                "tournament.participant_token_replaced",
+                {"participant": participant, "name": name, "by": by},
+            )
+        except Exception as error:
+            log.error("tournament_webhook_not_sent", tournament_id=stored.id, error=repr(error))
+
     async def _announce_end(self, stored: StoredTournament) -> None:
         rows = [row.model_dump(mode="json") for row in standings(stored.tournament)]
         await self._send(

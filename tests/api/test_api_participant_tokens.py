@@ -5,15 +5,27 @@ seat token, and the player's hand."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
+
+from services.gameplay.settings import Settings
 
 KEY = {"Authorization": "Bearer platform-key-for-tests-0001"}
 OTHER_KEY = {"Authorization": "Bearer platform-key-for-tests-0002"}
 
 pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """Signed webhooks to the test receiver on 127.0.0.1."""
+    return settings.model_copy(
+        update={"webhook_secret": SecretStr("tournament-hooks"), "webhook_allow_private": True}
+    )
 
 
 def swiss_of_two(api, rounds: int = 2) -> dict[str, Any]:
@@ -195,3 +207,35 @@ def test_a_retry_sets_the_tables_tokens_a_first_attempt_did_not(api, monkeypatch
     )
     assert stale.status_code == 401
     assert my_round(api, tid, again.json()["token"], 1)["seat_token"]
+
+
+def test_the_platform_is_told_who_replaced_a_participants_token(api, receiver):
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": "Ada"}, {"name": "Bob"}],
+        "format": {"kind": "swiss", "rounds": 1},
+        "webhook_url": receiver.url,
+    }
+    created = api.client.post("/v1/tournaments", json=body, headers=KEY).json()
+    tid = created["id"]
+    ada = created["participants"][0]["token"]
+    fresh = replace(api, tid, 0, api.auth(ada)).json()["token"]
+    assert replace(api, tid, 0, KEY).status_code == 200
+    deadline = time.monotonic() + 20
+    while True:
+        told = [
+            json.loads(payload)
+            for _, payload in receiver.received
+            if b"participant_token_replaced" in payload
+        ]
+        if len(told) >= 2:
+            break
+        assert time.monotonic() < deadline, receiver.received
+        time.sleep(0.05)
+    told.sort(key=lambda hook: hook["id"])
+    assert [(t["participant"], t["name"], t["by"]) for t in told] == [
+        (0, "Ada", "participant"),
+        (0, "Ada", "creator"),
+    ]
+    assert told[0]["id"] == f"{tid}:participant:0:1:tournament.participant_token_replaced"
+    assert all(ada not in json.dumps(t) and fresh not in json.dumps(t) for t in told)
