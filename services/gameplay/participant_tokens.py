@@ -6,9 +6,12 @@ swaps its hash in the stored tournament by compare-and-set, so the old token rea
 nothing more; and the seat token of each of their tables still in play is replaced too,
 with one that only `/me` derives (from the participant's count of replacements,
 `token_generations`), so a leaked participant token also loses the game being played.
+The same swap notes that generation against each of those tables (`seat_generations`),
+so `/me` still finds a table's token after it ended and later replacements followed.
 Tables made later get seat tokens nobody outside the service can work out, handed out
-on `/me` to the current token alone. Finished tables keep their seat tokens, which read
-those games' records.
+on `/me` to the current token alone (`/me` checks the caller is still the holder after
+reading the tables). Finished tables keep their seat tokens, which read those games'
+records.
 
 With an Idempotency-Key the new token is derived from the caller's and the key's digest
 and the count of replacements, and the replacement is kept with the tournament (the
@@ -31,6 +34,7 @@ from .tournament_payloads import ParticipantTokenReplaced, StoredTournament, Tok
 from .tournament_runner import (
     TournamentRunner,
     participant_of,
+    seat_generation_key,
     table_game_id,
     table_seat_token,
     token_generation,
@@ -66,7 +70,7 @@ class ParticipantTokenDesk:
             if kept is not None and digest is not None:
                 answer = _replayed(stored, kept, digest, asked)
                 # The first may have failed before its tables' tokens were all set.
-                await self._replace_seats(stored, kept.participant, kept.generation)
+                await self._replace_seats(tournament_id, kept.participant)
                 return answer, True
             by = _check_holder(stored, who, participant)
             generation = token_generation(stored, participant) + 1
@@ -89,7 +93,7 @@ class ParticipantTokenDesk:
                     by=by,
                 )
                 await self.runner.announce_token_replaced(stored, participant, by, generation)
-                await self._replace_seats(stored, participant, generation)
+                await self._replace_seats(tournament_id, participant)
                 answer = ParticipantTokenReplaced(
                     id=stored.id, participant=participant, token=token, issued_at=issued_at
                 )
@@ -99,17 +103,35 @@ class ParticipantTokenDesk:
             "The tournament kept changing while the token was being replaced; try again.",
         )
 
-    async def _replace_seats(
-        self, stored: StoredTournament, participant: int, generation: int
-    ) -> None:
-        """The participant's seat at each table still in play gets the token `/me` now
-        derives for it, unless it has it already. A table that ends meanwhile keeps its
-        token (nothing to play); a bot participant's seats have none."""
+    async def _replace_seats(self, tournament_id: str, participant: int) -> None:
+        """The participant's seat at each table that was in play at a replacement gets
+        the token `/me` derives for their current generation, set again until the
+        generation stays the same: a replacement running at the same time may have set
+        an older one after this one's."""
+        set_for: int | None = None
+        for _ in range(ATTEMPTS):
+            stored, _ = await self.runner.stored(tournament_id)
+            generation = token_generation(stored, participant)
+            if generation == set_for:
+                return
+            await self._set_seats(stored, participant, generation)
+            set_for = generation
+        log.warning(
+            "participant_seat_tokens_unsettled",
+            tournament_id=tournament_id,
+            participant=participant,
+        )
+
+    async def _set_seats(self, stored: StoredTournament, participant: int, generation: int) -> None:
+        """A table that ends meanwhile keeps its token (nothing to play); a table made
+        after the replacement keeps the one it was made with, which only `/me` hands out,
+        to the current token; a bot participant's seats have none."""
         if stored.tournament.spec.participants[participant].bot is not None:
             return
         for round_ in stored.tournament.rounds:
             for table in round_.tables:
-                if table.done or participant not in table.seats:
+                key = seat_generation_key(round_.number, table.number, participant)
+                if table.done or generation not in stored.seat_generations.get(key, []):
                     continue
                 game_id = table_game_id(stored, round_.number, table.number)
                 record = await self.runner.service.store.load(game_id)
@@ -168,7 +190,15 @@ def _swapped(
     count = len(stored.tournament.spec.participants)
     generations = [token_generation(stored, index) for index in range(count)]
     generations[participant] = generation
-    return {"token_hashes": hashes, "token_generations": generations}
+    seats = dict(stored.seat_generations)
+    if stored.tournament.spec.participants[participant].bot is not None:
+        return {"token_hashes": hashes, "token_generations": generations}
+    for round_ in stored.tournament.rounds:
+        for table in round_.tables:
+            if participant in table.seats and not table.done:
+                key = seat_generation_key(round_.number, table.number, participant)
+                seats[key] = [*seats.get(key, []), generation]
+    return {"token_hashes": hashes, "token_generations": generations, "seat_generations": seats}
 
 
 def _kept(

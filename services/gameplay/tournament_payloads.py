@@ -246,6 +246,10 @@ class StoredTournament(BaseModel):
     token_generations: list[int] = Field(default_factory=list)
     """How many times each participant's token was replaced (missing: none), which
     tells `/me` the seat tokens it set then at the participant's tables in play."""
+    seat_generations: dict[str, list[int]] = Field(default_factory=dict)
+    """The generations whose seat tokens were set at each participant's table in play
+    when its token was replaced (see `seat_generation_key`): a finished table keeps the
+    one it had, and `/me` still finds it after later replacements."""
     token_rotations: dict[str, TokenRotation] = Field(default_factory=dict)
     """The last replacements of participant tokens asked with an Idempotency-Key, by
     the caller's and key's digest: a retry answers the same token while it is current."""

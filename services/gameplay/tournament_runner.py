@@ -325,9 +325,8 @@ class TournamentRunner:
                 seat = table.seats.index(index)
                 token, replaced = None, False
                 if participant.bot is None:
-                    generation = token_generation(stored, index)
                     token, replaced = await self._seat_token(
-                        stored, round_.number, table.number, seat, generation
+                        stored, round_.number, table.number, seat, index
                     )
                 rounds.append(
                     MyRound(
@@ -340,6 +339,7 @@ class TournamentRunner:
                         token_replaced=replaced,
                     )
                 )
+        await self._still_holder(tournament_id, who.token_hash, index)
         return MyTournament(
             id=stored.id,
             participant=index,
@@ -348,21 +348,32 @@ class TournamentRunner:
             rounds=rounds,
         )
 
+    async def _still_holder(self, tournament_id: str, token_hash: str, index: int) -> None:
+        """Refuse if the caller's token was replaced while `/me` read the tables: a
+        table made after the replacement has a seat token only the new token may read."""
+        stored, _ = await self._load(tournament_id)
+        if participant_of(stored.token_hashes, token_hash) != index:
+            raise unauthorized("invalid_token", "That token is not a participant of this event.")
+
     async def _seat_token(
         self,
         stored: StoredTournament,
         round_number: int,
         table: int,
         seat: int,
-        generation: int,
+        participant: int,
     ) -> tuple[str | None, bool]:
         """The seat's token as the tournament derived it - when the game was made, or
-        when its participant's token was last replaced (`generation`) - and whether it
-        was replaced since by other means (then None: it no longer works)."""
+        when its participant's token was replaced while the table was in play - and
+        whether it was replaced since by other means (then None: it no longer works)."""
         record = await self.service.store.load(table_game_id(stored, round_number, table))
         if record is None:
             return None, False
-        for made in dict.fromkeys((generation, 0)):
+        set_then = stored.seat_generations.get(
+            seat_generation_key(round_number, table, participant), []
+        )
+        current = token_generation(stored, participant)
+        for made in dict.fromkeys((current, *reversed(set_then), 0)):
             token = table_seat_token(record, stored, round_number, table, seat, made)
             if record.seats[seat].token_hash == hash_secret(token):
                 return token, False
@@ -860,6 +871,11 @@ def token_generation(stored: StoredTournament, participant: int) -> int:
     """How many times the participant's token was replaced."""
     generations = stored.token_generations
     return generations[participant] if participant < len(generations) else 0
+
+
+def seat_generation_key(round_number: int, table: int, participant: int) -> str:
+    """The key of `StoredTournament.seat_generations` for a participant's table."""
+    return f"r{round_number}t{table}p{participant}"
 
 
 def table_game_id(stored: StoredTournament, round_number: int, table: int) -> str:

@@ -239,3 +239,82 @@ def test_the_platform_is_told_who_replaced_a_participants_token(api, receiver):
     ]
     assert told[0]["id"] == f"{tid}:participant:0:1:tournament.participant_token_replaced"
     assert all(ada not in json.dumps(t) and fresh not in json.dumps(t) for t in told)
+
+
+def test_me_refuses_a_token_replaced_while_it_read_the_tables(api, monkeypatch):
+    """A table made after the replacement has a seat token only the new token may read:
+    `/me` checks the caller still holds the participant once it has read the tables."""
+    from services.gameplay.auth import Credentials
+    from services.gameplay.participant_tokens import participant_tokens
+    from services.gameplay.tournament_runner import TournamentRunner
+
+    created = swiss_of_two(api)
+    tid = created["id"]
+    ada = created["participants"][0]["token"]
+    my_round(api, tid, ada, 1)
+    reading = TournamentRunner._seat_token
+
+    async def replaced_meanwhile(self, stored, *args):
+        answer = await reading(self, stored, *args)
+        leaked = Credentials(bearer=ada, client_ip="127.0.0.1")
+        await participant_tokens(self).replace(stored.id, leaked, 0, None)
+        return answer
+
+    monkeypatch.setattr(TournamentRunner, "_seat_token", replaced_meanwhile)
+    answer = api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(ada))
+    assert answer.status_code == 401, answer.text
+    assert answer.json()["code"] == "invalid_token"
+
+
+def test_a_finished_tables_seat_token_is_still_shown_after_later_replacements(api):
+    created = swiss_of_two(api)
+    tid = created["id"]
+    ada, bob = (p["token"] for p in created["participants"])
+    my_round(api, tid, ada, 1)
+    first = replace(api, tid, 0, api.auth(ada)).json()["token"]
+    table = my_round(api, tid, first, 1)
+    resign(api, my_round(api, tid, bob, 1))
+    my_round(api, tid, first, 2)
+
+    second = replace(api, tid, 0, api.auth(first)).json()["token"]
+    shown = my_round(api, tid, second, 1)
+    assert shown["seat_token"] == table["seat_token"] and not shown["token_replaced"]
+    record = api.game(table["game_id"], shown["seat_token"])
+    assert record["status"] == "finished" and record["you"] == table["seat"]
+    live = my_round(api, tid, second, 2)
+    assert api.game(live["game_id"], live["seat_token"])["you"] == live["seat"]
+
+
+def test_two_replacements_at_once_leave_the_table_with_the_newest_token(api, monkeypatch):
+    """The first replacement sets its table's seat token after the second set a newer
+    one: it sets the newest again, so the token the first one's holder could read on
+    `/me` meanwhile does not keep playing."""
+    from services.gameplay.auth import Credentials
+    from services.gameplay.participant_tokens import ParticipantTokenDesk
+    from services.gameplay.tournament_runner import table_game_id, table_seat_token
+
+    created = swiss_of_two(api)
+    tid = created["id"]
+    ada = created["participants"][0]["token"]
+    first_round = my_round(api, tid, ada, 1)
+    setting = ParticipantTokenDesk._set_seats
+    seen: dict[str, Any] = {}
+
+    async def overtaken(self, stored, participant, generation):
+        if generation == 1 and "newest" not in seen:
+            creator = Credentials(
+                bearer=KEY["Authorization"][7:], client_ip="127.0.0.1", platform=True
+            )
+            seen["newest"], _ = await self.replace(stored.id, creator, participant, None)
+        await setting(self, stored, participant, generation)
+        if generation == 1:
+            record = await self.runner.service.store.load(table_game_id(stored, 1, 1))
+            seen["stale"] = table_seat_token(record, stored, 1, 1, first_round["seat"], 1)
+
+    monkeypatch.setattr(ParticipantTokenDesk, "_set_seats", overtaken)
+    assert replace(api, tid, 0, api.auth(ada)).status_code == 200
+    stale = api.client.get(f"/v1/games/{first_round['game_id']}", headers=api.auth(seen["stale"]))
+    assert stale.status_code == 401, "the older replacement's seat token still plays"
+    shown = my_round(api, tid, seen["newest"].token, 1)
+    assert shown["seat_token"] != seen["stale"] and not shown["token_replaced"]
+    assert api.game(shown["game_id"], shown["seat_token"])["you"] == shown["seat"]
