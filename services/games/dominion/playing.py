@@ -159,6 +159,9 @@ def resolve_play(t: Table, f: Frame) -> None:
 
 def begin(t: Table, f: Frame) -> None:
     f.pc = 1
+    if f.vars.pop("sun_after_reactions", None):
+        remove_sun(t, f.seat)
+        return
     if is_(t, f.card, "Treasure"):
         treasure_played(t, f.card)
     if is_(t, f.card, "Action"):
@@ -169,11 +172,16 @@ def begin(t: Table, f: Frame) -> None:
         t.s.turn.staying.append([f.card, lasting, "", play_number(f)])
     if enlightened(t, f.card):
         f.vars["enlightened"] = True
+    elif f.card in ATTACKS:
+        f.vars["immune"] = []
+        if CARDS[f.card].sun:
+            # Reactions come "when another player plays an Attack", before its first
+            # instruction, "+1 Sun": this stage runs again after them for that.
+            f.pc = 0
+            f.vars["sun_after_reactions"] = True
+        start_reactions(t, f)
     elif CARDS[f.card].sun:
         remove_sun(t, f.seat)  # "+1 Sun always appears first on Omens"
-    if f.card in ATTACKS and not f.vars.get("enlightened"):
-        f.vars["immune"] = []
-        start_reactions(t, f)
 
 
 def treasure_played(t: Table, card: str) -> None:

@@ -29,8 +29,7 @@ def reactions_for(t: Table, seat: int, moat_revealed: bool) -> list[str]:
 
 def start_reactions(t: Table, play: Frame) -> None:
     """Push a `reactions` frame above the Attack's `play` frame if anyone holds a Reaction.
-    It remembers where that play frame is on the stack (a frame may sit between them:
-    Kind Emperor's gain, when the Attack's +1 Sun was the last)."""
+    It remembers where that play frame is on the stack (a frame may sit between them)."""
     queue = [
         str(o)
         for o in t.others(play.seat)

@@ -158,8 +158,8 @@ def test_no_reaction_prompt_when_nobody_holds_a_reaction():
 
 
 def test_moat_still_protects_when_the_attacks_sun_activates_kind_emperor():
-    """Kitsune's +1 Sun removes the last token: Kind Emperor's gain waits on the stack
-    between the reactions and Kitsune; the Moat still protects from that Kitsune."""
+    """Kitsune's +1 Sun removes the last token after the Moat was revealed: Kind
+    Emperor's gain comes before the rest of Kitsune; the Moat still protects from it."""
     state = start(with_prophecy("Kind Emperor", "Kitsune", "Moat", active=False), hand=["Kitsune"])
     state.sun = 1
     me(state, 1).hand = ["Moat"]
@@ -169,3 +169,21 @@ def test_moat_still_protects_when_the_attacks_sun_activates_kind_emperor():
         state = choose(state, prompt(state).options[0])
     state = choose(state, "Each other player gains a Curse", "+$2")
     assert "Curse" not in me(state, 1).discard and state.turn.coins == 2
+
+
+def test_reactions_come_before_the_attacks_plus_one_sun():
+    """Diplomat: "When another player plays an Attack card, you may first reveal this".
+    Kitsune's first instruction, +1 Sun, is after that: the last Sun is still on the
+    board while Moat is asked, and Divine Wind blows only after the answer."""
+    state = start(new_game("Kitsune", "Moat", prophecy="Divine Wind"), hand=["Kitsune"])
+    state.sun = 1
+    piles = set(state.supply)
+    me(state, 1).hand = ["Moat"]
+    played = game.apply(state, 0, {"kind": "play_card", "card": "Kitsune"})
+    state = played.state
+    assert prompt(state).kind == "reaction" and state.sun == 1 and set(state.supply) == piles
+    answered = game.apply(state, 1, {"kind": "choose", "picks": ["Moat"]})
+    state = answered.state
+    assert state.sun == 0 and set(state.supply) != piles
+    kinds = [type(event).__name__ for event in [*played.events, *answered.events]]
+    assert kinds.index("CardsRevealed") < kinds.index("SunRemoved") < kinds.index("ProphecyActive")
