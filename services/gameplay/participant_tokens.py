@@ -43,6 +43,10 @@ from .tournament_runner import (
 log = structlog.get_logger(__name__)
 
 ROTATIONS_KEPT = 32
+SEAT_GENERATIONS_KEPT = 16
+"""Generations kept per table seat: a seat ends with one of the last few set on it (an
+older one only if that many replacements all failed to set theirs), and the stored
+tournament stays bounded however often a token is replaced."""
 ATTEMPTS = 8
 
 
@@ -197,7 +201,7 @@ def _swapped(
         for table in round_.tables:
             if participant in table.seats and not table.done:
                 key = seat_generation_key(round_.number, table.number, participant)
-                seats[key] = [*seats.get(key, []), generation]
+                seats[key] = [*seats.get(key, []), generation][-SEAT_GENERATIONS_KEPT:]
     return {"token_hashes": hashes, "token_generations": generations, "seat_generations": seats}
 
 

@@ -318,3 +318,27 @@ def test_two_replacements_at_once_leave_the_table_with_the_newest_token(api, mon
     shown = my_round(api, tid, seen["newest"].token, 1)
     assert shown["seat_token"] != seen["stale"] and not shown["token_replaced"]
     assert api.game(shown["game_id"], shown["seat_token"])["you"] == shown["seat"]
+
+
+def test_a_token_replaced_again_and_again_keeps_the_tournament_bounded(api, monkeypatch):
+    from services.gameplay.participant_tokens import SEAT_GENERATIONS_KEPT, ParticipantTokenDesk
+
+    setting = ParticipantTokenDesk._set_seats
+    kept: list[int] = []
+
+    async def counted(self, stored, participant, generation):
+        kept[:] = [len(generations) for generations in stored.seat_generations.values()]
+        await setting(self, stored, participant, generation)
+
+    monkeypatch.setattr(ParticipantTokenDesk, "_set_seats", counted)
+    created = swiss_of_two(api)
+    tid = created["id"]
+    token = created["participants"][0]["token"]
+    my_round(api, tid, token, 1)
+    for _ in range(SEAT_GENERATIONS_KEPT + 4):
+        answer = replace(api, tid, 0, KEY)
+        assert answer.status_code == 200, answer.text
+        token = answer.json()["token"]
+    assert kept == [SEAT_GENERATIONS_KEPT]
+    shown = my_round(api, tid, token, 1)
+    assert api.game(shown["game_id"], shown["seat_token"])["you"] == shown["seat"]
