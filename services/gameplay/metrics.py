@@ -19,6 +19,12 @@ SEAT_TOKENS_REPLACED = Counter(
     "Seat tokens replaced, by the seat itself or by the API key that created the game.",
     ["by"],
 )
+PARTICIPANT_TOKENS_REPLACED = Counter(
+    "skyport_participant_tokens_replaced_total",
+    "Tournament participant tokens replaced, by the participant or by the API key that "
+    "created the tournament.",
+    ["by"],
+)
 GAMES_CREATED = Counter("skyport_games_created_total", "Games created.", ["game"])
 GAMES_FINISHED = Counter("skyport_games_finished_total", "Games ended.", ["game", "how"])
 LIVE_STREAMS = Gauge("skyport_live_streams", "Open live event streams.", ["kind"])

@@ -11,7 +11,9 @@ so `/me` still finds a table's token after it ended and later replacements follo
 Tables made later get seat tokens nobody outside the service can work out, handed out
 on `/me` to the current token alone (`/me` checks the caller is still the holder after
 reading the tables). Finished tables keep their seat tokens, which read those games'
-records.
+records. The swap also notes the replacement as owed (`tokens_owed`): the seats are set
+and the platform told (`tournament.participant_token_replaced`) right after, or by the
+tournament's next step if this process died first.
 
 With an Idempotency-Key the new token is derived from the caller's and the key's digest
 and the count of replacements, and the replacement is kept with the tournament (the
@@ -25,18 +27,17 @@ import hashlib
 
 import structlog
 
+from . import metrics
 from .auth import Credentials, derived_token, hash_secret, new_token
 from .clocks import now
 from .idempotency import fingerprint, key_digest
 from .problems import Problem, conflict, forbidden, idempotency_key_reused, unauthorized
-from .seat_tokens import TokenDesk
 from .tournament_payloads import ParticipantTokenReplaced, StoredTournament, TokenRotation
-from .tournament_runner import (
-    TournamentRunner,
+from .tournament_runner import TournamentRunner
+from .tournament_tokens import (
+    owed_key,
     participant_of,
     seat_generation_key,
-    table_game_id,
-    table_seat_token,
     token_generation,
 )
 
@@ -51,15 +52,14 @@ ATTEMPTS = 8
 
 
 def participant_tokens(runner: TournamentRunner) -> ParticipantTokenDesk:
-    return ParticipantTokenDesk(runner, runner.service.seat_tokens)
+    return ParticipantTokenDesk(runner)
 
 
 class ParticipantTokenDesk:
     """Replaces tournament participants' tokens."""
 
-    def __init__(self, runner: TournamentRunner, seats: TokenDesk) -> None:
+    def __init__(self, runner: TournamentRunner) -> None:
         self.runner = runner
-        self.seats = seats
 
     async def replace(
         self, tournament_id: str, who: Credentials, participant: int, idempotency_key: str | None
@@ -74,13 +74,14 @@ class ParticipantTokenDesk:
             if kept is not None and digest is not None:
                 answer = _replayed(stored, kept, digest, asked)
                 # The first may have failed before its tables' tokens were all set.
-                await self._replace_seats(tournament_id, kept.participant)
+                await self.runner.settle_tokens(tournament_id)
                 return answer, True
             by = _check_holder(stored, who, participant)
             generation = token_generation(stored, participant) + 1
             issued_at = now()
             token = _rotated(stored, digest, participant, generation) if digest else new_token()
             update = _swapped(stored, participant, hash_secret(token), generation)
+            update["tokens_owed"] = {**stored.tokens_owed, owed_key(participant, generation): by}
             if digest is not None:
                 rotation = TokenRotation(
                     participant=participant,
@@ -96,8 +97,8 @@ class ParticipantTokenDesk:
                     participant=participant,
                     by=by,
                 )
-                await self.runner.announce_token_replaced(stored, participant, by, generation)
-                await self._replace_seats(tournament_id, participant)
+                metrics.PARTICIPANT_TOKENS_REPLACED.labels(by=by).inc()
+                await self.runner.settle_tokens(tournament_id)
                 answer = ParticipantTokenReplaced(
                     id=stored.id, participant=participant, token=token, issued_at=issued_at
                 )
@@ -106,47 +107,6 @@ class ParticipantTokenDesk:
             "tournament_changed",
             "The tournament kept changing while the token was being replaced; try again.",
         )
-
-    async def _replace_seats(self, tournament_id: str, participant: int) -> None:
-        """The participant's seat at each table that was in play at a replacement gets
-        the token `/me` derives for their current generation, set again until the
-        generation stays the same: a replacement running at the same time may have set
-        an older one after this one's."""
-        set_for: int | None = None
-        for _ in range(ATTEMPTS):
-            stored, _ = await self.runner.stored(tournament_id)
-            generation = token_generation(stored, participant)
-            if generation == set_for:
-                return
-            await self._set_seats(stored, participant, generation)
-            set_for = generation
-        log.warning(
-            "participant_seat_tokens_unsettled",
-            tournament_id=tournament_id,
-            participant=participant,
-        )
-
-    async def _set_seats(self, stored: StoredTournament, participant: int, generation: int) -> None:
-        """A table that ends meanwhile keeps its token (nothing to play); a table made
-        after the replacement keeps the one it was made with, which only `/me` hands out,
-        to the current token; a bot participant's seats have none."""
-        if stored.tournament.spec.participants[participant].bot is not None:
-            return
-        for round_ in stored.tournament.rounds:
-            for table in round_.tables:
-                key = seat_generation_key(round_.number, table.number, participant)
-                if table.done or generation not in stored.seat_generations.get(key, []):
-                    continue
-                game_id = table_game_id(stored, round_.number, table.number)
-                record = await self.runner.service.store.load(game_id)
-                if record is None:
-                    continue
-                seat = table.seats.index(participant)
-                token = table_seat_token(
-                    record, stored, round_.number, table.number, seat, generation
-                )
-                if record.seats[seat].token_hash != hash_secret(token):
-                    await self.seats.set_for_tournament(game_id, seat, token)
 
 
 def _check_participant(stored: StoredTournament, participant: int) -> None:

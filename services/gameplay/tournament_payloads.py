@@ -250,6 +250,11 @@ class StoredTournament(BaseModel):
     """The generations whose seat tokens were set at each participant's table in play
     when its token was replaced (see `seat_generation_key`): a finished table keeps the
     one it had, and `/me` still finds it after later replacements."""
+    tokens_owed: dict[str, str] = Field(default_factory=dict)
+    """Replacements of participant tokens whose seats and webhook are not settled yet,
+    `"participant:generation"` -> who replaced it: noted in the replacement's own
+    compare-and-set, struck off once done, finished by the next step of the tournament
+    if the process that replaced it died first."""
     token_rotations: dict[str, TokenRotation] = Field(default_factory=dict)
     """The last replacements of participant tokens asked with an Idempotency-Key, by
     the caller's and key's digest: a retry answers the same token while it is current."""

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import hmac
 import random
 import secrets
 from collections import OrderedDict
@@ -61,6 +60,7 @@ from .auth import (
 )
 from .clocks import now, now_ms
 from .dispatch import WebhookSender
+from .participant_seats import ParticipantSeats
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import (
     Problem,
@@ -70,7 +70,7 @@ from .problems import (
     unprocessable,
 )
 from .records.document import Reason, known_reason
-from .service import GameService, created_game_id, fingerprint, new_game_id
+from .service import GameService, fingerprint, new_game_id
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
     CreatedParticipant,
@@ -82,6 +82,15 @@ from .tournament_payloads import (
     TournamentDocument,
 )
 from .tournament_tags import TOURNAMENT_ID, table_tag, tournaments_tagged
+from .tournament_tokens import (
+    owed_replacement,
+    participant_of,
+    seat_generation_key,
+    table_game_id,
+    table_key,
+    table_seat_token,
+    token_generation,
+)
 from .tournament_views import tournament_document
 from .tournaments import (
     InvalidTournament,
@@ -162,6 +171,7 @@ class TournamentRunner:
         self.sender = sender
         self.key_webhooks = key_webhooks
         self.running = RunningTournaments(store.redis, store.prefix)
+        self.participant_seats = ParticipantSeats(self._load, service.store, service.seat_tokens)
         self._reads: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
         """What `document` and `csv` made, by tournament, version and document: asked
         again (or while being made) it is answered from here, made once."""
@@ -484,11 +494,22 @@ class TournamentRunner:
         one round's games), then `due` if more is to be done."""
         opened = 0
         """The round this step opened (its games created, its start announced)."""
+        settled = False
         for _ in range(MAX_SWAPS):
             found = await self.store.load(tournament_id)
             if found is None:
                 return "over"
             stored = await self._scheduled(await _parsed(found.document))
+            if stored.tokens_owed and not settled:
+                # A process replaced a participant's token and died before its seats.
+                settled = True
+                try:
+                    await self.settle_tokens(tournament_id)
+                except Exception as error:  # the tournament plays on; the next step retries
+                    log.error(
+                        "participant_tokens_unsettled", tournament_id=tournament_id, exc_info=error
+                    )
+                continue
             tournament = stored.tournament
             if tournament.rounds and stored.announced < len(tournament.rounds):
                 round_ = tournament.rounds[-1]
@@ -624,7 +645,7 @@ class TournamentRunner:
                 clock=stored.clock,
                 on_leave=stored.on_leave,
             )
-            key = _table_key(stored, round_.number, table.number)
+            key = table_key(stored, round_.number, table.number)
             created, _ = await self.service.create_game(who, request, key)
             if created.id != table.game_id:
                 log.error("tournament_game_id_mismatch", tournament_id=stored.id, game=created.id)
@@ -679,6 +700,27 @@ class TournamentRunner:
             "tournament.round_started",
             {"round": round_.number, "tables": tables, "byes": round_.byes},
         )
+
+    async def settle_tokens(self, tournament_id: str) -> None:
+        """Finish what replacements of participant tokens owe (`tokens_owed`): their
+        seats' tokens set, then the platform told; then strike them off."""
+        stored, _ = await self._load(tournament_id)
+        owed = dict(stored.tokens_owed)
+        if not owed:
+            return
+        replaced = {key: owed_replacement(key) for key in owed}
+        for participant in sorted({p for p, _ in replaced.values()}):
+            await self.participant_seats.settle(tournament_id, participant)
+        for key, (participant, generation) in replaced.items():
+            await self.announce_token_replaced(stored, participant, owed[key], generation)
+        for _ in range(MAX_SWAPS):
+            stored, version = await self._load(tournament_id)
+            left = {key: by for key, by in stored.tokens_owed.items() if key not in owed}
+            if len(left) == len(stored.tokens_owed):
+                return
+            if await self._swap(stored, version, tokens_owed=left):
+                return
+            await asyncio.sleep(random.uniform(0, SWAP_BACKOFF))
 
     async def announce_token_replaced(
         self, stored: StoredTournament, participant: int, by: str, generation: int
@@ -843,53 +885,6 @@ def _csv_of(document: str) -> str:
 
 def _first_round(spec: TournamentSpec, game: Any, secret: str) -> tuple[Tournament, Round]:
     return start_next_round(create_tournament(spec, game), secret)
-
-
-def _table_key(stored: StoredTournament, round_number: int, table: int) -> str:
-    return f"tournament-{stored.secret}-r{round_number}-t{table}"
-
-
-def table_seat_token(
-    record: GameRecord,
-    stored: StoredTournament,
-    round_number: int,
-    table: int,
-    seat: int,
-    generation: int,
-) -> str:
-    """A table seat's token as the tournament derives it: as the game was created with
-    it (`generation` 0), or as it was set when its participant's token was replaced for
-    the `generation`-th time. Only the service can derive it (the tournament's secret and
-    the game's salt), and hands it out on `/me` to the participant's current token."""
-    key = _table_key(stored, round_number, table)
-    if generation:
-        key = f"{key}-g{generation}"
-    return derived_token(record.token_salt, stored.creator, key, seat)
-
-
-def token_generation(stored: StoredTournament, participant: int) -> int:
-    """How many times the participant's token was replaced."""
-    generations = stored.token_generations
-    return generations[participant] if participant < len(generations) else 0
-
-
-def seat_generation_key(round_number: int, table: int, participant: int) -> str:
-    """The key of `StoredTournament.seat_generations` for a participant's table."""
-    return f"r{round_number}t{table}p{participant}"
-
-
-def table_game_id(stored: StoredTournament, round_number: int, table: int) -> str:
-    """The id `create_game` gives the table's game (from the idempotency key)."""
-    key = _table_key(stored, round_number, table)
-    return created_game_id(stored.creator, key)
-
-
-def participant_of(token_hashes: list[str], token_hash: str) -> int | None:
-    found: int | None = None
-    for index, stored in enumerate(token_hashes):
-        if hmac.compare_digest(stored.encode(), token_hash.encode()):
-            found = index
-    return found
 
 
 def _table_of(tournament: Tournament, game_id: str) -> tuple[int, int] | None:

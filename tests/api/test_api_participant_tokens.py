@@ -98,13 +98,22 @@ def test_a_leaked_participant_token_stops_working_and_loses_the_table_and_later_
     assert refused.status_code == 401, "the old token reads no later round either"
 
 
+def replaced_count(by: str) -> float:
+    from prometheus_client import REGISTRY
+
+    sample = REGISTRY.get_sample_value("skyport_participant_tokens_replaced_total", {"by": by})
+    return sample or 0.0
+
+
 def test_the_api_key_that_created_the_tournament_gives_a_participant_a_new_token(api):
     created = swiss_of_two(api)
     tid = created["id"]
     lost = created["participants"][1]["token"]
     my_round(api, tid, lost, 1)
+    before = replaced_count("creator")
     answer = replace(api, tid, 1, KEY)
     assert answer.status_code == 200, answer.text
+    assert replaced_count("creator") == before + 1
     assert my_round(api, tid, answer.json()["token"], 1)["seat_token"]
     assert api.client.get(f"/v1/tournaments/{tid}/me", headers=api.auth(lost)).status_code == 401
 
@@ -290,28 +299,36 @@ def test_two_replacements_at_once_leave_the_table_with_the_newest_token(api, mon
     one: it sets the newest again, so the token the first one's holder could read on
     `/me` meanwhile does not keep playing."""
     from services.gameplay.auth import Credentials
-    from services.gameplay.participant_tokens import ParticipantTokenDesk
-    from services.gameplay.tournament_runner import table_game_id, table_seat_token
+    from services.gameplay.participant_seats import ParticipantSeats
+    from services.gameplay.participant_tokens import participant_tokens
+    from services.gameplay.tournament_runner import TournamentRunner
+    from services.gameplay.tournament_tokens import table_game_id, table_seat_token
 
     created = swiss_of_two(api)
     tid = created["id"]
     ada = created["participants"][0]["token"]
     first_round = my_round(api, tid, ada, 1)
-    setting = ParticipantTokenDesk._set_seats
+    settling, setting = TournamentRunner.settle_tokens, ParticipantSeats._set
     seen: dict[str, Any] = {}
+
+    async def settle_tokens(self, tournament_id):
+        seen.setdefault("runner", self)
+        await settling(self, tournament_id)
 
     async def overtaken(self, stored, participant, generation):
         if generation == 1 and "newest" not in seen:
             creator = Credentials(
                 bearer=KEY["Authorization"][7:], client_ip="127.0.0.1", platform=True
             )
-            seen["newest"], _ = await self.replace(stored.id, creator, participant, None)
+            desk = participant_tokens(seen["runner"])
+            seen["newest"], _ = await desk.replace(stored.id, creator, participant, None)
         await setting(self, stored, participant, generation)
         if generation == 1:
-            record = await self.runner.service.store.load(table_game_id(stored, 1, 1))
+            record = await self.games.load(table_game_id(stored, 1, 1))
             seen["stale"] = table_seat_token(record, stored, 1, 1, first_round["seat"], 1)
 
-    monkeypatch.setattr(ParticipantTokenDesk, "_set_seats", overtaken)
+    monkeypatch.setattr(TournamentRunner, "settle_tokens", settle_tokens)
+    monkeypatch.setattr(ParticipantSeats, "_set", overtaken)
     assert replace(api, tid, 0, api.auth(ada)).status_code == 200
     stale = api.client.get(f"/v1/games/{first_round['game_id']}", headers=api.auth(seen["stale"]))
     assert stale.status_code == 401, "the older replacement's seat token still plays"
@@ -321,16 +338,17 @@ def test_two_replacements_at_once_leave_the_table_with_the_newest_token(api, mon
 
 
 def test_a_token_replaced_again_and_again_keeps_the_tournament_bounded(api, monkeypatch):
-    from services.gameplay.participant_tokens import SEAT_GENERATIONS_KEPT, ParticipantTokenDesk
+    from services.gameplay.participant_seats import ParticipantSeats
+    from services.gameplay.participant_tokens import SEAT_GENERATIONS_KEPT
 
-    setting = ParticipantTokenDesk._set_seats
+    setting = ParticipantSeats._set
     kept: list[int] = []
 
     async def counted(self, stored, participant, generation):
         kept[:] = [len(generations) for generations in stored.seat_generations.values()]
         await setting(self, stored, participant, generation)
 
-    monkeypatch.setattr(ParticipantTokenDesk, "_set_seats", counted)
+    monkeypatch.setattr(ParticipantSeats, "_set", counted)
     created = swiss_of_two(api)
     tid = created["id"]
     token = created["participants"][0]["token"]
@@ -342,3 +360,48 @@ def test_a_token_replaced_again_and_again_keeps_the_tournament_bounded(api, monk
     assert kept == [SEAT_GENERATIONS_KEPT]
     shown = my_round(api, tid, token, 1)
     assert api.game(shown["game_id"], shown["seat_token"])["you"] == shown["seat"]
+
+
+def test_a_replacement_whose_process_died_is_finished_by_the_tournaments_next_step(
+    api, receiver, monkeypatch
+):
+    """The token swapped, then the process died before the table's seat token was set
+    and before the platform was told; nobody retries. The next step of the tournament
+    (here another table ending) sets the seat and sends the webhook."""
+    from services.gameplay.seat_tokens import TokenDesk
+
+    body = {
+        "game": "hidden-numbers",
+        "participants": [{"name": name} for name in ("Ada", "Bob", "Cy", "Dee")],
+        "format": {"kind": "swiss", "rounds": 2},
+        "webhook_url": receiver.url,
+    }
+    created = api.client.post("/v1/tournaments", json=body, headers=KEY).json()
+    tid = created["id"]
+    tokens = [p["token"] for p in created["participants"]]
+    tables = [my_round(api, tid, token, 1) for token in tokens]
+    leaked = tables[0]
+
+    async def failing(*args, **kwargs):
+        raise RuntimeError("the process died here")
+
+    with monkeypatch.context() as dying:
+        dying.setattr(TokenDesk, "set_for_tournament", failing)
+        with pytest.raises(RuntimeError):
+            replace(api, tid, 0, KEY)
+    plays = api.client.get(f"/v1/games/{leaked['game_id']}", headers=api.auth(leaked["seat_token"]))
+    assert plays.status_code == 200, "nothing settled yet"
+
+    elsewhere = next(t for t in tables if t["game_id"] != leaked["game_id"])
+    resign(api, elsewhere)
+    deadline = time.monotonic() + 20
+    while True:
+        stale = api.client.get(
+            f"/v1/games/{leaked['game_id']}", headers=api.auth(leaked["seat_token"])
+        )
+        told = [p for _, p in receiver.received if b"participant_token_replaced" in p]
+        if stale.status_code == 401 and told:
+            break
+        assert time.monotonic() < deadline, (stale.status_code, receiver.received)
+        time.sleep(0.05)
+    assert [(t["participant"], t["by"]) for t in map(json.loads, told)] == [(0, "creator")]
