@@ -174,3 +174,19 @@ def test_a_malformed_or_contradicted_if_match_is_400(api):
     )
     assert both.status_code == 400 and both.json()["code"] == "conflicting_preconditions"
     assert api.game(created["id"])["version"] == 0
+
+
+def test_an_if_match_naming_a_version_no_game_reaches_is_412(api):
+    """A version past any a game can have (over 10^12) is a well-formed tag that does
+    not match: 412, as for any other version the game is not at, and nothing changes."""
+    created = api.create()
+    token = tokens(created)[0]
+    move = api.legal(created["id"], token)[0]
+    far = {"If-Match": 'W/"v999999999999999999"'}
+    refused = post(api, created["id"], "moves", token, {"move": move}, **far)
+    assert refused.status_code == 412, refused.text
+    assert refused.json()["code"] == "precondition_failed"
+    assert refused.json()["current_version"] == 0
+    resign = post(api, created["id"], "resign", token, {}, **far)
+    assert resign.status_code == 412 and resign.json()["current_version"] == 0
+    assert api.game(created["id"])["version"] == 0
