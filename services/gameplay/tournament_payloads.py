@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
@@ -213,7 +214,13 @@ class StoredTournament(BaseModel):
     A round robin's schedule (`Tournament.schedule`) is kept beside the tournament, as
     `schedule`, not in it: during a rolling update a replica of the release before,
     whose `Tournament` refuses unknown fields, still reads what this one writes (it
-    ignores `schedule` and makes the schedule itself, as it always did)."""
+    ignores `schedule` and makes the schedule itself, as it always did).
+
+    Fields it does not know (added by a later release) are kept through its swaps, so a
+    replica of this release does not drop, say, a later release's notes of what is
+    owed while both run."""
+
+    model_config = ConfigDict(extra="allow")
 
     id: str
     tournament: Tournament

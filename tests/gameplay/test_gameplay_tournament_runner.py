@@ -349,3 +349,25 @@ async def test_a_table_whose_game_expired_unplayed_is_void_and_the_round_goes_on
     assert len(after.tournament.rounds) == 1
     document = await runner.document(tournament_id)
     assert [t.status for t in document.rounds[0].tables] == ["void", "playing"]
+
+
+async def test_a_field_a_later_release_stores_survives_this_releases_swaps(gameplay):
+    """During a rolling update a replica of this release swaps a tournament that a later
+    one wrote: what it does not know is kept, not dropped."""
+    runner = gameplay.tournaments
+    request = CreateTournamentRequest.model_validate(
+        {
+            "game": "hidden-numbers",
+            "participants": [{"name": "Ada"}, {"name": "Bob"}],
+            "format": {"kind": "swiss", "rounds": 1},
+        }
+    )
+    created, _ = await runner.create(PLATFORM, request)
+    found = await runner.store.load(created.id)
+    later = {**json.loads(found.document), "owed_by_a_later_release": {"0:1": "creator"}}
+    assert await runner.store.swap(created.id, found.version, json.dumps(later))
+    stored, version = await runner.stored(created.id)
+    assert await runner.changed(stored, version, token_generations=[0, 0])
+    kept = json.loads((await runner.store.load(created.id)).document)
+    assert kept["owed_by_a_later_release"] == {"0:1": "creator"}
+    assert kept["token_generations"] == [0, 0]
