@@ -74,7 +74,7 @@ class ParticipantTokenDesk:
             if kept is not None and digest is not None:
                 answer = _replayed(stored, kept, digest, asked)
                 # The first may have failed before its tables' tokens were all set.
-                await self.runner.settle_tokens(tournament_id)
+                await self._settle(tournament_id)
                 return answer, True
             by = _check_holder(stored, who, participant)
             generation = token_generation(stored, participant) + 1
@@ -98,7 +98,7 @@ class ParticipantTokenDesk:
                     by=by,
                 )
                 metrics.PARTICIPANT_TOKENS_REPLACED.labels(by=by).inc()
-                await self.runner.settle_tokens(tournament_id)
+                await self._settle(tournament_id)
                 answer = ParticipantTokenReplaced(
                     id=stored.id, participant=participant, token=token, issued_at=issued_at
                 )
@@ -107,6 +107,15 @@ class ParticipantTokenDesk:
             "tournament_changed",
             "The tournament kept changing while the token was being replaced; try again.",
         )
+
+    async def _settle(self, tournament_id: str) -> None:
+        """Set the seats and tell the platform now. A failure is the tournament's next
+        step's to finish (the replacement is owed): the caller still gets the new token,
+        which the swap made the only one."""
+        try:
+            await self.runner.settle_tokens(tournament_id)
+        except Exception as error:
+            log.error("participant_tokens_unsettled", tournament_id=tournament_id, exc_info=error)
 
 
 def _check_participant(stored: StoredTournament, participant: int) -> None:
