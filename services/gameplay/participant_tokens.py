@@ -163,9 +163,9 @@ def _swapped(
     count = len(stored.tournament.spec.participants)
     generations = [token_generation(stored, index) for index in range(count)]
     generations[participant] = generation
-    seats = dict(stored.seat_generations)
     if stored.tournament.spec.participants[participant].bot is not None:
         return {"token_hashes": hashes, "token_generations": generations}
+    seats = dict(stored.seat_generations)
     for round_ in stored.tournament.rounds:
         for table in round_.tables:
             if participant in table.seats and not table.done:

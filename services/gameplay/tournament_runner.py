@@ -310,7 +310,7 @@ class TournamentRunner:
         """The caller's rounds and seat tokens, for their participant token."""
         if who.bearer is None or who.token_hash is None:
             raise unauthorized("participant_token_required", "Send your participant token.")
-        stored, _ = await self._load(tournament_id)
+        stored, version = await self._load(tournament_id)
         index = participant_of(stored.token_hashes, who.token_hash)
         if index is None:
             raise unauthorized("invalid_token", "That token is not a participant of this event.")
@@ -349,7 +349,7 @@ class TournamentRunner:
                         token_replaced=replaced,
                     )
                 )
-        await self._still_holder(tournament_id, who.token_hash, index)
+        await self._still_holder(tournament_id, version, who.token_hash, index)
         return MyTournament(
             id=stored.id,
             participant=index,
@@ -358,10 +358,16 @@ class TournamentRunner:
             rounds=rounds,
         )
 
-    async def _still_holder(self, tournament_id: str, token_hash: str, index: int) -> None:
-        """Refuse if the caller's token was replaced while `/me` read the tables: a
-        table made after the replacement has a seat token only the new token may read."""
-        stored, _ = await self._load(tournament_id)
+    async def _still_holder(
+        self, tournament_id: str, version: int, token_hash: str, index: int
+    ) -> None:
+        """Refuse if the caller's token was replaced while `/me` read the tables (from
+        the tournament at `version`): a table made after the replacement has a seat
+        token only the new token may read."""
+        found = await self._found(tournament_id)
+        if found.version == version:
+            return
+        stored = await _parsed(found.document, _read_pool)
         if participant_of(stored.token_hashes, token_hash) != index:
             raise unauthorized("invalid_token", "That token is not a participant of this event.")
 
