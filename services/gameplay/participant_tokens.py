@@ -90,6 +90,10 @@ class ParticipantTokenDesk:
                     request_print=asked,
                 )
                 update["token_rotations"] = _kept(stored.token_rotations, digest, rotation)
+            if stored.finish_announced:
+                # A finished tournament is no longer swept: due again, so that what this
+                # replacement owes is finished even if this process dies.
+                await self.runner.running.stepped(tournament_id, 0)
             if await self.runner.changed(stored, version, **update):
                 log.info(
                     "participant_token_replaced",

@@ -371,3 +371,27 @@ async def test_a_field_a_later_release_stores_survives_this_releases_swaps(gamep
     kept = json.loads((await runner.store.load(created.id)).document)
     assert kept["owed_by_a_later_release"] == {"0:1": "creator"}
     assert kept["token_generations"] == [0, 0]
+
+
+async def test_the_sweep_settles_a_replacement_owed_on_a_finished_tournament(gameplay, monkeypatch):
+    """A finished tournament has no steps left: a participant-token replacement whose
+    process died after the swap is finished by the sweep, which then lets it go."""
+    from services.gameplay.participant_tokens import ParticipantTokenDesk, participant_tokens
+
+    runner = gameplay.tournaments
+    tournament_id, _ = await game_ended_unreported(gameplay)
+    await runner.progress(tournament_id)
+    assert (await stored(gameplay, tournament_id))[0].finish_announced
+    assert await gameplay.redis.zscore(runner.running.key, tournament_id) is None
+
+    async def died(self, tournament_id):
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(ParticipantTokenDesk, "_settle", died)
+    with pytest.raises(RuntimeError):
+        await participant_tokens(runner).replace(tournament_id, PLATFORM, 0, None)
+    assert (await stored(gameplay, tournament_id))[0].tokens_owed == {"0:1": "creator"}
+
+    assert await runner.sweep_stalled(stall_seconds=0) == 1
+    assert (await stored(gameplay, tournament_id))[0].tokens_owed == {}
+    assert await gameplay.redis.zscore(runner.running.key, tournament_id) is None
