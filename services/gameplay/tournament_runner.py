@@ -507,7 +507,8 @@ class TournamentRunner:
                 return "over"
             stored = await self._scheduled(await _parsed(found.document))
             if stored.tokens_owed and not settled:
-                # A process replaced a participant's token and died before its seats.
+                # What a participant-token replacement owes: usually settled by the
+                # replacement itself; here if its process died first.
                 settled = True
                 try:
                     await self.settle_tokens(tournament_id)

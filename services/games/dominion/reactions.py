@@ -29,7 +29,7 @@ def reactions_for(t: Table, seat: int, moat_revealed: bool) -> list[str]:
 
 def start_reactions(t: Table, play: Frame) -> None:
     """Push a `reactions` frame above the Attack's `play` frame if anyone holds a Reaction.
-    It remembers where that play frame is on the stack (a frame may sit between them)."""
+    It remembers where that play frame is on the stack."""
     queue = [
         str(o)
         for o in t.others(play.seat)
