@@ -1,6 +1,7 @@
 """GraphQL for open seats: claiming one with its invite code, the creator filling one
 with a bot or giving it a new invite, and the creator cancelling a game that still waits
-for players; and a taken seat's token replaced (lost or leaked)."""
+for players; a taken seat's token replaced (lost or leaked); and a player's seat in a
+finished game's rematch."""
 
 # No `from __future__ import annotations`: strawberry needs the evaluated annotations.
 
@@ -9,7 +10,7 @@ from typing import Annotated, Any
 import strawberry
 from pydantic import ValidationError
 
-from services.gameplay import seat_tokens, seats
+from services.gameplay import rematches, seat_tokens, seats
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.problems import Problem
 
@@ -118,10 +119,40 @@ class SeatTokenReplaced:
         )
 
 
+@strawberry.type(description="Your seat in a finished game's rematch.")
+class RematchJoined:
+    game_id: strawberry.ID = strawberry.field(description="The rematch's game id.")
+    game: str
+    rematch_of: strawberry.ID = strawberry.field(
+        description="The finished game it is a rematch of."
+    )
+    seat: int = strawberry.field(description="Your seat in the rematch (the seats turn by one).")
+    name: str
+    token: str = strawberry.field(
+        description="Your seat's secret bearer token in the rematch (the same each time you ask)."
+    )
+    status: GameStatus = strawberry.field(
+        description="WAITING while other players have not asked yet; ACTIVE once the last did."
+    )
+
+    @classmethod
+    def of(cls, joined: rematches.RematchJoined) -> "RematchJoined":
+        return cls(
+            game_id=strawberry.ID(joined.id),
+            game=joined.game,
+            rematch_of=strawberry.ID(joined.rematch_of),
+            seat=joined.seat,
+            name=joined.name,
+            token=joined.token,
+            status=status_of(joined.status),
+        )
+
+
 SeatResult = Annotated[SeatTaken | Rejected, strawberry.union("SeatResult")]
 InviteResult = Annotated[InviteIssued | Rejected, strawberry.union("InviteResult")]
 CancelResult = Annotated[GameCancelled | Rejected, strawberry.union("CancelResult")]
 SeatTokenResult = Annotated[SeatTokenReplaced | Rejected, strawberry.union("SeatTokenResult")]
+RematchResult = Annotated[RematchJoined | Rejected, strawberry.union("RematchResult")]
 
 
 @strawberry.type
@@ -263,3 +294,23 @@ class SeatMutations:
             refused: SeatTokenResult = _rejected_or_raise(problem)
             return refused
         return SeatTokenReplaced.of(replaced, replayed)
+
+    @strawberry.mutation(
+        description="A player of a finished game (their seat's token) asks to play it again: "
+        "the first ask creates the rematch (the same game, options, tags, clock, leave policy "
+        "and webhooks, by the same creator, with a new seed and the seats turned by one; bots "
+        "keep their seats), and every ask claims the asker's seat under their name. The "
+        "rematch waits until the last player has asked. Asking again answers the same seat "
+        "and token. Refused: game_not_finished, rematch_not_offered (a tournament's table), "
+        "invite_expired (results); an API key or a creator token is an error (not_a_player), "
+        "as is the creating ask over the hourly quota of games created without an API key "
+        "(too_many_games_created)."
+    )
+    async def rematch(self, info: Info, game_id: strawberry.ID) -> RematchResult:
+        context = info.context
+        try:
+            joined = await context.service.rematches.join(str(game_id), context.credentials())
+        except Problem as problem:
+            refused: RematchResult = _rejected_or_raise(problem)
+            return refused
+        return RematchJoined.of(joined)

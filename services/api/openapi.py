@@ -52,8 +52,8 @@ TAGS = {
     "games": "Create, list and read games, their results and board pictures; cancel one "
     "that still waits for players.",
     "moves": "Your legal moves, making a move, resigning.",
-    "seats": "Open seats (claim one, fill one with a bot, a new invite), autopilot, and a "
-    "seat's new token.",
+    "seats": "Open seats (claim one, fill one with a bot, a new invite), autopilot, a "
+    "seat's new token, and a finished game's rematch.",
     "events": "A game's event log: a page of it, or a live Server-Sent Events stream.",
     "records": "Finished games: their records and their views at any version.",
     "tournaments": "Tournaments: create one, its standings, a participant's own rounds.",

@@ -1,12 +1,14 @@
 """REST: open seats - claiming one with its invite code, the creator filling one with a
 bot or giving it a new invite, and the creator cancelling a game that still waits for
-players; and a taken seat's token replaced (lost or leaked)."""
+players; a taken seat's token replaced (lost or leaked); and a player's seat in a
+finished game's rematch."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gameplay.rematches import RematchJoined
 from services.gameplay.seat_tokens import SeatTokenReplaced
 from services.gameplay.seats import (
     ClaimSeatRequest,
@@ -134,4 +136,35 @@ async def replace_seat_token(request: Request, path: GameSeatPath) -> Response:
     return json_response(replaced, headers=replay_headers(replayed))
 
 
-operations = [claim_seat, fill_seat, reissue_invite, cancel_game, replace_seat_token]
+@operation(
+    "POST",
+    "/v1/games/{game_id}/rematch",
+    summary="A player of a finished game (their seat's token) asks to play it again: "
+    "the first ask creates the rematch (the same game, options, tags, clock, leave policy "
+    "and webhooks, by the same creator, with a new seed and the seats turned by one, so "
+    "that the first game's seat 1 sits first; bots keep their seats), and every ask "
+    "claims the asker's seat under their name and returns its token. The rematch waits "
+    "until the last player has asked, as a game with open seats does (the creator may "
+    "fill a seat with a bot or cancel it). Asking again answers the same seat and token. "
+    "The ask that creates it counts as a game created without an API key from its "
+    "address (429 too_many_games_created). 409 game_not_finished, rematch_not_offered "
+    "(a tournament's table); 403 not_a_player (an API key or a creator token); 410 "
+    "invite_expired once the rematch's invites have expired (SKYPORT_INVITE_TTL).",
+    tag="seats",
+    security=BEARER,
+    answers=(json_answer(200, RematchJoined, "Your seat in the rematch: its token"),),
+    problems=(401, 403, 409, 410),
+)
+async def rematch(request: Request, path: GamePath) -> Response:
+    joined = await service(request).rematches.join(path.game_id, credentials(request))
+    return json_response(joined)
+
+
+operations = [
+    claim_seat,
+    fill_seat,
+    reissue_invite,
+    cancel_game,
+    replace_seat_token,
+    rematch,
+]

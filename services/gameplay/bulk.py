@@ -24,10 +24,11 @@ from services.store.bulk import BatchCreator
 from . import metrics
 from .auth import Credentials, check_idempotency_key, new_salt, require_api_key
 from .commits import due_on_creation
+from .game_ids import created_game_id
 from .invites import Invites
 from .payloads import TOO_MANY_GAMES, CreateGameRequest, GameCreated, Strict
 from .problems import Problem, idempotency_key_reused, unprocessable
-from .service import GameService, created_game_id, fingerprint, prompted_seats
+from .service import GameService, fingerprint, prompted_seats
 
 MAX_BULK_GAMES = 200
 MAX_BULK_WEBHOOK_URLS = 4

@@ -158,12 +158,11 @@ class SeatDesk:
         from the key and the claim, so a replay is given it again only with the code."""
         if idempotency_key is None:
             return await self._claim(game_id, seat, request, new_token(), None), False
-        asked = {"claim": seat, "code": code_hash(request.code), "name": request.name}
-        request_print = fingerprint(asked)
+        asked = claim_asked(seat, request)
 
         async def claim(keeping: Keeping | None) -> SeatTaken:
             record = await self.load(game_id)
-            token = derived_claim_token(record.token_salt, idempotency_key, seat, request_print)
+            token = claim_token(record, seat, request, idempotency_key)
             return await self._claim(game_id, seat, request, token, keeping, record)
 
         taken, replayed = await once(
@@ -179,7 +178,7 @@ class SeatDesk:
             return taken, False
         # The kept answer has no token: the claim it answered gives it again.
         record = await self.load(game_id)
-        token = derived_claim_token(record.token_salt, idempotency_key, seat, request_print)
+        token = claim_token(record, seat, request, idempotency_key)
         mine = record.seats[seat].token_hash or ""
         if not hmac.compare_digest(mine, hash_secret(token)):
             raise _seat_taken(seat)
@@ -438,6 +437,19 @@ class SeatDesk:
         await self.referee.notifier.started(at_start)
         await self.referee.deadlines.note(record)
         await self.referee.dispatcher.after_commit(record.id, record.version)
+
+
+def claim_asked(seat: int, request: ClaimSeatRequest) -> dict[str, object]:
+    """What a claim asks, for its Idempotency-Key: the seat, the code and the name."""
+    return {"claim": seat, "code": code_hash(request.code), "name": request.name}
+
+
+def claim_token(
+    record: GameRecord, seat: int, request: ClaimSeatRequest, idempotency_key: str
+) -> str:
+    """The token a claim with an Idempotency-Key gives (the same for its retries)."""
+    request_print = fingerprint(claim_asked(seat, request))
+    return derived_claim_token(record.token_salt, idempotency_key, seat, request_print)
 
 
 def _clock_at_start(record: GameRecord, seat: int, taken_by: SeatRecord, running: list[int]) -> str:

@@ -8,8 +8,6 @@ is the referee's (`referee.py`).
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
 import hmac
 import re
 import secrets
@@ -55,6 +53,7 @@ from .clocks import clock_info, clock_of, first_clock, now, now_ms
 from .commits import CommitPipeline, commit_of, due_on_creation
 from .creation_quota import CreationQuota
 from .deals import DealsInPlay
+from .game_ids import created_game_id
 from .idempotency import fingerprint
 from .invites import Invites, expiry_text, invites_for
 from .leavers import (
@@ -113,6 +112,7 @@ from .problems import (
 from .recent_records import RecentRecords
 from .records import Record, ReplayMismatch
 from .referee import Referee
+from .rematches import RematchDesk
 from .results import result_of
 from .seat_tokens import TokenDesk
 from .seats import SeatDesk, check_seat
@@ -133,18 +133,6 @@ MAX_COMMIT_ATTEMPTS = 8
 
 Action = Callable[[Game, GameState, int], tuple[Move | None, Outcome]]
 """What a seat does to a private copy of the state: a move, or resigning."""
-
-
-def new_game_id(seed_text: str | None = None) -> str:
-    """24 lowercase base32 characters: random, or derived from `seed_text`."""
-    raw = hashlib.sha256(seed_text.encode()).digest() if seed_text else secrets.token_bytes(32)
-    return base64.b32encode(raw[:15]).decode().lower()
-
-
-def created_game_id(scope: str, idempotency_key: str | None) -> str:
-    """The id of a game created by `scope`: derived from its Idempotency-Key (so a retry,
-    a bulk repeat or a tournament's table names the same game), else random."""
-    return new_game_id(f"create\x00{scope}\x00{idempotency_key}" if idempotency_key else None)
 
 
 @dataclass(frozen=True)
@@ -252,6 +240,11 @@ class GameService:
         )
 
     @cached_property
+    def rematches(self) -> RematchDesk:
+        """Finished games played again by the same players."""
+        return RematchDesk(self, self._load)
+
+    @cached_property
     def seat_tokens(self) -> TokenDesk:
         """Taken seats' tokens replaced (lost or leaked)."""
         archived_ttl_ms = self.archive.ttl_ms if self.archive is not None else None
@@ -273,9 +266,16 @@ class GameService:
                 raise
 
     async def create_game(
-        self, who: Credentials, request: CreateGameRequest, idempotency_key: str | None
+        self,
+        who: Credentials,
+        request: CreateGameRequest,
+        idempotency_key: str | None,
+        *,
+        rematch_of: GameRecord | None = None,
     ) -> tuple[GameCreated, bool]:
-        """A new game and its seat tokens. Returns the answer and whether it is a replay."""
+        """A new game and its seat tokens. Returns the answer and whether it is a replay.
+        A rematch (`rematch_of`) keeps the first game's creator token, so whoever managed
+        the first game manages it too."""
         if who.bearer is not None or not self.anonymous_create:
             require_api_key(who, "Creating games")
         game, policy, seed, state = await self.checked_setup(request, who)
@@ -290,7 +290,9 @@ class GameService:
             record,
             create_fingerprint=request_print,
             leave_policy=policy,
-            creator_token_hash=invites.creator_token_hash,
+            creator_token_hash=(
+                invites.creator_token_hash if rematch_of is None else rematch_of.creator_token_hash
+            ),
             invites=invites.stored,
         )
         record = self._with_created_answer(record)

@@ -60,6 +60,7 @@ from .auth import (
 )
 from .clocks import now, now_ms
 from .dispatch import WebhookSender
+from .game_ids import new_game_id
 from .participant_seats import ParticipantSeats
 from .payloads import CreateGameRequest, SeatRequest
 from .problems import (
@@ -70,7 +71,7 @@ from .problems import (
     unprocessable,
 )
 from .records.document import Reason, known_reason
-from .service import GameService, fingerprint, new_game_id
+from .service import GameService, fingerprint
 from .tournament_payloads import (
     MAX_TOURNAMENT_GAMES,
     CreatedParticipant,

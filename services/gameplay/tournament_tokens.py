@@ -9,7 +9,7 @@ import hmac
 from services.store import GameRecord
 
 from .auth import derived_token
-from .service import created_game_id
+from .game_ids import created_game_id
 from .tournament_payloads import StoredTournament
 
 
