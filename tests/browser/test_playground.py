@@ -311,3 +311,42 @@ def test_a_lost_solo_game_says_who_won(page, playground_url):
     ]
     assert page.text_content("#result-summary") == result["summary"]
     assert page.console.errors == []
+
+
+def test_play_again_seats_the_player_in_the_rematch(page, playground_url):
+    """A finished game's "Play again" asks for the rematch with every seat the tab holds,
+    and opens it: the same table with the seats turned by one, the player's seat kept."""
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={
+            "game": "sky-islands",
+            "seats": [{"name": "Ann"}, {"name": "Robo", "bot": "random"}],
+            "seed": 8,
+        },
+        timeout=10,
+    ).json()
+    token = created["seats"][0]["token"]
+    resigned = httpx.post(
+        f"{playground_url}/v1/games/{created['id']}/resign",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    assert resigned.status_code == 200, resigned.text
+    page.goto(f"{playground_url}/play#game={created['id']}&token={token}")
+    page.wait_for_selector("#rematch-button", state="visible")
+    page.click("#rematch-button")
+    deadline = time.monotonic() + 20
+    while created["id"] in page.evaluate("location.hash"):
+        assert time.monotonic() < deadline, "the rematch did not open"
+        time.sleep(0.1)
+    page.wait_for_selector("#board svg")
+    rematch_id = re.fullmatch(r"#game=([a-z2-7]{24})", page.evaluate("location.hash")).group(1)
+    rematch = spectator_document(playground_url, rematch_id)
+    assert rematch["status"] == "active"
+    assert [seat["name"] for seat in rematch["seats"]] == ["Robo", "Ann"]
+    assert page.input_value("#viewer-select") == "1", "the page plays Ann's new seat"
+    assert page.is_hidden("#rematch-button") and page.console.errors == []
+
+    page.goto(f"{playground_url}/play#game={created['id']}")
+    page.wait_for_selector("#result-panel", state="visible")
+    assert page.is_visible("#rematch-button"), "the tab still holds Ann's first seat"

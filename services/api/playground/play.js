@@ -526,6 +526,7 @@
     $("game-status").textContent = statusText(document_);
     if (firstLook) viewerOptions();
     if (document_.result) showResult(document_.result);
+    $("rematch-button").hidden = !offersRematch(document_);
     $("board-summary").textContent = boardSummary(document_);
     followTheTurn(document_);
   }
@@ -929,12 +930,42 @@
     $("result-panel").hidden = false;
   }
 
+  // A finished game this tab holds a seat of, unless a tournament pairs its next games.
+  function offersRematch(document_) {
+    const tournament = document_.tags.some((tag) => tag.startsWith("tournament:"));
+    return document_.status === "finished" && Object.keys(table.tokens).length > 0 && !tournament;
+  }
+
+  // Play again: each seat this tab holds asks for its seat in the same rematch, which
+  // starts once every player has asked (here at once, when the tab holds them all).
+  async function rematch() {
+    const button = $("rematch-button");
+    button.disabled = true;
+    showError("table-error", null);
+    try {
+      const tokens = {};
+      let id = null;
+      for (const token of Object.values(table.tokens)) {
+        const joined = await api(gamePath("/rematch"), { method: "POST", token });
+        tokens[joined.seat] = joined.token;
+        id = joined.id;
+      }
+      remember(id, tokens);
+      location.hash = `game=${id}`;
+    } catch (error) {
+      showError("table-error", error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
   // --- wiring ------------------------------------------------------------------------------
 
   $("create-form").addEventListener("submit", createGame);
   $("watch-form").addEventListener("submit", watchGame);
   $("moves-filter").addEventListener("input", applyFilter);
   $("resume-copy").addEventListener("click", copyResume);
+  $("rematch-button").addEventListener("click", rematch);
   $("leave-button").addEventListener("click", () => {
     location.hash = "";
   });
