@@ -147,8 +147,9 @@ async def replace_seat_token(request: Request, path: GameSeatPath) -> Response:
     "until the last player has asked, as a game with open seats does (the creator may "
     "fill a seat with a bot or cancel it). Asking again answers the same seat and token. "
     "The ask that creates it counts as a game created without an API key from its "
-    "address (429 too_many_games_created). 409 game_not_finished, rematch_not_offered "
-    "(a tournament's table); 403 not_a_player (an API key or a creator token); 410 "
+    "address (429 too_many_games_created). Only for games created without an API key: "
+    "a platform's games (tournament tables included) are 409 rematch_not_offered. 409 "
+    "game_not_finished; 403 not_a_player (an API key or a creator token); 410 "
     "invite_expired once the rematch's invites have expired (SKYPORT_INVITE_TTL).",
     tag="seats",
     security=BEARER,

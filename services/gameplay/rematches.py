@@ -2,16 +2,19 @@
 
 A player of a finished game (its seat token) asks for the rematch. The first ask creates
 it: the same game, options, tags, clock, leave policy and webhooks, made by the first
-game's creator (listed, read and managed as the first game was, its creator token
-included), with a new seed and the seats turned by one, so that the first game's seat 1
-sits first. Bots keep their seats. Every player's seat is open, and each ask claims the
-asker's seat under their name: the rematch waits, as any game with open seats does, and
-starts when the last player has asked (or the creator has filled the rest with bots).
+game's creator (its creator token manages it too), with a new seed and the seats turned
+by one, so that the first game's seat 1 sits first. Bots keep their seats. Every
+player's seat is open, and each ask claims the asker's seat under their name: the
+rematch waits, as any game with open seats does, and starts when the last player has
+asked (or the creator has filled the rest with bots).
 
 Every ask names the same game: its id and its seats' invite codes are derived from the
 first game's id (as a creation with an Idempotency-Key derives them), and each seat's
-token from its claim, so asking again answers the same token. A tournament's table is
-paired by its tournament, and has no rematch.
+token from its claim, so asking again answers the same token.
+
+Only games created without an API key have rematches: a platform makes its own games (a
+player of one could otherwise create games under the platform's key, outside its
+matchmaking), and a tournament pairs its tables.
 
 A rematch counts as a game created without an API key from the address of the player
 whose ask created it (`creation_quota`): otherwise resigning and asking again would
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from services.store import GameRecord, GameStatus
+from services.store import KEY_SCOPE_PREFIX, GameRecord, GameStatus
 
 from .auth import Credentials, hash_secret, holds_creator_token, seat_of
 from .game_ids import created_game_id
@@ -64,10 +67,9 @@ def rematch_seat(seat: int, players: int) -> int:
     return (seat - 1) % players
 
 
-def rematch_request(first: GameRecord, key_webhook: str | None) -> CreateGameRequest:
+def rematch_request(first: GameRecord) -> CreateGameRequest:
     """The first game's creation, played again: the same settings, a new seed, the seats
-    turned by one, every player's seat open. The creator's own webhook (`key_webhook`,
-    set for its API key) is added again by the creation itself."""
+    turned by one, every player's seat open."""
     seats = [first.seats[(seat + 1) % first.players] for seat in range(first.players)]
     policy = first.leave_policy or {}
     return CreateGameRequest(
@@ -78,7 +80,7 @@ def rematch_request(first: GameRecord, key_webhook: str | None) -> CreateGameReq
         ],
         options=first.options,
         tags=first.tags,
-        webhook_url=next((url for url in first.webhooks if url != key_webhook), None),
+        webhook_url=first.webhooks[0] if first.webhooks else None,
         webhook_events=first.webhook_events,
         clock=ClockRequest(**first.clock_rules) if first.clock_rules else None,
         on_leave=policy.get("on_leave"),
@@ -131,7 +133,7 @@ class RematchDesk:
         right after storing the rematch left undone."""
         service = self.service
         maker = Credentials(None, who.client_ip, platform=True, acting_for=first.creator)
-        request = rematch_request(first, service.key_webhooks.get(first.creator))
+        request = rematch_request(first)
         quota = service.creation_quota
         rematch_id = created_game_id(first.creator, key)
         if quota is not None and await service.store.version_and_status(rematch_id) is None:
@@ -160,6 +162,11 @@ def _check_offered(first: GameRecord) -> None:
         raise conflict(
             "rematch_not_offered",
             "This game is a tournament's table: its tournament pairs the next games.",
+        )
+    if first.creator.startswith(KEY_SCOPE_PREFIX):
+        raise conflict(
+            "rematch_not_offered",
+            "This game was created by a platform's API key: the platform makes its next games.",
         )
     if first.status is not GameStatus.FINISHED:
         raise conflict(

@@ -119,7 +119,7 @@ def test_the_rematch_keeps_the_first_games_creator_and_settings(api):
     refused(ask(api.client, created["id"], guest), 409, "game_not_waiting")
 
 
-def test_only_a_player_of_a_finished_game_that_no_tournament_plays_asks(api):
+def test_only_a_player_of_a_finished_game_no_platform_made_asks(api):
     created = api.create()
     tokens = [seat["token"] for seat in created["seats"]]
     refused(ask(api.client, created["id"], tokens[0]), 409, "game_not_finished")
@@ -128,6 +128,12 @@ def test_only_a_player_of_a_finished_game_that_no_tournament_plays_asks(api):
     refused(ask(api.client, created["id"], "sps_not-a-seat"), 401, "invalid_token")
     refused(ask(api.client, created["id"], api.platform_key), 403, "not_a_player")
     refused(ask(api.client, "a" * 24, tokens[0]), 404, "game_not_found")
+
+    platforms = api.create(headers=api.auth(api.platform_key))
+    finished(api, platforms)
+    refused(
+        ask(api.client, platforms["id"], platforms["seats"][1]["token"]), 409, "rematch_not_offered"
+    )
 
     table = api.create(tags=[f"tournament:{'b' * 24}"], headers=api.auth(api.platform_key))
     finished(api, table)
