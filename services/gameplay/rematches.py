@@ -27,7 +27,7 @@ import hmac
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from services.store import KEY_SCOPE_PREFIX, GameRecord, GameStatus
 
@@ -105,7 +105,8 @@ class RematchDesk:
         rematch_id = await self._made(first, who, key)
         record = await self.load(rematch_id)
         new_seat = rematch_seat(seat, first.players)
-        claim = ClaimSeatRequest(
+        # Not validated again: the name was checked when the first game took it.
+        claim = ClaimSeatRequest.model_construct(
             code=derived_code(record.token_salt, first.creator, key, new_seat),
             name=first.seats[seat].name,
         )
@@ -133,7 +134,14 @@ class RematchDesk:
         right after storing the rematch left undone."""
         service = self.service
         maker = Credentials(None, who.client_ip, platform=True, acting_for=first.creator)
-        request = rematch_request(first)
+        try:
+            request = rematch_request(first)
+        except ValidationError as error:
+            # Settings stored by an earlier release that this one no longer takes.
+            raise conflict(
+                "rematch_not_offered",
+                f"The first game's settings are no longer accepted: {error.errors()[0]['msg']}.",
+            ) from None
         quota = service.creation_quota
         rematch_id = created_game_id(first.creator, key)
         if quota is not None and await service.store.version_and_status(rematch_id) is None:

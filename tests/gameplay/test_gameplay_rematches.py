@@ -4,12 +4,14 @@ each gets their own seat once."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from services.gameplay.auth import Credentials
 from services.gameplay.build import build_service
 from services.gameplay.payloads import CreateGameRequest
+from services.gameplay.problems import Problem
 from services.gameplay.seats import ClaimSeatRequest
 from services.gameplay.settings import Settings
 from services.store import GameRecord, GameStatus
@@ -110,3 +112,15 @@ async def test_the_rematch_is_the_first_games_creation_played_again(settings, ga
         ("Bot", "random", False),
         ("Ann", None, False),
     ]
+
+
+async def test_settings_this_release_no_longer_takes_refuse_the_rematch_clearly(gameplay):
+    game_id, tokens = await finished_game(gameplay)
+    record_key = gameplay.store.keys(game_id).record
+    meta = json.loads(await gameplay.store.redis.hget(record_key, "meta"))
+    meta["tags"] = ["a tag from an older release"]
+    await gameplay.store.redis.hset(record_key, "meta", json.dumps(meta))
+    with pytest.raises(Problem) as refused:
+        await gameplay.service.rematches.join(game_id, player(tokens[1]))
+    assert (refused.value.status, refused.value.code) == (409, "rematch_not_offered")
+    assert "no longer accepted" in refused.value.detail
