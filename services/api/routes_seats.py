@@ -8,6 +8,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gameplay.payloads import GameSummaryDocument
 from services.gameplay.rematches import RematchJoined
 from services.gameplay.seat_tokens import SeatTokenReplaced
 from services.gameplay.seats import (
@@ -161,6 +162,21 @@ async def rematch(request: Request, path: GamePath) -> Response:
     return json_response(joined)
 
 
+@operation(
+    "GET",
+    "/v1/games/{game_id}/rematch",
+    summary="The rematch of a finished game, once a player has asked for it, as anyone may "
+    "see it: its id, status and seats (open until their player asks), so that a player "
+    "sees that another is waiting before joining with POST. 404 no_rematch until a "
+    "player has asked; 409 game_not_finished, rematch_not_offered as for POST.",
+    tag="seats",
+    answers=(json_answer(200, GameSummaryDocument, "The rematch"),),
+    problems=(409,),
+)
+async def find_rematch(request: Request, path: GamePath) -> Response:
+    return json_response(await service(request).rematches.find(path.game_id))
+
+
 operations = [
     claim_seat,
     fill_seat,
@@ -168,4 +184,5 @@ operations = [
     cancel_game,
     replace_seat_token,
     rematch,
+    find_rematch,
 ]

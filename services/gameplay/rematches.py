@@ -34,10 +34,11 @@ from services.store import KEY_SCOPE_PREFIX, GameRecord, GameStatus
 from .auth import Credentials, hash_secret, holds_creator_token, seat_of
 from .game_ids import created_game_id
 from .invites import derived_code
-from .payloads import ClockRequest, CreateGameRequest, SeatRequest
-from .problems import conflict, forbidden, unauthorized
+from .payloads import ClockRequest, CreateGameRequest, GameSummaryDocument, SeatRequest
+from .problems import Problem, conflict, forbidden, unauthorized
 from .seats import ClaimSeatRequest, claim_token
 from .tournament_tags import tournaments_tagged
+from .visibility import seat_infos
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -126,6 +127,32 @@ class RematchDesk:
             name=claim.name,
             token=token,
             status=status,
+        )
+
+    async def find(self, game_id: str) -> GameSummaryDocument:
+        """The rematch of `game_id` as anyone may see it (its seats, open or taken, and
+        its status), so that a player sees that another asked for it before joining."""
+        first = await self.load(game_id)
+        _check_offered(first)
+        record = await self.service.store.load(
+            created_game_id(first.creator, rematch_key(first.id))
+        )
+        if record is None:
+            raise Problem(
+                404,
+                "no_rematch",
+                f"No player of game {first.id} has asked for its rematch yet; a player's "
+                "POST /v1/games/{id}/rematch makes it.",
+            )
+        return GameSummaryDocument(
+            id=record.id,
+            game=record.game,
+            status=record.status,
+            version=record.version,
+            seats=seat_infos(record),
+            tags=record.tags,
+            created_at=record.created_at,
+            updated_at=record.updated_at,
         )
 
     async def _made(self, first: GameRecord, who: Credentials, key: str) -> str:

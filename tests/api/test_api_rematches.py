@@ -49,6 +49,7 @@ def test_both_players_ask_and_the_rematch_starts_with_the_seats_turned(api):
         seats=[{"name": "Ann"}, {"name": "Bob"}], tags=["league"], seed=None, on_leave="end_game"
     )
     ann, bob = finished(api, created)
+    refused(api.client.get(f"/v1/games/{created['id']}/rematch"), 404, "no_rematch")
 
     first = joined(api.client, created["id"], ann)
     assert first["rematch_of"] == created["id"] and first["id"] != created["id"]
@@ -58,6 +59,10 @@ def test_both_players_ask_and_the_rematch_starts_with_the_seats_turned(api):
     assert waiting["you"] == 1 and waiting["status"] == "waiting"
     assert [seat["open"] for seat in waiting["seats"]] == [True, False]
     assert waiting["seats"][1]["name"] == "Ann" and waiting["tags"] == ["league"]
+
+    seen = api.client.get(f"/v1/games/{created['id']}/rematch").json()
+    assert (seen["id"], seen["status"]) == (first["id"], "waiting")
+    assert [(seat["name"], seat["open"]) for seat in seen["seats"]] == [("", True), ("Ann", False)]
 
     second = joined(api.client, created["id"], bob)
     assert second["id"] == first["id"]
@@ -140,10 +145,17 @@ def test_only_a_player_of_a_finished_game_no_platform_made_asks(api):
     refused(ask(api.client, table["id"], table["seats"][1]["token"]), 409, "rematch_not_offered")
 
 
+SEE = """query($id: ID!) { rematch(gameId: $id) { id status seats { name open } } }"""
+
+
 def test_graphql_asks_for_the_same_rematch(api, gql):
     created = api.create()
     ann, bob = finished(api, created)
+    assert gql.data(SEE, {"id": created["id"]}) == {"rematch": None}
     first = ask(api.client, created["id"], ann).json()
+    seen = gql.data(SEE, {"id": created["id"]})["rematch"]
+    assert seen["id"] == first["id"] and seen["status"] == "WAITING"
+    assert seen["seats"] == [{"name": "", "open": True}, {"name": "Player 0", "open": False}]
     answer = gql.data(REMATCH, {"id": created["id"]}, token=bob)["rematch"]
     assert answer["__typename"] == "RematchJoined"
     assert answer["gameId"] == first["id"] and answer["rematchOf"] == created["id"]

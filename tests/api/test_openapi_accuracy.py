@@ -269,6 +269,7 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
     assert call("get", f"{game}/states/0").status_code == 200
     assert call("get", f"{game}/record", headers=auth(tokens[1])).status_code == 200
     assert call("post", f"{game}/rematch", headers=auth(tokens[1])).status_code == 200
+    assert call("get", f"{game}/rematch").status_code == 200
     ended = call(
         "get",
         f"{game}/events",
