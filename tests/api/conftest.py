@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from own_redis import own_redis  # noqa: F401 (a fixture for the store's failure tests)
@@ -15,3 +16,16 @@ def receiver() -> Iterator[Receiver]:
     made = Receiver()
     yield made
     made.close()
+
+
+@pytest.fixture
+def limited(settings, games) -> Callable[..., Any]:
+    """A test client of an app with these settings changed (`limited(create_limit_per_ip=2)`)."""
+    from starlette.testclient import TestClient  # imported late: see the warning filter
+
+    from services.api.app import create_app
+
+    def make(**limits: Any) -> TestClient:
+        return TestClient(create_app(settings.model_copy(update=limits), games))
+
+    return make

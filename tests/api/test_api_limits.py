@@ -11,16 +11,6 @@ import pytest
 from services.api.app import create_app
 
 
-@pytest.fixture
-def limited(settings, games):
-    from starlette.testclient import TestClient
-
-    def make(**limits):
-        return TestClient(create_app(settings.model_copy(update=limits), games))
-
-    return make
-
-
 def test_requests_over_the_per_ip_limit_get_429_with_retry_after(limited):
     with limited(rate_limit_per_ip=5, rate_limit_per_token=0) as client:
         answers = [client.get("/v1/catalog") for _ in range(6)]

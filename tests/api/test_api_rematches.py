@@ -4,8 +4,6 @@ has asked."""
 
 from __future__ import annotations
 
-import pytest
-
 from services.gameplay.game_ids import created_game_id
 from services.gameplay.rematches import rematch_key
 
@@ -169,18 +167,6 @@ def test_graphql_asks_for_the_same_rematch(api, gql):
         "code": "game_not_finished",
         "message": "A rematch follows a finished game; this one is active.",
     }
-
-
-@pytest.fixture
-def limited(settings, games):
-    from starlette.testclient import TestClient
-
-    from services.api.app import create_app
-
-    def make(**limits):
-        return TestClient(create_app(settings.model_copy(update=limits), games))
-
-    return make
 
 
 def test_the_ask_that_creates_the_rematch_counts_as_a_game_created(limited):
