@@ -142,7 +142,7 @@ class RematchDesk:
                 404,
                 "no_rematch",
                 f"No player of game {first.id} has asked for its rematch yet; a player's "
-                "POST /v1/games/{id}/rematch makes it.",
+                f"POST /v1/games/{first.id}/rematch makes it.",
             )
         return GameSummaryDocument(
             id=record.id,
