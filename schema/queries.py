@@ -10,7 +10,7 @@ import orjson
 import strawberry
 from strawberry.scalars import JSON
 
-from services.gameplay.problems import Problem, bad_request
+from services.gameplay.problems import bad_request
 from services.gameplay.service import CURSOR, MAX_EVENTS_PAGE, MAX_GAMES_PAGE
 from services.store import GameStatus as StoreStatus
 
@@ -90,13 +90,8 @@ def build_query(types: GameTypes) -> type:
             "game_not_finished, rematch_not_offered (a game created with an API key)."
         )
         async def rematch(self, info: Info, game_id: strawberry.ID) -> GameSummary | None:
-            try:
-                summary = await info.context.service.rematches.find(str(game_id))
-            except Problem as problem:
-                if problem.code == "no_rematch":
-                    return None
-                raise
-            return GameSummary.of(summary)
+            found = await info.context.service.rematches.find(str(game_id))
+            return GameSummary.of(found.rematch) if found.rematch is not None else None
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
         async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves | None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gameplay.payloads import GameSummaryDocument
-from services.gameplay.rematches import RematchJoined
+from services.gameplay.rematches import RematchFound, RematchJoined
 from services.gameplay.seat_tokens import SeatTokenReplaced
 from services.gameplay.seats import (
     ClaimSeatRequest,
@@ -165,12 +164,12 @@ async def rematch(request: Request, path: GamePath) -> Response:
 @operation(
     "GET",
     "/v1/games/{game_id}/rematch",
-    summary="The rematch of a finished game, once a player has asked for it, as anyone may "
-    "see it: its id, status and seats (open until their player asks), so that a player "
-    "sees that another is waiting before joining with POST. 404 no_rematch until a "
-    "player has asked; 409 game_not_finished, rematch_not_offered as for POST.",
+    summary="The rematch of a finished game as anyone may see it: its id, status and seats "
+    "(open until their player asks), so that a player sees that another is waiting before "
+    "joining with POST; rematch null until a player has asked. 409 game_not_finished, "
+    "rematch_not_offered as for POST.",
     tag="seats",
-    answers=(json_answer(200, GameSummaryDocument, "The rematch"),),
+    answers=(json_answer(200, RematchFound, "The rematch, or null"),),
     problems=(409,),
 )
 async def find_rematch(request: Request, path: GamePath) -> Response:

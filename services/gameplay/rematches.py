@@ -35,13 +35,21 @@ from .auth import Credentials, hash_secret, holds_creator_token, seat_of
 from .game_ids import created_game_id
 from .invites import derived_code
 from .payloads import ClockRequest, CreateGameRequest, GameSummaryDocument, SeatRequest
-from .problems import Problem, conflict, forbidden, unauthorized
+from .problems import conflict, forbidden, unauthorized
 from .seats import ClaimSeatRequest, claim_token
 from .tournament_tags import tournaments_tagged
 from .visibility import seat_infos
 
 if TYPE_CHECKING:
     from .service import GameService
+
+
+class RematchFound(BaseModel):
+    rematch_of: str = Field(description="The finished game.")
+    rematch: GameSummaryDocument | None = Field(
+        description="Its rematch as anyone may see it (status, seats open or taken); null "
+        "until a player has asked for it."
+    )
 
 
 class RematchJoined(BaseModel):
@@ -129,31 +137,17 @@ class RematchDesk:
             status=status,
         )
 
-    async def find(self, game_id: str) -> GameSummaryDocument:
+    async def find(self, game_id: str) -> RematchFound:
         """The rematch of `game_id` as anyone may see it (its seats, open or taken, and
-        its status), so that a player sees that another asked for it before joining."""
+        its status), so that a player sees that another asked for it before joining; none
+        yet is an answer too, not a failure: apps poll for it."""
         first = await self.load(game_id)
         _check_offered(first)
         record = await self.service.store.load(
             created_game_id(first.creator, rematch_key(first.id))
         )
-        if record is None:
-            raise Problem(
-                404,
-                "no_rematch",
-                f"No player of game {first.id} has asked for its rematch yet; a player's "
-                f"POST /v1/games/{first.id}/rematch makes it.",
-            )
-        return GameSummaryDocument(
-            id=record.id,
-            game=record.game,
-            status=record.status,
-            version=record.version,
-            seats=seat_infos(record),
-            tags=record.tags,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-        )
+        rematch = _summary(record) if record is not None else None
+        return RematchFound(rematch_of=first.id, rematch=rematch)
 
     async def _made(self, first: GameRecord, who: Credentials, key: str) -> str:
         """The rematch's id, creating it (counted against the asker's address) if no one
@@ -175,6 +169,19 @@ class RematchDesk:
             await quota.take(who.client_ip)
         created, _ = await service.create_game(maker, request, key, rematch_of=first)
         return created.id
+
+
+def _summary(record: GameRecord) -> GameSummaryDocument:
+    return GameSummaryDocument(
+        id=record.id,
+        game=record.game,
+        status=record.status,
+        version=record.version,
+        seats=seat_infos(record),
+        tags=record.tags,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+    )
 
 
 def _asker(first: GameRecord, who: Credentials) -> int:

@@ -47,7 +47,9 @@ def test_both_players_ask_and_the_rematch_starts_with_the_seats_turned(api):
         seats=[{"name": "Ann"}, {"name": "Bob"}], tags=["league"], seed=None, on_leave="end_game"
     )
     ann, bob = finished(api, created)
-    refused(api.client.get(f"/v1/games/{created['id']}/rematch"), 404, "no_rematch")
+    none_yet = api.client.get(f"/v1/games/{created['id']}/rematch")
+    assert none_yet.status_code == 200
+    assert none_yet.json() == {"rematch_of": created["id"], "rematch": None}
 
     first = joined(api.client, created["id"], ann)
     assert first["rematch_of"] == created["id"] and first["id"] != created["id"]
@@ -58,7 +60,7 @@ def test_both_players_ask_and_the_rematch_starts_with_the_seats_turned(api):
     assert [seat["open"] for seat in waiting["seats"]] == [True, False]
     assert waiting["seats"][1]["name"] == "Ann" and waiting["tags"] == ["league"]
 
-    seen = api.client.get(f"/v1/games/{created['id']}/rematch").json()
+    seen = api.client.get(f"/v1/games/{created['id']}/rematch").json()["rematch"]
     assert (seen["id"], seen["status"]) == (first["id"], "waiting")
     assert [(seat["name"], seat["open"]) for seat in seen["seats"]] == [("", True), ("Ann", False)]
 

@@ -32,6 +32,7 @@
     failures: 0, // refreshes failed in a row (network, server), for the back-off
     retry: null, // timer of the next try after a failed refresh
     limitedUntil: 0, // Date.now() until which a 429's Retry-After asks us to wait
+    rematchAsked: null, // the open game, once its rematch has been looked up
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -407,6 +408,7 @@
     const seats = Object.keys(table.tokens).map(Number).sort((a, b) => a - b);
     table.viewer = seats.length ? seats[0] : null;
     table.document = null;
+    table.rematchAsked = null;
     $("start").hidden = true;
     $("table").hidden = false;
     $("game-id").textContent = id;
@@ -526,7 +528,7 @@
     $("game-status").textContent = statusText(document_);
     if (firstLook) viewerOptions();
     if (document_.result) showResult(document_.result);
-    $("rematch-button").hidden = !offersRematch(document_);
+    showRematch(document_);
     $("board-summary").textContent = boardSummary(document_);
     followTheTurn(document_);
   }
@@ -930,10 +932,23 @@
     $("result-panel").hidden = false;
   }
 
-  // A finished game this tab holds a seat of, unless a tournament pairs its next games.
-  function offersRematch(document_) {
-    const tournament = document_.tags.some((tag) => tag.startsWith("tournament:"));
-    return document_.status === "finished" && Object.keys(table.tokens).length > 0 && !tournament;
+  // Under a finished game this tab holds a seat of, once the service says it offers a
+  // rematch (rematch null: nobody has asked yet; 409: a platform's game has none).
+  async function showRematch(document_) {
+    const button = $("rematch-button");
+    if (document_.status !== "finished" || !Object.keys(table.tokens).length) {
+      button.hidden = true;
+      return;
+    }
+    if (table.rematchAsked === document_.id) return;
+    table.rematchAsked = document_.id;
+    try {
+      const found = await api(gamePath("/rematch"));
+      button.textContent = found.rematch ? "Join the rematch" : "Play again";
+      button.hidden = false;
+    } catch (error) {
+      button.hidden = true;
+    }
   }
 
   // Play again: each seat this tab holds asks for its seat in the same rematch, which
