@@ -18,6 +18,7 @@ from .connections import AFTER, Connection, Paging
 from .context import GraphQLContext
 from .cost import FIELD_COST, json_cost
 from .game_types import GameTypes
+from .lobby import LOBBY, LobbyGame
 from .selections import selects
 from .tournaments import resolve_my_tournament, resolve_tournament
 from .types import (
@@ -92,6 +93,22 @@ def build_query(types: GameTypes) -> type:
         async def rematch(self, info: Info, game_id: strawberry.ID) -> GameSummary | None:
             found = await info.context.service.rematches.find(str(game_id))
             return GameSummary.of(found.rematch) if found.rematch is not None else None
+
+        @strawberry.field(
+            description="Games of this kind waiting for players whose creators listed them "
+            "in the lobby (createGame with lobby: true), oldest first; an open seat shows its "
+            "invite code, for anyone to claim it with (mutation claimSeat)."
+        )
+        async def lobby(
+            self,
+            info: Info,
+            game: str,
+            first: Annotated[int, LOBBY.first_argument()] = 20,
+            after: Annotated[str | None, AFTER] = None,
+        ) -> Connection[LobbyGame]:
+            size, position = LOBBY.start(first, after)
+            listing = await info.context.service.lobby.listing(game, size, position)
+            return LOBBY.connection([LobbyGame.of(g) for g in listing.items], listing, position)
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")
         async def legal_moves(self, info: Info, game_id: strawberry.ID) -> LegalMoves | None:

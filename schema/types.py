@@ -461,8 +461,9 @@ class SeatInput:
     bot: str | None = strawberry.UNSET
     open: bool = strawberry.field(
         default=False,
-        description="An open seat: it gets an invite code (shown only to the creator) that "
-        "one player claims it with (claimSeat); the game waits until every one is filled.",
+        description="An open seat: it gets an invite code (shown only to the creator, and "
+        "in the lobby for a game listed there) that one player claims it with (claimSeat); "
+        "the game waits until every one is filled.",
     )
 
 
@@ -521,6 +522,11 @@ class CreateGameInput:
         default=strawberry.UNSET,
         description="How long open seats' invite codes are valid (60-604800 s; default "
         "SKYPORT_INVITE_TTL).",
+    )
+    lobby: bool = strawberry.field(
+        default=False,
+        description="List the game in the public lobby (query lobby) while it waits: anyone "
+        "sees its open seats' invite codes there and may claim one. Needs an open seat.",
     )
 
 

@@ -54,6 +54,7 @@ TAGS = {
     "moves": "Your legal moves, making a move, resigning.",
     "seats": "Open seats (claim one, fill one with a bot, a new invite), autopilot, a "
     "seat's new token, and a finished game's rematch.",
+    "lobby": "The public lobby: games waiting for players, with their open seats' codes.",
     "events": "A game's event log: a page of it, or a live Server-Sent Events stream.",
     "records": "Finished games: their records and their views at any version.",
     "tournaments": "Tournaments: create one, its standings, a participant's own rounds.",

@@ -123,6 +123,10 @@ class GameVersionPath(GamePath):
         return _no_game_has(raw, "version_not_found", detail)
 
 
+class LobbyPath(PathParams):
+    game: GameType = Field(description="A game id from the catalog.")
+
+
 # --- query ---------------------------------------------------------------------------
 
 
@@ -137,6 +141,13 @@ class PageQuery(QueryParams):
     """A listing's tag filter and cursor paging (games and records alike)."""
 
     tag: Tag | None = Field(default=None, description="Only this tag.")
+    limit: WholeNumber = Field(
+        default=20, ge=1, le=MAX_GAMES_PAGE, description="Page size (default 20)."
+    )
+    cursor: Cursor | None = Field(default=None, description="next_cursor of the previous page.")
+
+
+class LobbyQuery(QueryParams):
     limit: WholeNumber = Field(
         default=20, ge=1, le=MAX_GAMES_PAGE, description="Page size (default 20)."
     )

@@ -44,6 +44,14 @@ def reissued_code(salt: str, key_digest: str, seat: int, expires_ms: int) -> str
     return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
 
 
+def lobby_code(salt: str, seat: int) -> str:
+    """The invite code of an open seat of a game in the public lobby, which the lobby
+    shows to anyone: derived from the game's salt, so that the service, which keeps only
+    hashes, can show it."""
+    digest = _derived(salt, f"lobby invite\x00{seat}")
+    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+
+
 def stored_invite(code: str, expires_ms: int) -> str:
     """An invite as the store keeps it: "<expires unix ms>:<sha256 of the code>"."""
     return f"{expires_ms}:{code_hash(code)}"
@@ -116,8 +124,10 @@ def invites_for(
     idempotency_key: str | None,
     salt: str,
     expires_ms: int,
+    lobby: bool = False,
 ) -> Invites:
-    """Codes for the open seats among `seats`; nothing for a game without any."""
+    """Codes for the open seats among `seats`; nothing for a game without any. A game in
+    the lobby has lobby codes (`lobby_code`), shown to anyone."""
     open_seats = [index for index, seat in enumerate(seats) if seat.open]
     if not open_seats:
         return Invites()
@@ -127,5 +137,7 @@ def invites_for(
     else:
         codes = {seat: derived_code(salt, scope, idempotency_key, seat) for seat in open_seats}
         creator = TOKEN_PREFIX + _derived(salt, f"{scope}\x00{idempotency_key}\x00creator").hex()
+    if lobby:
+        codes = {seat: lobby_code(salt, seat) for seat in open_seats}
     stored = {seat: stored_invite(code, expires_ms) for seat, code in codes.items()}
     return Invites(codes, stored, creator)

@@ -178,7 +178,8 @@ class SeatRequest(Strict):
     open: StrictBool = Field(
         default=False,
         description="An open seat (without name or bot): it gets an invite code, shown "
-        "only to the creator, that one player claims it with (POST "
+        "only to the creator (and in the lobby, for a game listed there), that one player "
+        "claims it with (POST "
         "/v1/games/{id}/seats/{seat}/claim). The game waits (status waiting) until every "
         "open seat is claimed or filled with a bot by the creator.",
     )
@@ -315,6 +316,21 @@ class CreateGameRequest(Seeded):
         description="How long the open seats' invite codes are valid, in seconds (60 to "
         "604800); default SKYPORT_INVITE_TTL.",
     )
+    lobby: StrictBool = Field(
+        default=False,
+        description="List the game in the public lobby (GET /v1/lobby/{game}) while it "
+        "waits: anyone sees its open seats' invite codes there and may claim one. Needs an "
+        "open seat. The codes are the lobby's own: the creator gets the same ones.",
+        # Dumped only when set: the Idempotency-Key fingerprint of every other creation
+        # (and bulk request) stays what it was before the lobby existed.
+        exclude_if=lambda listed: listed is False,
+    )
+
+    @model_validator(mode="after")
+    def _lobby_has_open_seats(self) -> CreateGameRequest:
+        if self.lobby and not any(seat.open for seat in self.seats):
+            raise ValueError("lobby needs an open seat: the lobby lists a game's open seats")
+        return self
 
 
 ExpectedVersion = Annotated[StrictInt | None, Field(ge=0, le=MAX_VERSION)]
@@ -379,7 +395,7 @@ class CreatedSeat(SeatInfo):
         default=None,
         description="An open seat's invite code: single use, until invite_expires_at. "
         "Shown only here, to the creator, who passes it to the one player who may "
-        "claim the seat.",
+        "claim the seat (and in the lobby, for a game listed there).",
     )
 
 

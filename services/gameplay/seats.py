@@ -22,6 +22,7 @@ from services.ai.bot import levels_for
 from services.engine import seats_to_act
 from services.store import Clock, ClockRules, GameRecord, GameStatus, KeptAnswer, SeatRecord
 from services.store.seats import FillAnswers, FillOutcome, FillVerdict, OpenSeats
+from services.store.store import listing_member
 from services.store.webhooks_owed import cancelled_member, claimed_member, started_member
 
 from . import metrics
@@ -362,6 +363,7 @@ class SeatDesk:
             raise _not_waiting(current.status)
         metrics.GAMES_FINISHED.labels(game=record.game, how="cancelled").inc()
         log.info("game_cancelled", game_id=game_id)
+        await self._unlisted(record)
         # An aborted game changes no more: what its webhook reads is the record as read.
         aborted = replace(record, status=GameStatus.ABORTED, abort_reason=CANCELLED)
         await notifier.cancelled(aborted, CANCELLED)
@@ -434,9 +436,16 @@ class SeatDesk:
         """The last open seat was filled: the clocks run and a bot moves if it is first.
         `at_start`: the record at the version the game started at."""
         log.info("game_started", game_id=record.id)
+        await self._unlisted(record)
         await self.referee.notifier.started(at_start)
         await self.referee.deadlines.note(record)
         await self.referee.dispatcher.after_commit(record.id, record.version)
+
+    async def _unlisted(self, record: GameRecord) -> None:
+        """Out of the lobby, once it no longer waits (the lobby would pass over it, and
+        take it out, at its next look too)."""
+        if record.lobby:
+            await self.referee.store.unlist(record.game, [listing_member(record)])
 
 
 def claim_asked(seat: int, request: ClaimSeatRequest) -> dict[str, object]:

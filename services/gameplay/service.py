@@ -67,6 +67,7 @@ from .leavers import (
     on_autopilot,
 )
 from .listing import Listing
+from .lobby import LobbyDesk
 from .outages import StoreOutage
 from .parsed_states import ParsedStates
 from .payloads import (
@@ -245,6 +246,11 @@ class GameService:
         return RematchDesk(self, self._load)
 
     @cached_property
+    def lobby(self) -> LobbyDesk:
+        """The public lobby: listed games' open seats, for anyone to claim."""
+        return LobbyDesk(self.store, self.served)
+
+    @cached_property
     def seat_tokens(self) -> TokenDesk:
         """Taken seats' tokens replaced (lost or leaked)."""
         archived_ttl_ms = self.archive.ttl_ms if self.archive is not None else None
@@ -315,6 +321,7 @@ class GameService:
             idempotency_key=idempotency_key,
             salt=existing.token_salt,
             expires_ms=0,  # the codes only: the answer kept says when they expire
+            lobby=request.lobby,
         )
         return again.shown_in(self._created_answer(existing, replayed)), True
 
@@ -412,6 +419,7 @@ class GameService:
             webhook_events=list(dict.fromkeys(request.webhook_events)),
             clock_rules=request.clock.model_dump() if request.clock else None,
             clock=first_clock(request, game, state),
+            lobby=request.lobby,
         )
 
     def invites(
@@ -426,6 +434,7 @@ class GameService:
             idempotency_key=idempotency_key,
             salt=salt,
             expires_ms=now_ms() + ttl_ms,
+            lobby=request.lobby,
         )
 
     def _with_created_answer(self, record: GameRecord) -> GameRecord:

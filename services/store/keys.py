@@ -76,6 +76,11 @@ class IndexKeys:
     def by_tag(self, creator: str, tag: str) -> str:
         return f"{self.prefix}:listing:{creator}:tag:{tag}"
 
+    def lobby(self, game: str) -> str:
+        """The public lobby of `game`: its waiting games listed there by their creators,
+        of whatever creator."""
+        return f"{self.prefix}:lobby:{game}"
+
     @property
     def clocks(self) -> str:
         """Sorted set: game id scored by the unix ms its first running clock runs out."""

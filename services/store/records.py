@@ -99,6 +99,9 @@ class GameRecord:
     field `seat:<seat>` of its own (its `SeatRecord`), which overrides `meta`'s."""
     started: GameStart | None = None
     """Set when a game that waited for players started (never for one created active)."""
+    lobby: bool = False
+    """Listed in the public lobby while it waits: its open seats' invite codes are shown
+    to anyone (`services.gameplay.lobby`)."""
     revision: int = 0
     """Counts the record's changes that are not moves (a status transition, a seat
     filled, leaving or stepping away): with `version`, it names what the record holds."""
@@ -123,6 +126,8 @@ class GameRecord:
             "leave_policy": self.leave_policy,
             "creator_token_hash": self.creator_token_hash,
         }
+        if self.lobby:
+            meta["lobby"] = True  # absent otherwise: older records read the same
         invites = {f"{INVITE_FIELD}{seat}": value for seat, value in self.invites.items()}
         started = {START_FIELD: self.started.to_json()} if self.started else {}
         return {
@@ -179,6 +184,7 @@ class GameRecord:
             abort_reason=fields.get("abort_reason"),
             invites=invites,
             started=GameStart.from_json(fields[START_FIELD]) if START_FIELD in fields else None,
+            lobby=meta.get("lobby", False),
             revision=int(fields.get(REVISION_FIELD, 0)),
         )
 
@@ -198,10 +204,10 @@ ARCHIVED_TOKEN_FIELD = "token:"
 """Prefix of the archived record's hash fields holding a seat's replaced token's hash
 (`token:<seat>`), which overrides the seat's in the archive's list of token hashes."""
 START_FIELD = "started"
+"""The record's hash field holding its `GameStart` once a waiting game started."""
 REVISION_FIELD = "rev"
 """The record's hash field counting its changes other than moves (absent: none yet).
 Every script that writes the record otherwise increments it."""
-"""The record's hash field holding its `GameStart` once a waiting game started."""
 MAX_SEATS = 8
 """Most seats a game may have (the create request's bound)."""
 

@@ -221,23 +221,50 @@ class GameStore:
     async def add_to_indexes(self, record: GameRecord) -> None:
         """List the game for the API key that created it (itself, or by a tournament of
         its): in that key's own indexes. A game created without a key is listed by
-        nobody, so it is in no index."""
+        nobody, so it is in none of those; and in the public lobby if it asked to be
+        and still waits for players."""
         creator = record.creator
-        if not creator.startswith(KEY_SCOPE_PREFIX):
+        indexes = []
+        if creator.startswith(KEY_SCOPE_PREFIX):
+            indexes = [self.index.all(creator), self.index.by_game(creator, record.game)]
+            indexes += [self.index.by_tag(creator, tag) for tag in record.tags]
+        if record.lobby and record.status is GameStatus.WAITING:
+            indexes.append(self.index.lobby(record.game))
+        if not indexes:
             return
-        member = f"{_created_ms(record.created_at):015d}:{record.id}"
-        indexes = [self.index.all(creator), self.index.by_game(creator, record.game)]
-        indexes += [self.index.by_tag(creator, tag) for tag in record.tags]
+        member = listing_member(record)
         async with self.redis.pipeline(transaction=False) as pipe:
             for index in indexes:
                 pipe.zadd(index, {member: 0})
             await pipe.execute()
+
+    async def unlist(self, game: str, members: list[str]) -> None:
+        """Take games (their `listing_member`s) out of `game`'s lobby: started, cancelled
+        or gone."""
+        if members:
+            await self.redis.zrem(self.index.lobby(game), *members)
+
+    async def in_lobby(self, game: str, after: str | None, count: int) -> list[str]:
+        """Up to `count` members of `game`'s lobby, oldest first, after member `after`."""
+        lower = f"({after}" if after else "-"
+        found = await self.redis.zrange(
+            self.index.lobby(game), lower, "+", bylex=True, offset=0, num=count
+        )
+        return cast(list[str], found)
 
     # --- reading ---------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameRecord | None:
         fields = cast(dict[str, str], await self.redis.hgetall(self.keys(game_id).record))
         return GameRecord.from_fields(fields) if fields else None
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        """Several games read in one round trip (None for each one that is gone)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game_id in game_ids:
+                pipe.hgetall(self.keys(game_id).record)
+            rows = cast(list[dict[str, str]], await pipe.execute())
+        return [GameRecord.from_fields(fields) if fields else None for fields in rows]
 
     async def version_and_status(self, game_id: str) -> tuple[int, GameStatus] | None:
         found = await self.redis.hmget(self.keys(game_id).record, "version", "status")
@@ -537,6 +564,12 @@ def _deadline(clock: str | None) -> int | None:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def listing_member(record: GameRecord) -> str:
+    """The game as the listing indexes hold it: `<created ms>:<id>`, so that they sort
+    by creation."""
+    return f"{_created_ms(record.created_at):015d}:{record.id}"
 
 
 def _created_ms(created_at: str) -> int:

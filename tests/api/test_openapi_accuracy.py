@@ -270,6 +270,8 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
     assert call("get", f"{game}/record", headers=auth(tokens[1])).status_code == 200
     assert call("post", f"{game}/rematch", headers=auth(tokens[1])).status_code == 200
     assert call("get", f"{game}/rematch").status_code == 200
+    assert call("get", "/v1/lobby/hidden-numbers").status_code == 200
+    assert call("get", "/v1/lobby/no-such-game").status_code == 404
     ended = call(
         "get",
         f"{game}/events",
