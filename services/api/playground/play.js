@@ -6,6 +6,7 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const HUMAN = "human";
+  const OPEN = "open"; // a seat left to anyone in the lobby
   const RECONNECT_MS = 2000;
   const BACKOFF_MAX_S = 30; // a failed refresh is tried again after 1, 2, 4 … up to this
   const STALE_NOTE_MS = 8000;
@@ -155,6 +156,7 @@
     select.addEventListener("change", pickedGame);
     $("players-select").addEventListener("change", () => seatRows());
     pickedGame();
+    $("lobby-game").replaceChildren(...table.catalog.map((game) => option(game.id, game.title)));
   }
 
   const chosenGame = () => table.catalog.find((game) => game.id === $("game-select").value);
@@ -279,6 +281,11 @@
       who.setAttribute("aria-label", `Seat ${seat + 1} played by`);
       who.append(option(HUMAN, "Human (this page)", seat === 0));
       game.bot_levels.forEach((level, i) => who.append(option(level, `Bot: ${level}`, seat > 0 && i === 0)));
+      who.append(option(OPEN, "Open: anyone in the lobby"));
+      // An open seat is named by the player who takes it.
+      who.addEventListener("change", () => {
+        name.disabled = who.value === OPEN;
+      });
       row.append(element("span", `${seat + 1}`, "seat-number"), name, who);
       rows.push(row);
     }
@@ -290,9 +297,11 @@
     showError("start-error", null);
     const seats = [...$("seat-rows").children].map((row) => {
       const [name, who] = row.querySelectorAll("input, select");
+      if (who.value === OPEN) return { open: true };
       return who.value === HUMAN ? { name: name.value } : { name: name.value, bot: who.value };
     });
     const body = { game: $("game-select").value, seats };
+    if (seats.some((seat) => seat.open)) body.lobby = true;
     const options = chosenOptions();
     if (Object.keys(options).length) body.options = options;
     const seed = $("seed-input").value.trim();
@@ -340,6 +349,67 @@
     location.hash = `game=${id}`;
   }
 
+  // --- the lobby: games waiting for players, listed by their creators -------------------
+
+  async function loadLobby() {
+    const game = $("lobby-game").value;
+    if (!game) return;
+    const status = $("lobby-status");
+    status.textContent = "Looking…";
+    let page;
+    try {
+      page = await api(`/v1/lobby/${encodeURIComponent(game)}?limit=20`);
+    } catch (error) {
+      status.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+      return;
+    }
+    if (game !== $("lobby-game").value) return; // another game was picked meanwhile
+    $("lobby-list").replaceChildren(...page.games.map(lobbyEntry));
+    const count = page.games.length;
+    status.textContent = count
+      ? `${count} game${count === 1 ? "" : "s"} waiting for players.`
+      : "No game is waiting: create one with an open seat.";
+  }
+
+  function lobbyEntry(listed) {
+    const item = element("li");
+    const seats = listed.seats.map((seat) => (seat.open ? "(open)" : isolate(seat.name)));
+    const open = `${listed.open_seats} open seat${listed.open_seats === 1 ? "" : "s"}`;
+    const who = element("span", `${seats.join(", ")} · ${open}`, "who");
+    const button = element("button", "Join");
+    button.type = "button";
+    button.setAttribute("aria-label", `Join ${seats.join(", ")}`);
+    button.addEventListener("click", () => joinListed(listed, button));
+    item.append(who, button);
+    return item;
+  }
+
+  // Takes the first open seat the lobby shows a code for. Another player may take it
+  // first (409) or its invite may have run out (410): the list is then shown afresh.
+  async function joinListed(listed, button) {
+    const name = $("lobby-name").value.trim();
+    if (!name) {
+      $("lobby-status").textContent = "Give your name first.";
+      $("lobby-name").focus();
+      return;
+    }
+    const seat = listed.seats.find((candidate) => candidate.invite_code);
+    if (!seat) return;
+    button.disabled = true;
+    try {
+      const taken = await api(`/v1/games/${listed.id}/seats/${seat.seat}/claim`, {
+        method: "POST",
+        body: { code: seat.invite_code, name },
+      });
+      remember(listed.id, { ...recall(listed.id), [taken.seat]: taken.token });
+      location.hash = `game=${listed.id}`;
+    } catch (error) {
+      button.disabled = false;
+      await loadLobby();
+      $("lobby-status").textContent = `${error.message} (${error.code || "error"}). Pick another game.`;
+    }
+  }
+
   // Tokens live in this tab only (sessionStorage), so a reload keeps your seat.
   function remember(id, tokens) {
     sessionStorage.setItem(`skyport:${id}`, JSON.stringify(tokens));
@@ -364,6 +434,7 @@
       table.gameId = null;
       $("table").hidden = true;
       $("start").hidden = false;
+      loadLobby();
       return;
     }
     const id = match[1];
@@ -637,8 +708,13 @@
     }
     box.dataset.version = String(legal.version);
     const active = table.document === null || table.document.status === "active";
+    const waiting = table.document !== null && table.document.status === "waiting";
     if (!legal.moves.length) {
-      note.textContent = active ? "Waiting for the other players…" : "No more moves: the game is over.";
+      note.textContent = waiting
+        ? "Waiting for players to take the open seats…"
+        : active
+          ? "Waiting for the other players…"
+          : "No more moves: the game is over.";
       const inMoves = box.contains(document.activeElement);
       box.replaceChildren();
       filter.hidden = true;
@@ -981,6 +1057,8 @@
   $("moves-filter").addEventListener("input", applyFilter);
   $("resume-copy").addEventListener("click", copyResume);
   $("rematch-button").addEventListener("click", rematch);
+  $("lobby-refresh").addEventListener("click", loadLobby);
+  $("lobby-game").addEventListener("change", loadLobby);
   $("leave-button").addEventListener("click", () => {
     location.hash = "";
   });

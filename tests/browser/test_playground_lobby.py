@@ -1,0 +1,85 @@
+"""The lobby in a real browser: one player creates a game with a seat left open to the
+lobby and waits; another finds it on the start page, joins under their name, and both
+are playing the same game."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def opened_page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.errors = errors
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def host(browser) -> Iterator[object]:
+    yield from opened_page(browser)
+
+
+@pytest.fixture
+def guest(browser) -> Iterator[object]:
+    yield from opened_page(browser)
+
+
+def game_in_address(page, deadline: float) -> str:
+    while True:
+        found = re.fullmatch(r"#game=([a-z2-7]{24})", page.evaluate("location.hash"))
+        if found:
+            return found.group(1)
+        assert time.monotonic() < deadline, "no game opened"
+        time.sleep(0.05)
+
+
+def test_a_player_joins_an_open_seat_from_the_lobby(host, guest, playground_url):
+    deadline = time.monotonic() + 60
+    host.goto(f"{playground_url}/play")
+    host.wait_for_selector("#game-select option", state="attached")
+    host.select_option("#game-select", "sky-islands")
+    host.select_option("#players-select", "2")
+    host.select_option('select[name="seat-1-who"]', "open")
+    assert host.is_disabled('input[name="seat-1-name"]')
+    host.click("#create-button")
+    game_id = game_in_address(host, deadline)
+    host.wait_for_selector("#moves-note:has-text('Waiting for players to take the open seats')")
+    assert "waiting" in host.text_content("#game-status")
+
+    guest.goto(f"{playground_url}/play")
+    guest.wait_for_selector("#lobby-game option", state="attached")
+    guest.select_option("#lobby-game", "sky-islands")
+    entry = guest.locator("#lobby-list li").filter(has_text="1 open seat")
+    entry.wait_for()
+    assert "Player 1" in entry.text_content()
+    guest.fill("#lobby-name", "Gil")
+    entry.get_by_role("button", name=re.compile("^Join")).click()
+    assert game_in_address(guest, deadline) == game_id
+    guest.wait_for_selector("#board svg")
+    assert guest.input_value("#viewer-select") == "1", "the guest plays the seat it took"
+
+    document = httpx.get(f"{playground_url}/v1/games/{game_id}", timeout=10).json()
+    assert document["status"] == "active"
+    assert [seat["name"] for seat in document["seats"]] == ["Player 1", "Gil"]
+    # The host's page hears that the game started, without a reload.
+    host.wait_for_selector("#game-status:has-text('active')")
+
+    guest.goto(f"{playground_url}/play")
+    guest.select_option("#lobby-game", "sky-islands")
+    guest.wait_for_selector("#lobby-status:has-text('No game is waiting')")
+    assert guest.locator("#lobby-list li").count() == 0
+    assert host.errors == [] and guest.errors == []
