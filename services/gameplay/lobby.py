@@ -87,7 +87,7 @@ class LobbyDesk:
             members = await self.store.in_lobby(game, after, CHUNK)
             if not members:
                 break
-            records = await self.store.load_many([member.split(":", 1)[1] for member in members])
+            records = await self.store.load_listed([member.split(":", 1)[1] for member in members])
             gone = []
             for member, record in zip(members, records, strict=True):
                 after, scanned = member, scanned + 1

@@ -258,13 +258,22 @@ class GameStore:
         fields = cast(dict[str, str], await self.redis.hgetall(self.keys(game_id).record))
         return GameRecord.from_fields(fields) if fields else None
 
-    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
-        """Several games read in one round trip (None for each one that is gone)."""
+    async def load_listed(self, game_ids: list[str]) -> list[GameRecord | None]:
+        """Several games as a listing shows them, read in one round trip (None for each
+        one that is gone): their seats, invites, status and settings, but not their state
+        snapshot (up to 16 KB each) or the creation's answer, which are left empty."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
-                pipe.hgetall(self.keys(game_id).record)
-            rows = cast(list[dict[str, str]], await pipe.execute())
-        return [GameRecord.from_fields(fields) if fields else None for fields in rows]
+                pipe.hmget(self.keys(game_id).record, *SUMMARY_FIELDS)
+            rows = cast(list[list[str | None]], await pipe.execute())
+        records: list[GameRecord | None] = []
+        for row in rows:
+            fields = {name: value for name, value in zip(SUMMARY_FIELDS, row, strict=True) if value}
+            if "meta" not in fields:
+                records.append(None)
+                continue
+            records.append(GameRecord.from_fields({**fields, "state": ""}))
+        return records
 
     async def version_and_status(self, game_id: str) -> tuple[int, GameStatus] | None:
         found = await self.redis.hmget(self.keys(game_id).record, "version", "status")

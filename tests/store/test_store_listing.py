@@ -165,3 +165,34 @@ async def test_a_key_lists_only_the_games_it_created(store: GameStore):
             page = await store.list_games(creator=creator, **filters)  # type: ignore[arg-type]
             assert [g.id for g in page.games] == ids, (creator, filters)
     assert not await store.redis.exists(store.index.all("anonymous:127.0.0.1"))
+
+
+async def test_the_lobby_holds_listed_waiting_games_oldest_first_whoever_created_them(
+    store: GameStore,
+):
+    waiting = {"status": GameStatus.WAITING, "lobby": True}
+    await store.create(replace(record(1, creator="anonymous:1.2.3.4"), **waiting))
+    await store.create(replace(record(2), **waiting))
+    await store.create(replace(record(3), status=GameStatus.WAITING))  # not listed
+    await store.create(replace(record(4), lobby=True))  # listed, but created active
+    members = await store.in_lobby("toy", None, 10)
+    assert [member.split(":", 1)[1] for member in members] == ["g01", "g02"]
+    assert [m.split(":", 1)[1] for m in await store.in_lobby("toy", members[0], 10)] == ["g02"]
+    await store.unlist("toy", members[:1])
+    assert await store.in_lobby("toy", None, 10) == members[1:]
+
+
+async def test_listed_records_are_the_records_without_their_state(store: GameStore):
+    full = replace(
+        record(1),
+        status=GameStatus.WAITING,
+        seats=[SeatRecord("Ann"), SeatRecord("", open=True)],
+        invites={1: "99999999999999:abc"},
+        lobby=True,
+        clock_rules={"initial_seconds": 60.0, "increment_seconds": 0.0, "on_timeout": "forfeit"},
+    )
+    await store.create(full)
+    listed, gone = await store.load_listed(["g01", "g99"])
+    assert gone is None and listed is not None
+    assert listed == replace(await store.load("g01"), state="", created="", create_fingerprint="")
+    assert listed.lobby and listed.invites == {1: "99999999999999:abc"}
