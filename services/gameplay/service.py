@@ -929,14 +929,15 @@ class GameService:
 
     async def record(self, game_id: str, who: Credentials) -> ArchivedRecord:
         """The record of a finished game, for its seats and the API key that created it:
-        its JSON as kept (`record_json`), to serve as it is."""
-        archived = await self._archived(game_id)
+        its JSON as kept (`record_json`), to serve as it is. A caller without any token
+        is refused before the record is read (or made from the game's log)."""
         if who.bearer is None:
             raise unauthorized(
                 "seat_token_required",
                 "A game's record reveals its hidden information: send one of its seat tokens "
                 "or the API key that created it.",
             )
+        archived = await self._archived(game_id)
         if who.platform:
             if who.scope != archived.creator:
                 raise unauthorized(

@@ -99,6 +99,18 @@ def test_a_record_is_for_the_games_seats_and_the_key_that_created_it(api):
     assert record_of(api, "a" * 24, api.platform_key).json()["code"] == "game_not_found"
 
 
+def test_a_record_asked_without_a_token_is_refused_before_any_is_read(api, monkeypatch):
+    """Making a record reads a game's whole log: nobody without a token makes it do so."""
+    created = finished_game(api)
+
+    async def never(game_id: str):
+        raise AssertionError("the record was read for a caller without a token")
+
+    monkeypatch.setattr(api.client.app.state.service, "_archived", never)
+    refused = record_of(api, created["id"], None)
+    assert refused.status_code == 401 and refused.json()["code"] == "seat_token_required"
+
+
 def test_a_finished_game_can_be_stepped_through_version_by_version(api, hidden_numbers):
     created = finished_game(api, headers=api.auth(api.platform_key))
     game_id = created["id"]
