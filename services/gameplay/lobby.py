@@ -75,7 +75,9 @@ class LobbyDesk:
         `cursor` (a member of the lobby, as `Listing.cursors` gives them)."""
         if game not in self.served.games:
             known = ", ".join(sorted(self.served.games))
-            raise Problem(404, "not_found", f"No game {game!r} in the catalog; known: {known}.")
+            raise Problem(
+                404, "not_found", f"No game {game[:64]!r} in the catalog; known: {known}."
+            )
         if not 1 <= limit <= MAX_GAMES_PAGE:
             raise bad_request("invalid_query", f"limit must be from 1 to {MAX_GAMES_PAGE}.")
         items: list[LobbyGame] = []
