@@ -105,9 +105,12 @@ def build_query(types: GameTypes) -> type:
             game: str,
             first: Annotated[int, LOBBY.first_argument()] = 20,
             after: Annotated[str | None, AFTER] = None,
+            players: Annotated[
+                int | None, strawberry.argument(description="Only games of this many seats.")
+            ] = None,
         ) -> Connection[LobbyGame]:
             size, position = LOBBY.start(first, after)
-            listing = await info.context.service.lobby.listing(game, size, position)
+            listing = await info.context.service.lobby.listing(game, size, position, players)
             return LOBBY.connection([LobbyGame.of(g) for g in listing.items], listing, position)
 
         @strawberry.field(description="Your legal moves now; send any `move` back verbatim.")

@@ -148,6 +148,9 @@ class PageQuery(QueryParams):
 
 
 class LobbyQuery(QueryParams):
+    players: WholeNumber | None = Field(
+        default=None, ge=1, le=MAX_SEATS, description="Only games of this many seats."
+    )
     limit: WholeNumber = Field(
         default=20, ge=1, le=MAX_GAMES_PAGE, description="Page size (default 20)."
     )

@@ -17,7 +17,8 @@ from .params import LobbyPath, LobbyQuery
     "GET",
     "/v1/lobby/{game}",
     summary="Games of this kind waiting for players whose creators listed them in the "
-    "lobby (created with lobby: true), oldest first, each with its options, clock and "
+    "lobby (created with lobby: true), oldest first (players: only games of that many "
+    "seats), each with its options, clock and "
     "seats: an open seat shows its invite code, for anyone to claim it with (POST "
     "/v1/games/{game_id}/seats/{seat}/claim). Two players may pick the same seat: one gets "
     "it, the other 409 seat_taken and picks another. 404 for a game not in the catalog.",
@@ -25,7 +26,7 @@ from .params import LobbyPath, LobbyQuery
     answers=(json_answer(200, LobbyList, "A page of the lobby"),),
 )
 async def lobby(request: Request, path: LobbyPath, query: LobbyQuery) -> Response:
-    page = await service(request).lobby.page(path.game, query.limit, query.cursor)
+    page = await service(request).lobby.page(path.game, query.limit, query.cursor, query.players)
     return json_response(page)
 
 

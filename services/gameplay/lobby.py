@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from services.store import GameRecord, GameStatus, GameStore
+from services.store import MAX_SEATS, GameRecord, GameStatus, GameStore
 
 from .clocks import now_ms
 from .invites import code_hash, expiry_of, lobby_code
@@ -70,9 +70,12 @@ class LobbyDesk:
         self.store = store
         self.served = served
 
-    async def listing(self, game: str, limit: int, cursor: str | None) -> Listing[LobbyGame]:
-        """`limit` listed games of `game` with a seat to claim, oldest first, after
-        `cursor` (a member of the lobby, as `Listing.cursors` gives them)."""
+    async def listing(
+        self, game: str, limit: int, cursor: str | None, players: int | None = None
+    ) -> Listing[LobbyGame]:
+        """`limit` listed games of `game` with a seat to claim (of `players` seats, if
+        given), oldest first, after `cursor` (a member of the lobby, as
+        `Listing.cursors` gives them)."""
         if game not in self.served.games:
             known = ", ".join(sorted(self.served.games))
             raise Problem(
@@ -80,6 +83,8 @@ class LobbyDesk:
             )
         if not 1 <= limit <= MAX_GAMES_PAGE:
             raise bad_request("invalid_query", f"limit must be from 1 to {MAX_GAMES_PAGE}.")
+        if players is not None and not 1 <= players <= MAX_SEATS:
+            raise bad_request("invalid_query", f"players must be from 1 to {MAX_SEATS}.")
         items: list[LobbyGame] = []
         cursors: list[str] = []
         after, scanned = cursor, 0
@@ -97,6 +102,8 @@ class LobbyDesk:
                 if listed is None:
                     gone.append(member)
                     continue
+                if players is not None and len(listed.seats) != players:
+                    continue
                 items.append(listed)
                 cursors.append(member)
                 if len(items) > limit:
@@ -104,8 +111,10 @@ class LobbyDesk:
             await self.store.unlist(game, gone)
         return Listing.peeked(items, cursors, limit)
 
-    async def page(self, game: str, limit: int, cursor: str | None) -> LobbyList:
-        listing = await self.listing(game, limit, cursor)
+    async def page(
+        self, game: str, limit: int, cursor: str | None, players: int | None = None
+    ) -> LobbyList:
+        listing = await self.listing(game, limit, cursor, players)
         return LobbyList(games=listing.items, next_cursor=listing.next_cursor)
 
 

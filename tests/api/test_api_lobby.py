@@ -326,3 +326,20 @@ def test_a_creation_stored_before_the_lobby_existed_is_still_replayed(api):
         "invite_ttl_seconds": None,
     }
     assert record.create_fingerprint == fingerprint(older)
+
+
+def test_the_lobby_filters_by_the_number_of_seats(api, gql):
+    three = listed(api)
+    two = api.create(seats=[{"name": "Host"}, OPEN], lobby=True)
+    assert [game["id"] for game in lobby(api, players=3)["games"]] == [three["id"]]
+    assert [game["id"] for game in lobby(api, players=2)["games"]] == [two["id"]]
+    assert lobby(api, players=4)["games"] == []
+    assert [game["id"] for game in lobby(api)["games"]] == [three["id"], two["id"]]
+    refused(api.client.get(LOBBY, params={"players": 0}), 400, "invalid_query")
+    refused(api.client.get(LOBBY, params={"players": 9}), 400, "invalid_query")
+    query = """query($players: Int) { lobby(game: "hidden-numbers", players: $players) {
+      edges { node { id } } } }"""
+    edges = gql.data(query, {"players": 2})["lobby"]["edges"]
+    assert [edge["node"]["id"] for edge in edges] == [two["id"]]
+    wrong = gql(query, {"players": 99})
+    assert wrong["errors"][0]["extensions"]["code"] == "invalid_query"
