@@ -83,3 +83,24 @@ def test_a_player_joins_an_open_seat_from_the_lobby(host, guest, playground_url)
     guest.wait_for_selector("#lobby-status:has-text('No game is waiting')")
     assert guest.locator("#lobby-list li").count() == 0
     assert host.errors == [] and guest.errors == []
+
+
+def test_the_lobby_shows_a_games_clock_before_joining(guest, playground_url):
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={
+            "game": "dominion",
+            "seats": [{"name": "Timed host"}, {"open": True}],
+            "clock": {"initial_seconds": 600, "increment_seconds": 5},
+            "lobby": True,
+        },
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    guest.goto(f"{playground_url}/play")
+    guest.wait_for_selector("#lobby-game option", state="attached")
+    guest.select_option("#lobby-game", "dominion")
+    entry = guest.locator("#lobby-list li").filter(has_text="Timed host")
+    entry.wait_for()
+    assert "clock 10 min + 5 s" in entry.text_content()
+    assert guest.errors == []

@@ -376,12 +376,26 @@
     const seats = listed.seats.map((seat) => (seat.open ? "(open)" : isolate(seat.name)));
     const open = `${listed.open_seats} open seat${listed.open_seats === 1 ? "" : "s"}`;
     const who = element("span", `${seats.join(", ")} · ${open}`, "who");
+    const settings = lobbySettings(listed);
+    if (settings) who.append(element("small", settings, "hint"));
     const button = element("button", "Join");
     button.type = "button";
     button.setAttribute("aria-label", `Join ${seats.join(", ")}`);
     button.addEventListener("click", () => joinListed(listed, button));
     item.append(who, button);
     return item;
+  }
+
+  // What a player may want to know before joining: the clock and the options chosen.
+  function lobbySettings(listed) {
+    const parts = [];
+    const clock = listed.clock;
+    if (clock) parts.push(`clock ${clock.initial_seconds / 60} min + ${clock.increment_seconds} s`);
+    for (const [key, value] of Object.entries(listed.options)) {
+      const shown = Array.isArray(value) ? value.join(", ") : String(value);
+      parts.push(`${key.replace(/_/g, " ")}: ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`);
+    }
+    return parts.join(" · ");
   }
 
   // Takes the first open seat the lobby shows a code for. Another player may take it
