@@ -32,24 +32,21 @@ def new_code() -> str:
 
 
 def derived_code(salt: str, scope: str, idempotency_key: str, seat: int) -> str:
-    digest = _derived(salt, f"{scope}\x00{idempotency_key}\x00invite\x00{seat}")
-    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+    return _code_of(_derived(salt, f"{scope}\x00{idempotency_key}\x00invite\x00{seat}"))
 
 
 def reissued_code(salt: str, key_digest: str, seat: int, expires_ms: int) -> str:
     """The code of an invite the creator reissued with an Idempotency-Key (`key_digest`:
     the caller's and the key's), so that a retry answers it again. Its expiry is part of
     it: a key used again once it is forgotten gives a new code, not one that went astray."""
-    digest = _derived(salt, f"{key_digest}\x00reissued invite\x00{seat}\x00{expires_ms}")
-    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+    return _code_of(_derived(salt, f"{key_digest}\x00reissued invite\x00{seat}\x00{expires_ms}"))
 
 
 def lobby_code(salt: str, seat: int) -> str:
     """The invite code of an open seat of a game in the public lobby, which the lobby
     shows to anyone: derived from the game's salt, so that the service, which keeps only
     hashes, can show it."""
-    digest = _derived(salt, f"lobby invite\x00{seat}")
-    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
+    return _code_of(_derived(salt, f"lobby invite\x00{seat}"))
 
 
 def stored_invite(code: str, expires_ms: int) -> str:
@@ -74,6 +71,11 @@ def derived_claim_token(salt: str, idempotency_key: str, seat: int, request_prin
 
 def _derived(salt: str, message: str) -> bytes:
     return hmac.new(bytes.fromhex(salt), message.encode(), hashlib.sha256).digest()
+
+
+def _code_of(digest: bytes) -> str:
+    """A code spelled from the first bytes of a derived digest."""
+    return _shown("".join(CODE_ALPHABET[byte % 32] for byte in digest[:CODE_LENGTH]))
 
 
 def _shown(plain: str) -> str:
@@ -117,6 +119,15 @@ class Invites:
         return answer.model_copy(update={"seats": seats, "creator_token": self.creator_token})
 
 
+def _code_for(seat: int, salt: str, scope: str, idempotency_key: str | None, lobby: bool) -> str:
+    """An open seat's code: the lobby's, one derived from the creation's key, or random."""
+    if lobby:
+        return lobby_code(salt, seat)
+    if idempotency_key is not None:
+        return derived_code(salt, scope, idempotency_key, seat)
+    return new_code()
+
+
 def invites_for(
     seats: Sequence[SeatRequest],
     *,
@@ -132,12 +143,9 @@ def invites_for(
     if not open_seats:
         return Invites()
     if idempotency_key is None:
-        codes = {seat: new_code() for seat in open_seats}
         creator = new_token()
     else:
-        codes = {seat: derived_code(salt, scope, idempotency_key, seat) for seat in open_seats}
         creator = TOKEN_PREFIX + _derived(salt, f"{scope}\x00{idempotency_key}\x00creator").hex()
-    if lobby:
-        codes = {seat: lobby_code(salt, seat) for seat in open_seats}
+    codes = {seat: _code_for(seat, salt, scope, idempotency_key, lobby) for seat in open_seats}
     stored = {seat: stored_invite(code, expires_ms) for seat, code in codes.items()}
     return Invites(codes, stored, creator)
