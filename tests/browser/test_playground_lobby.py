@@ -47,6 +47,21 @@ def game_in_address(page, deadline: float) -> str:
         time.sleep(0.05)
 
 
+def open_lobby(page, url: str, game: str) -> None:
+    """The start page with `game`'s lobby picked."""
+    page.goto(f"{url}/play")
+    page.wait_for_selector("#lobby-game option", state="attached")
+    page.select_option("#lobby-game", game)
+
+
+def lobby_entry(page, url: str, game: str, text: str):
+    """The entry of `game`'s lobby that shows `text`, once it is drawn."""
+    open_lobby(page, url, game)
+    entry = page.locator("#lobby-list li").filter(has_text=text)
+    entry.wait_for()
+    return entry
+
+
 def test_a_player_joins_an_open_seat_from_the_lobby(host, guest, playground_url):
     deadline = time.monotonic() + 60
     host.goto(f"{playground_url}/play")
@@ -60,11 +75,7 @@ def test_a_player_joins_an_open_seat_from_the_lobby(host, guest, playground_url)
     host.wait_for_selector("#moves-note:has-text('Waiting for players to take the open seats')")
     assert "waiting" in host.text_content("#game-status")
 
-    guest.goto(f"{playground_url}/play")
-    guest.wait_for_selector("#lobby-game option", state="attached")
-    guest.select_option("#lobby-game", "sky-islands")
-    entry = guest.locator("#lobby-list li").filter(has_text="1 open seat")
-    entry.wait_for()
+    entry = lobby_entry(guest, playground_url, "sky-islands", "1 open seat")
     assert "Player 1" in entry.text_content()
     guest.fill("#lobby-name", "Gil")
     entry.get_by_role("button", name=re.compile("^Join")).click()
@@ -78,8 +89,7 @@ def test_a_player_joins_an_open_seat_from_the_lobby(host, guest, playground_url)
     # The host's page hears that the game started, without a reload.
     host.wait_for_selector("#game-status:has-text('active')")
 
-    guest.goto(f"{playground_url}/play")
-    guest.select_option("#lobby-game", "sky-islands")
+    open_lobby(guest, playground_url, "sky-islands")
     guest.wait_for_selector("#lobby-status:has-text('No game is waiting')")
     assert guest.locator("#lobby-list li").count() == 0
     assert host.errors == [] and guest.errors == []
@@ -97,10 +107,6 @@ def test_the_lobby_shows_a_games_clock_before_joining(guest, playground_url):
         timeout=10,
     )
     assert created.status_code == 201, created.text
-    guest.goto(f"{playground_url}/play")
-    guest.wait_for_selector("#lobby-game option", state="attached")
-    guest.select_option("#lobby-game", "dominion")
-    entry = guest.locator("#lobby-list li").filter(has_text="Timed host")
-    entry.wait_for()
+    entry = lobby_entry(guest, playground_url, "dominion", "Timed host")
     assert "clock 10 min + 5 s" in entry.text_content()
     assert guest.errors == []
