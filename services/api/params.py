@@ -137,25 +137,26 @@ class QueryParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class PagedQuery(QueryParams):
-    """A listing's cursor paging (games, records, the lobby)."""
+class PageQuery(QueryParams):
+    """A listing's tag filter and cursor paging (games and records alike)."""
 
+    tag: Tag | None = Field(default=None, description="Only this tag.")
     limit: WholeNumber = Field(
         default=20, ge=1, le=MAX_GAMES_PAGE, description="Page size (default 20)."
     )
     cursor: Cursor | None = Field(default=None, description="next_cursor of the previous page.")
 
 
-class PageQuery(PagedQuery):
-    """A listing's tag filter and cursor paging (games and records alike)."""
-
-    tag: Tag | None = Field(default=None, description="Only this tag.")
-
-
-class LobbyQuery(PagedQuery):
+class LobbyQuery(QueryParams):
+    # Not a PageQuery without its tag: a subclass would list limit and cursor first,
+    # and clients see the order (OpenAPI, the unknown_query_parameter message).
     players: WholeNumber | None = Field(
         default=None, ge=1, le=MAX_SEATS, description="Only games of this many seats."
     )
+    limit: WholeNumber = Field(
+        default=20, ge=1, le=MAX_GAMES_PAGE, description="Page size (default 20)."
+    )
+    cursor: Cursor | None = Field(default=None, description="next_cursor of the previous page.")
 
 
 class GameListQuery(PageQuery):
