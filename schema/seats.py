@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import strawberry
 from pydantic import ValidationError
 
-from services.gameplay import rematches, seat_tokens, seats
+from services.gameplay import lobby_join, rematches, seat_tokens, seats
 from services.gameplay.auth import check_idempotency_key
 from services.gameplay.problems import Problem
 
@@ -183,6 +183,37 @@ class SeatMutations:
             return invalid_input(error)
         try:
             taken, replayed = await context.service.seats.claim(str(game_id), seat, request, key)
+        except Problem as problem:
+            refused: SeatResult = _rejected_or_raise(problem)
+            return refused
+        return SeatTaken.of(taken, replayed)
+
+    @strawberry.mutation(
+        description="Take a seat in the lobby in one call: the first open seat of the "
+        "longest waiting listed game of this kind (players: only games of that many seats), "
+        "claimed under your name as with its invite code; the seat's token is shown once. A "
+        "seat another player takes first is passed over for the next one. Refused: "
+        "no_open_seat (no listed game has a seat to claim: create one with lobby: true), "
+        "seat_taken (8 seats in a row were taken first) (results); a game not in the "
+        "catalog is an error (not_found). With an idempotencyKey (send a random one) a "
+        "retry answers the same seat and token, even once the game has started."
+    )
+    async def join_lobby(
+        self,
+        info: Info,
+        game: str,
+        name: str,
+        players: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> SeatResult:
+        context = info.context
+        key = check_idempotency_key(idempotency_key)
+        try:
+            request = lobby_join.JoinLobbyRequest.model_validate({"name": name, "players": players})
+        except ValidationError as error:
+            return invalid_input(error)
+        try:
+            taken, replayed = await context.service.lobby_join.join(game, request, key)
         except Problem as problem:
             refused: SeatResult = _rejected_or_raise(problem)
             return refused

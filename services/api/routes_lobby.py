@@ -1,5 +1,5 @@
 """REST: the public lobby - games whose creators listed them, waiting for players, with
-their open seats' invite codes."""
+their open seats' invite codes - and joining it in one call."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gameplay.lobby import LobbyList
+from services.gameplay.lobby_join import JoinLobbyRequest
+from services.gameplay.seats import SeatTaken
 
-from .inputs import json_response, service
+from .inputs import idempotency_key, json_response, replay_headers, service
 from .operations import json_answer, operation
-from .params import LobbyPath, LobbyQuery
+from .params import IDEMPOTENCY_KEY, LobbyPath, LobbyQuery
 
 
 @operation(
@@ -30,4 +32,27 @@ async def lobby(request: Request, path: LobbyPath, query: LobbyQuery) -> Respons
     return json_response(page)
 
 
-operations = [lobby]
+@operation(
+    "POST",
+    "/v1/lobby/{game}/join",
+    summary="Take a seat in the lobby in one call: the first open seat of the longest "
+    "waiting listed game (players: only games of that many seats), claimed under your "
+    "name as with its invite code; returns the seat's token, once. A seat another player "
+    "takes first is passed over for the next one. 404 no_open_seat when no listed game "
+    "has a seat to claim (create one with lobby: true), 404 not_found for a game not in "
+    "the catalog, 409 seat_taken when 8 seats in a row were taken first. With an "
+    "Idempotency-Key (send a random one) a retry answers the same seat and token, even "
+    "once the game has started; another request under the key is 422 "
+    "idempotency_key_reused.",
+    tag="lobby",
+    headers=(IDEMPOTENCY_KEY,),
+    answers=(json_answer(200, SeatTaken, "Joined: the seat's token"),),
+    problems=(409,),
+)
+async def join_lobby(request: Request, path: LobbyPath, body: JoinLobbyRequest) -> Response:
+    key = idempotency_key(request)
+    taken, replayed = await service(request).lobby_join.join(path.game, body, key)
+    return json_response(taken, headers=replay_headers(replayed))
+
+
+operations = [lobby, join_lobby]

@@ -70,17 +70,21 @@ class LobbyDesk:
         self.store = store
         self.served = served
 
+    def check_game(self, game: str) -> None:
+        """404 not_found for a game not in the catalog."""
+        if game not in self.served.games:
+            known = ", ".join(sorted(self.served.games))
+            raise Problem(
+                404, "not_found", f"No game {game[:64]!r} in the catalog; known: {known}."
+            )
+
     async def listing(
         self, game: str, limit: int, cursor: str | None, players: int | None = None
     ) -> Listing[LobbyGame]:
         """`limit` listed games of `game` with a seat to claim (of `players` seats, if
         given), oldest first, after `cursor` (a member of the lobby, as
         `Listing.cursors` gives them)."""
-        if game not in self.served.games:
-            known = ", ".join(sorted(self.served.games))
-            raise Problem(
-                404, "not_found", f"No game {game[:64]!r} in the catalog; known: {known}."
-            )
+        self.check_game(game)
         if not 1 <= limit <= MAX_GAMES_PAGE:
             raise bad_request("invalid_query", f"limit must be from 1 to {MAX_GAMES_PAGE}.")
         if players is not None and not 1 <= players <= MAX_SEATS:

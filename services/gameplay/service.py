@@ -68,6 +68,7 @@ from .leavers import (
 )
 from .listing import Listing
 from .lobby import LobbyDesk
+from .lobby_join import LobbyJoin
 from .outages import StoreOutage
 from .parsed_states import ParsedStates
 from .payloads import (
@@ -249,6 +250,11 @@ class GameService:
     def lobby(self) -> LobbyDesk:
         """The public lobby: listed games' open seats, for anyone to claim."""
         return LobbyDesk(self.store, self.served)
+
+    @cached_property
+    def lobby_join(self) -> LobbyJoin:
+        """Taking the first open seat the lobby has, in one call."""
+        return LobbyJoin(self.store, self.lobby, self.seats)
 
     @cached_property
     def seat_tokens(self) -> TokenDesk:

@@ -81,6 +81,11 @@ class IndexKeys:
         of whatever creator."""
         return f"{self.prefix}:lobby:{game}"
 
+    def lobby_join(self, game: str, digest: str) -> str:
+        """The seat a join of `game`'s lobby under an Idempotency-Key (its digest) tried
+        last, so that a retry goes back to it."""
+        return f"{self.prefix}:lobby:{game}:join:{digest}"
+
     @property
     def clocks(self) -> str:
         """Sorted set: game id scored by the unix ms its first running clock runs out."""

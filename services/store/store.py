@@ -252,6 +252,17 @@ class GameStore:
         )
         return cast(list[str], found)
 
+    async def note_lobby_join(self, game: str, digest: str, note: str) -> None:
+        """Note the seat a lobby join under an Idempotency-Key is about to claim, for as
+        long as idempotency answers are kept."""
+        await self.redis.set(
+            self.index.lobby_join(game, digest), note, ex=self.lifetimes.idempotency
+        )
+
+    async def lobby_join(self, game: str, digest: str) -> str | None:
+        """What `note_lobby_join` noted last under that digest, if anything."""
+        return cast(str | None, await self.redis.get(self.index.lobby_join(game, digest)))
+
     # --- reading ---------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameRecord | None:

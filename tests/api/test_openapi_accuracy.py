@@ -219,6 +219,9 @@ def test_creations_declare_location_and_replays_idempotent_replayed(api, call, d
                 assert ("Idempotent-Replayed" in answer["headers"]) == takes_key, (path, status)
 
 
+IDEMPOTENT_JOIN = {"Idempotency-Key": "join-the-lobby-1"}
+
+
 def test_every_operation_answers_with_the_headers_it_declares(api, call):
     """A tour of the API with rate limits on: every answer's headers are checked."""
     key = auth(KEY)
@@ -272,6 +275,13 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
     assert call("get", f"{game}/rematch").status_code == 200
     assert call("get", "/v1/lobby/hidden-numbers").status_code == 200
     assert call("get", "/v1/lobby/no-such-game").status_code == 404
+    join = {"name": "Jo"}
+    assert call("post", "/v1/lobby/hidden-numbers/join", json=join).status_code == 404
+    api.create(seats=[{"name": "Host"}, {"open": True}], lobby=True)
+    joined = call("post", "/v1/lobby/hidden-numbers/join", json=join, headers=IDEMPOTENT_JOIN)
+    assert joined.status_code == 200
+    again = call("post", "/v1/lobby/hidden-numbers/join", json=join, headers=IDEMPOTENT_JOIN)
+    assert again.headers["idempotent-replayed"] == "true"
     ended = call(
         "get",
         f"{game}/events",

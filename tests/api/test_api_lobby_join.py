@@ -1,0 +1,209 @@
+"""Joining the lobby in one call (POST /v1/lobby/{game}/join, GraphQL joinLobby): the
+first open seat of the longest waiting listed game, a seat lost to another player passed
+over, and a retry under the same Idempotency-Key answered with the same seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.gameplay import lobby_join
+from services.gameplay.lobby_join import JoinLobbyRequest
+
+OPEN = {"open": True}
+JOIN = "/v1/lobby/hidden-numbers/join"
+
+
+def listed(api, seats: int = 3) -> dict:
+    return api.create(seats=[{"name": "Host"}] + [OPEN] * (seats - 1), lobby=True)
+
+
+def join(api, name: str = "Ann", key: str | None = None, path: str = JOIN, **body):
+    headers = {"Idempotency-Key": key} if key else {}
+    return api.client.post(path, json={"name": name, **body}, headers=headers)
+
+
+def joined(api, name: str = "Ann", key: str | None = None, **body) -> dict:
+    answer = join(api, name, key, **body)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def refused(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.json()["code"] == code, response.json()
+    return response.json()
+
+
+def in_lobby(api) -> list[str]:
+    return [game["id"] for game in api.client.get("/v1/lobby/hidden-numbers").json()["games"]]
+
+
+def steal_first_claims(api, monkeypatch, count: int) -> list[tuple[str, int]]:
+    """Before each of the join's first `count` claims, another player takes that seat."""
+    seats = api.client.app.state.service.seats
+    claim = seats.claim
+    stolen: list[tuple[str, int]] = []
+
+    async def raced(game_id, seat, request, key):
+        if len(stolen) < count:
+            stolen.append((game_id, seat))
+            await claim(game_id, seat, request.model_copy(update={"name": "Quick"}), None)
+        return await claim(game_id, seat, request, key)
+
+    monkeypatch.setattr(seats, "claim", raced)
+    return stolen
+
+
+def test_a_join_takes_the_first_open_seat_of_the_longest_waiting_game(api):
+    older, newer = listed(api), listed(api, seats=2)
+    ann = joined(api, "Ann")
+    assert (ann["id"], ann["seat"], ann["name"], ann["status"]) == (
+        older["id"],
+        1,
+        "Ann",
+        "waiting",
+    )
+    assert api.game(older["id"], ann["token"])["you"] == 1
+    bob = joined(api, "Bob")
+    assert (bob["id"], bob["seat"], bob["status"]) == (older["id"], 2, "active")
+    assert in_lobby(api) == [newer["id"]]
+    cy = joined(api, "Cy")
+    assert (cy["id"], cy["seat"], cy["status"]) == (newer["id"], 1, "active")
+    seats = api.game(older["id"])["seats"]
+    assert [seat["name"] for seat in seats] == ["Host", "Ann", "Bob"]
+    refused(join(api, "Dee"), 404, "no_open_seat")
+
+
+def test_a_join_asked_for_a_number_of_seats_takes_only_such_a_game(api):
+    listed(api, seats=3)
+    two = listed(api, seats=2)
+    answer = joined(api, players=2)
+    assert (answer["id"], answer["seat"]) == (two["id"], 1)
+    no_four = refused(join(api, players=4), 404, "no_open_seat")
+    assert "of 4 seats" in no_four["detail"] and "lobby: true" in no_four["detail"]
+
+
+def test_a_game_that_is_not_listed_is_never_joined(api):
+    api.create(seats=[{"name": "Host"}, OPEN])
+    api.create(game="sky-islands", seats=[{"name": "Host"}, OPEN], lobby=True)
+    refused(join(api), 404, "no_open_seat")
+
+
+def test_a_seat_another_player_takes_first_is_passed_over(api, monkeypatch):
+    first = listed(api, seats=2)
+    second = listed(api, seats=2)
+    stolen = steal_first_claims(api, monkeypatch, 1)
+    answer = joined(api, "Ann")
+    assert stolen == [(first["id"], 1)]
+    assert (answer["id"], answer["seat"]) == (second["id"], 1)
+    assert [seat["name"] for seat in api.game(first["id"])["seats"]] == ["Host", "Quick"]
+
+
+def test_a_join_gives_up_after_a_run_of_lost_seats(api, monkeypatch):
+    monkeypatch.setattr(lobby_join, "MAX_TRIES", 2)
+    listed(api, seats=2)
+    listed(api, seats=2)
+    kept = listed(api, seats=2)
+    steal_first_claims(api, monkeypatch, 2)
+    busy = refused(join(api), 409, "seat_taken")
+    assert "try again" in busy["detail"]
+    assert in_lobby(api) == [kept["id"]]  # the lost games started, and left the lobby
+
+
+def test_join_requests_it_cannot_answer_are_clear_4xx(api):
+    listed(api)
+    refused(join(api, path="/v1/lobby/no-such-game/join"), 404, "not_found")
+    refused(api.client.post(JOIN, json={}), 422, "invalid_request")
+    for bad in ({"players": 0}, {"players": 9}, {"players": "2"}, {"seat": 1}):
+        refused(join(api, **bad), 422, "invalid_request")
+    refused(join(api, name="\u202eevil"), 422, "invalid_seat_name")
+    refused(join(api, key="not a key!"), 400, "invalid_idempotency_key")
+    assert in_lobby(api) and api.game(in_lobby(api)[0])["status"] == "waiting"
+
+
+def test_a_retried_join_answers_the_same_seat_and_token(api):
+    created = listed(api)
+    first = join(api, "Ann", key="join-retry-1")
+    again = join(api, "Ann", key="join-retry-1")
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json()
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert "Idempotent-Replayed" not in first.headers
+    assert [seat["name"] for seat in api.game(created["id"])["seats"]][:2] == ["Host", "Ann"]
+    assert api.game(created["id"])["seats"][2]["open"]
+    refused(join(api, "Bea", key="join-retry-1"), 422, "idempotency_key_reused")
+    refused(join(api, "Ann", key="join-retry-1", players=3), 422, "idempotency_key_reused")
+    # Another key is another join: the next seat.
+    assert joined(api, "Ann", key="join-retry-2")["seat"] == 2
+
+
+def test_a_join_whose_answer_was_lost_gets_its_seat_after_the_game_left_the_lobby(api, monkeypatch):
+    """The first try took the seat but its answer never reached the player; the game then
+    started, so it is no longer in the lobby, and another listed game waits there. The
+    retry must answer the seat taken, not take a second one."""
+    service = api.client.app.state.service
+    first = listed(api, seats=2)
+    other = listed(api, seats=2)
+    claim = service.seats.claim
+
+    async def lost_answer(*args):
+        await claim(*args)
+        raise ConnectionResetError("the answer was lost")
+
+    monkeypatch.setattr(service.seats, "claim", lost_answer)
+    with pytest.raises(ConnectionResetError):
+        api.client.portal.call(
+            service.lobby_join.join, "hidden-numbers", JoinLobbyRequest(name="Ann"), "lost-join-1"
+        )
+    monkeypatch.setattr(service.seats, "claim", claim)
+    assert api.game(first["id"])["status"] == "active"
+    assert in_lobby(api) == [other["id"]]
+
+    retried = join(api, "Ann", key="lost-join-1")
+    assert retried.status_code == 200, retried.text
+    answer = retried.json()
+    assert (answer["id"], answer["seat"], answer["status"]) == (first["id"], 1, "active")
+    assert retried.headers.get("Idempotent-Replayed") == "true"
+    assert api.game(first["id"], answer["token"])["you"] == 1
+    assert in_lobby(api) == [other["id"]]
+
+
+def test_a_retry_whose_first_try_never_claimed_walks_the_lobby_again(api, monkeypatch):
+    service = api.client.app.state.service
+    created = listed(api, seats=2)
+
+    async def died(*args):
+        raise ConnectionResetError("died before the claim")
+
+    claim = service.seats.claim
+    monkeypatch.setattr(service.seats, "claim", died)
+    with pytest.raises(ConnectionResetError):
+        api.client.portal.call(
+            service.lobby_join.join, "hidden-numbers", JoinLobbyRequest(name="Ann"), "died-join-1"
+        )
+    monkeypatch.setattr(service.seats, "claim", claim)
+    answer = joined(api, "Ann", key="died-join-1")
+    assert (answer["id"], answer["seat"]) == (created["id"], 1)
+
+
+JOIN_LOBBY = """mutation($game: String!, $name: String!, $players: Int, $key: String) {
+  joinLobby(game: $game, name: $name, players: $players, idempotencyKey: $key) {
+    __typename ... on SeatTaken { gameId seat name token status replayed }
+    ... on Rejected { code message } } }"""
+
+
+def test_graphql_joins_the_lobby(api, gql):
+    created = listed(api, seats=2)
+    variables = {"game": "hidden-numbers", "name": "Gil", "key": "gql-join-1"}
+    taken = gql.data(JOIN_LOBBY, variables)["joinLobby"]
+    assert taken["__typename"] == "SeatTaken", taken
+    assert (taken["gameId"], taken["seat"], taken["status"]) == (created["id"], 1, "ACTIVE")
+    assert taken["replayed"] is False and taken["token"]
+    again = gql.data(JOIN_LOBBY, variables)["joinLobby"]
+    assert again == {**taken, "replayed": True}
+    empty = gql.data(JOIN_LOBBY, {"game": "hidden-numbers", "name": "Hal"})["joinLobby"]
+    assert (empty["__typename"], empty["code"]) == ("Rejected", "no_open_seat")
+    bad = gql.data(JOIN_LOBBY, {"game": "hidden-numbers", "name": "Hal", "players": 0})
+    assert bad["joinLobby"]["code"] == "invalid_request"
+    unknown = gql(JOIN_LOBBY, {"game": "no-such-game", "name": "Hal"})
+    assert unknown["errors"][0]["extensions"]["code"] == "not_found"
