@@ -110,3 +110,29 @@ def test_the_lobby_shows_a_games_clock_before_joining(guest, playground_url):
     entry = lobby_entry(guest, playground_url, "dominion", "Timed host")
     assert "clock 10 min + 5 s" in entry.text_content()
     assert guest.errors == []
+
+
+def test_one_click_takes_the_first_open_seat_and_says_when_there_is_none(guest, playground_url):
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={"game": "sky-lanterns", "seats": [{"name": "Host"}, {"open": True}], "lobby": True},
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    deadline = time.monotonic() + 60
+    lobby_entry(guest, playground_url, "sky-lanterns", "Host")
+    guest.fill("#lobby-name", "Gil")
+    guest.click("#lobby-quick")
+    assert game_in_address(guest, deadline) == game_id
+    guest.wait_for_selector("#board svg")
+    assert guest.input_value("#viewer-select") == "1", "the guest plays the seat it took"
+    document = httpx.get(f"{playground_url}/v1/games/{game_id}", timeout=10).json()
+    assert [seat["name"] for seat in document["seats"]] == ["Host", "Gil"]
+
+    open_lobby(guest, playground_url, "sky-lanterns")
+    guest.wait_for_selector("#lobby-status:has-text('No game is waiting')")
+    guest.click("#lobby-quick")
+    guest.wait_for_selector("#lobby-status:has-text('no_open_seat')")
+    # Chromium logs the 404 answer itself; nothing else may go wrong.
+    assert [error for error in guest.errors if "status of 404" not in error] == []

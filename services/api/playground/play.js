@@ -83,9 +83,10 @@
 
   const LIMITED_TRIES = 8;
 
-  async function api(path, { method = "GET", body, token, accept = "application/json" } = {}) {
+  async function api(path, { method = "GET", body, token, accept = "application/json", idempotencyKey } = {}) {
     const headers = { Accept: accept };
     if (token) headers.Authorization = `Bearer ${token}`;
+    if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     for (let attempt = 0; ; attempt += 1) {
       await waitOutTheLimit();
@@ -401,12 +402,8 @@
   // Takes the first open seat the lobby shows a code for. Another player may take it
   // first (409) or its invite may have run out (410): the list is then shown afresh.
   async function joinListed(listed, button) {
-    const name = $("lobby-name").value.trim();
-    if (!name) {
-      $("lobby-status").textContent = "Give your name first.";
-      $("lobby-name").focus();
-      return;
-    }
+    const name = lobbyName();
+    if (!name) return;
     const seat = listed.seats.find((candidate) => candidate.invite_code);
     if (!seat) return;
     button.disabled = true;
@@ -422,6 +419,49 @@
       await loadLobby();
       $("lobby-status").textContent = `${error.message} (${error.code || "error"}). Pick another game.`;
     }
+  }
+
+  // One call takes the first open seat of the longest waiting game. Its random key makes
+  // the retry after a lost answer (a network error) give back the seat it took, if any.
+  async function joinFirstOpen() {
+    const name = lobbyName();
+    if (!name) return;
+    const game = $("lobby-game").value;
+    const button = $("lobby-quick");
+    const key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    button.disabled = true;
+    $("lobby-status").textContent = "Joining…";
+    try {
+      let taken;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          taken = await api(`/v1/lobby/${encodeURIComponent(game)}/join`, {
+            method: "POST",
+            body: { name },
+            idempotencyKey: key,
+          });
+          break;
+        } catch (error) {
+          if (error instanceof ApiError || attempt >= 1) throw error;
+        }
+      }
+      remember(taken.id, { ...recall(taken.id), [taken.seat]: taken.token });
+      location.hash = `game=${taken.id}`;
+    } catch (error) {
+      await loadLobby();
+      $("lobby-status").textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function lobbyName() {
+    const name = $("lobby-name").value.trim();
+    if (!name) {
+      $("lobby-status").textContent = "Give your name first.";
+      $("lobby-name").focus();
+    }
+    return name;
   }
 
   // Tokens live in this tab only (sessionStorage), so a reload keeps your seat.
@@ -1072,6 +1112,7 @@
   $("resume-copy").addEventListener("click", copyResume);
   $("rematch-button").addEventListener("click", rematch);
   $("lobby-refresh").addEventListener("click", loadLobby);
+  $("lobby-quick").addEventListener("click", joinFirstOpen);
   $("lobby-game").addEventListener("change", loadLobby);
   $("leave-button").addEventListener("click", () => {
     location.hash = "";
