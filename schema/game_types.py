@@ -50,6 +50,10 @@ def build_game_types(views: ViewTypes) -> GameTypes:
             description="Why an aborted game was stopped ('cancelled by its creator', or what "
             "went wrong)."
         )
+        lobby: bool = strawberry.field(
+            description="Its creator listed it in the public lobby (createGame with lobby: "
+            "true): it is shown there while it waits for players."
+        )
 
         @classmethod
         def of(cls, document: payloads.GameDocument, rules: GameRules) -> "Game":
@@ -72,6 +76,7 @@ def build_game_types(views: ViewTypes) -> GameTypes:
                 created_at=document.created_at,
                 updated_at=document.updated_at,
                 abort_reason=document.abort_reason,
+                lobby=document.lobby,
             )
 
     def applied_view(root: "MoveApplied") -> view_union:

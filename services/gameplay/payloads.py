@@ -508,6 +508,11 @@ class GameDocument(BaseModel):
         description="Why an aborted game was stopped: 'cancelled by its creator' (a game "
         "that waited for players), or what went wrong.",
     )
+    lobby: bool = Field(
+        default=False,
+        description="Its creator listed it in the public lobby (created with lobby: true): "
+        "it is shown there, with its open seats' invite codes, while it waits for players.",
+    )
 
 
 class LegalMovesDocument(BaseModel):

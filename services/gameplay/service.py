@@ -496,6 +496,7 @@ class GameService:
             created_at=record.created_at,
             updated_at=record.updated_at,
             abort_reason=record.abort_reason if record.status is GameStatus.ABORTED else None,
+            lobby=record.lobby,
         )
 
     async def legal_moves(

@@ -74,11 +74,19 @@ def test_anyone_finds_a_listed_game_and_claims_its_seats_until_it_starts(api):
     assert api.game(created["id"], last.json()["token"])["you"] == 2
 
 
-def test_only_games_their_creator_listed_are_in_the_lobby_of_their_own_game(api):
-    api.create(seats=[{"name": "Host"}, OPEN])  # open seats, not listed
+def test_only_games_their_creator_listed_are_in_the_lobby_of_their_own_game(api, gql):
+    unlisted = api.create(seats=[{"name": "Host"}, OPEN])  # open seats, not listed
     other = api.create(game="sky-islands", seats=[{"name": "Host"}, OPEN], lobby=True)
     assert lobby(api)["games"] == []
     assert [game["id"] for game in lobby(api, "/v1/lobby/sky-islands")["games"]] == [other["id"]]
+    # The game itself says whether it is listed, before and after it starts.
+    assert (api.game(unlisted["id"])["lobby"], api.game(other["id"])["lobby"]) == (False, True)
+    query = "query($id: ID!) { game(id: $id) { lobby } }"
+    assert gql.data(query, {"id": other["id"]})["game"] == {"lobby": True}
+    assert gql.data(query, {"id": unlisted["id"]})["game"] == {"lobby": False}
+    code = lobby(api, "/v1/lobby/sky-islands")["games"][0]["seats"][1]["invite_code"]
+    assert claim(api, other["id"], 1, code).json()["status"] == "active"
+    assert api.game(other["id"])["lobby"] is True
 
 
 def test_a_listed_game_needs_an_open_seat(api):
