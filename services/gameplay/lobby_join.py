@@ -14,6 +14,8 @@ did. So a retried join never takes a second seat.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import orjson
 from pydantic import Field, StrictInt
 
@@ -144,14 +146,14 @@ class LobbyJoin:
             raise
 
 
+@dataclass(frozen=True)
 class _Note:
     """A join's Idempotency-Key, and what it notes before each claim."""
 
-    def __init__(self, game: str, digest: str, request_print: str, idempotency_key: str) -> None:
-        self.game = game
-        self.digest = digest
-        self.request_print = request_print
-        self.idempotency_key = idempotency_key
+    game: str
+    digest: str
+    request_print: str
+    idempotency_key: str
 
     def of(self, game_id: str, seat: int) -> str:
         return orjson.dumps(
