@@ -16,6 +16,13 @@ from .types import Seat
 
 LOBBY = Paging("lobby", CURSOR, MAX_GAMES_PAGE)
 
+PAGE_COST = 2_000
+"""A lobby page reads up to `lobby.SCAN_LIMIT` (500) games whatever it selects: a query
+holds at most 9, where each would be a request of its own over REST."""
+
+JOIN_COST = 2 * PAGE_COST
+"""A join reads up to two lobby pages and makes up to 8 claims: a document holds at most 4."""
+
 OPTIONS_COST = json_cost(2_000)
 """A game's options: a few settings, or a kingdom of ten card names."""
 

@@ -19,6 +19,7 @@ from .context import GraphQLContext
 from .cost import FIELD_COST, json_cost
 from .game_types import GameTypes
 from .lobby import LOBBY, LobbyGame
+from .lobby import PAGE_COST as LOBBY_PAGE_COST
 from .selections import selects
 from .tournaments import resolve_my_tournament, resolve_tournament
 from .types import (
@@ -97,7 +98,8 @@ def build_query(types: GameTypes) -> type:
         @strawberry.field(
             description="Games of this kind waiting for players whose creators listed them "
             "in the lobby (createGame with lobby: true), oldest first; an open seat shows its "
-            "invite code, for anyone to claim it with (mutation claimSeat)."
+            "invite code, for anyone to claim it with (mutation claimSeat).",
+            metadata={FIELD_COST: LOBBY_PAGE_COST},
         )
         async def lobby(
             self,

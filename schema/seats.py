@@ -15,7 +15,9 @@ from services.gameplay.auth import check_idempotency_key
 from services.gameplay.problems import Problem
 
 from .context import GraphQLContext
+from .cost import FIELD_COST
 from .inputs import invalid_input
+from .lobby import JOIN_COST
 from .mutations import _rejected_or_raise
 from .types import GameStatus, Rejected, status_of
 
@@ -196,7 +198,8 @@ class SeatMutations:
         "no_open_seat (no listed game has a seat to claim: create one with lobby: true), "
         "seat_taken (8 seats in a row were taken first) (results); a game not in the "
         "catalog is an error (not_found). With an idempotencyKey (send a random one) a "
-        "retry answers the same seat and token, even once the game has started."
+        "retry answers the same seat and token, even once the game has started.",
+        metadata={FIELD_COST: JOIN_COST},
     )
     async def join_lobby(
         self,

@@ -207,3 +207,31 @@ def test_graphql_joins_the_lobby(api, gql):
     assert bad["joinLobby"]["code"] == "invalid_request"
     unknown = gql(JOIN_LOBBY, {"game": "no-such-game", "name": "Hal"})
     assert unknown["errors"][0]["extensions"]["code"] == "not_found"
+
+
+def test_a_graphql_document_holds_few_lobby_pages_or_joins(api, gql):
+    """Each lobby page reads up to 500 games and each join up to 1,000 and 8 claims,
+    whatever they select: aliases must not make one request do dozens of them."""
+    listed(api, seats=3)
+    pages = " ".join(
+        f'p{n}: lobby(game: "hidden-numbers", first: 1) {{ __typename }}' for n in range(10)
+    )
+    answer = gql("query { " + pages + " }")
+    assert answer["errors"][0]["extensions"]["code"] == "query_too_costly", answer
+    few = " ".join(
+        f'p{n}: lobby(game: "hidden-numbers", first: 1) {{ __typename }}' for n in range(8)
+    )
+    assert "errors" not in gql("query { " + few + " }")
+    joins = " ".join(
+        f'j{n}: joinLobby(game: "hidden-numbers", name: "J{n}") {{ __typename }}' for n in range(5)
+    )
+    refused_joins = gql("mutation { " + joins + " }")
+    assert refused_joins["errors"][0]["extensions"]["code"] == "query_too_costly"
+    assert [seat["open"] for seat in api.game(in_lobby(api)[0])["seats"]] == [False, True, True]
+    two = " ".join(
+        f'j{n}: joinLobby(game: "hidden-numbers", name: "J{n}") {{ __typename }}' for n in range(2)
+    )
+    assert gql.data("mutation { " + two + " }") == {
+        "j0": {"__typename": "SeatTaken"},
+        "j1": {"__typename": "SeatTaken"},
+    }
