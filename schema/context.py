@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,9 @@ class GraphQLContext:
     """The graphql-transport-ws `connection_init` payload (WebSocket only)."""
     tournament_items: int = 0
     """Tournament tables, rounds and standings rows this answer holds so far."""
+    count_requests: Callable[[GraphQLContext, int], Awaitable[None]] | None = None
+    """Counts that many more requests of the caller against the rate limits, raising
+    `Problem` 429 rate_limited over one (None: no limits, as in tests that build no app)."""
 
     @property
     def service(self) -> GameService:

@@ -24,7 +24,7 @@ in a context manager, which cost more than the look-up they wrapped.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, ValidationRule, parse
@@ -37,6 +37,7 @@ from strawberry.types.execution import PreExecutionError
 
 from .cost import COST_BY_VARIABLES, CostCheck
 from .errors import SkyportSchema
+from .mutation_count import mutation_fields
 
 MAX_TEXT = 1_000_000
 """Characters of remembered documents, in all."""
@@ -50,6 +51,8 @@ class _Checked:
     cost_by_variables: bool = False
     """Its cost is over the limit with its variable sizes at their largest: checked with
     each request's variables (`cost.cost_check`)."""
+    mutations: dict[str | None, int] = field(default_factory=dict)
+    """By operation name: the mutations it makes (`mutation_count.mutation_fields`)."""
 
 
 class DocumentCache:
@@ -148,7 +151,9 @@ class DocumentCache:
                     schema, checked.document, context.operation_name, context.variables
                 )
                 errors = [costly] if costly is not None else []
-            return _failed(context, errors)
+        if not errors:
+            await _count_mutations(context, checked)
+        return _failed(context, errors)
 
 
 class CachedDocumentsSchema(SkyportSchema):
@@ -175,6 +180,21 @@ def _several_and_none_named(context: ExecutionContext, document: DocumentNode) -
         return False
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     return len(operations) > 1 and all(operation.name for operation in operations)
+
+
+async def _count_mutations(context: ExecutionContext, checked: _Checked) -> None:
+    """Each mutation past an operation's first counts as one more request against the
+    rate limits, before any of them runs (`schema.mutation_count`)."""
+    count_requests = getattr(context.context, "count_requests", None)
+    if count_requests is None:
+        return
+    name = context._provided_operation_name
+    made = checked.mutations.get(name)
+    if made is None:
+        made = checked.mutations[name] = mutation_fields(checked.document, name)
+    more = made - 1
+    if more > 0:
+        await count_requests(context.context, more)
 
 
 def _failed(context: ExecutionContext, errors: list[GraphQLError]) -> PreExecutionError | None:

@@ -7,8 +7,9 @@ request over a limit gets `429` with `Retry-After`. If Redis cannot be reached t
 limiter lets requests through (and logs it) rather than failing them twice.
 
 Every GraphQL operation sent over a WebSocket counts as one request too (see
-`services.api.graphql_ws`), and each replica caps the WebSockets one client IP holds
-open at once (`services.gameplay.per_client`).
+`services.api.graphql_ws`), and so does each mutation of an operation past its first
+(`schema.mutation_count`); each replica caps the WebSockets one client IP holds open at
+once (`services.gameplay.per_client`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 from redis.asyncio import Redis
@@ -65,7 +67,8 @@ class RateLimiter:
         """Whether any limit is set (both 0: every request goes through uncounted)."""
         return bool(self.per_ip or self.per_token)
 
-    async def check(self, client_ip: str, bearer: str | None) -> list[Quota]:
+    async def check(self, client_ip: str, bearer: str | None, count: int = 1) -> list[Quota]:
+        """Counts `count` requests of the client (and of its bearer token)."""
         window_index, reset = window_now(self.window)
         buckets = []
         if self.per_ip:
@@ -78,7 +81,7 @@ class RateLimiter:
         async with self.redis.pipeline(transaction=False) as pipe:
             for name, who, _ in buckets:
                 key = f"{self.prefix}:rl:{{{name}:{who}}}:{window_index}"
-                await self._count(keys=[key], args=[self.window * 1000], client=pipe)
+                await self._count(keys=[key], args=[self.window * 1000, count], client=pipe)
             counts = await pipe.execute()
         return [
             Quota(name, limit, int(used), reset)
@@ -136,11 +139,13 @@ class RateLimitMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
-async def count_request(limiter: RateLimiter, client: str, bearer: str | None) -> Quota | None:
-    """Counts one request of `client` (and of its bearer token); the tightest quota after
-    it, or None when no limit applies or Redis cannot be reached."""
+async def count_request(
+    limiter: RateLimiter, client: str, bearer: str | None, count: int = 1
+) -> Quota | None:
+    """Counts `count` requests of `client` (and of its bearer token); the tightest quota
+    after them, or None when no limit applies or Redis cannot be reached."""
     try:
-        quotas = await limiter.check(client, bearer)
+        quotas = await limiter.check(client, bearer, count)
     except Exception as error:  # Redis trouble: do not refuse on top of it
         log.warning("rate_limit_unavailable", error=type(error).__name__)
         return None
@@ -150,12 +155,15 @@ async def count_request(limiter: RateLimiter, client: str, bearer: str | None) -
     return quota
 
 
-def rate_limited(quota: Quota, limit_headers: dict[str, str] | None = None) -> Problem:
+def rate_limited(
+    quota: Quota, limit_headers: dict[str, str] | None = None, **extra: Any
+) -> Problem:
     return Problem(
         429,
         "rate_limited",
         f"Too many requests for this {quota.name}; try again in {quota.reset} s.",
         headers={**(limit_headers or {}), "Retry-After": str(quota.reset)},
+        **extra,
     )
 
 

@@ -11,11 +11,13 @@ from redis.asyncio import Redis
 clock = time.time
 
 COUNT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local added = tonumber(ARGV[2] or '1')
+local n = redis.call('INCRBY', KEYS[1], added)
+if n == added then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
-"""KEYS[1] the window's key; ARGV[1] the window in ms. The count with this one."""
+"""KEYS[1] the window's key; ARGV[1] the window in ms, ARGV[2] how many to count (1 if
+left out). The count with these."""
 
 
 def window_now(window: int) -> tuple[int, int]:
