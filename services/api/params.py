@@ -193,10 +193,11 @@ class ResponseHeader:
 
 ETAG = ResponseHeader(
     name="ETag",
-    description="A weak entity tag of this representation: its version, what changes "
-    "without a new version and whose view it is. Send it back in If-None-Match (304 while "
-    "unchanged) or, for a game, in If-Match on a move or a resignation.",
-    schema={"type": "string", "pattern": r'^W/"v[0-9]+-[0-9a-z-]+"$'},
+    description="A weak entity tag of this representation: for a game its version, what "
+    'changes without a new version and whose view it is (W/"v<version>-<mark>"); for a '
+    'lobby page a digest of the page (W/"l-<digest>"). Send it back in If-None-Match '
+    "(304 while unchanged) or, for a game, in If-Match on a move or a resignation.",
+    schema={"type": "string", "pattern": r'^W/"(v[0-9]+|l)-[0-9a-z-]+"$'},
     required=True,
 )
 VARY_AUTHORIZATION = ResponseHeader(
@@ -329,7 +330,7 @@ PREFER = Header(
 
 IF_NONE_MATCH = Header(
     name="If-None-Match",
-    description="ETags you hold (or *): 304 with no body while the game is unchanged.",
+    description="ETags you hold (or *): 304 with no body while it is unchanged.",
     schema={"type": "string"},
 )
 """Read by `preconditions.not_modified`."""

@@ -3,6 +3,8 @@ their open seats' invite codes - and joining it in one call."""
 
 from __future__ import annotations
 
+import hashlib
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -11,8 +13,9 @@ from services.gameplay.lobby_join import JoinLobbyRequest
 from services.gameplay.seats import SeatTaken
 
 from .inputs import idempotency_key, json_response, replay_headers, service
-from .operations import json_answer, operation
-from .params import IDEMPOTENCY_KEY, LobbyPath, LobbyQuery
+from .operations import Answer, json_answer, operation
+from .params import ETAG, IDEMPOTENCY_KEY, IF_NONE_MATCH, LobbyPath, LobbyQuery
+from .preconditions import not_modified
 
 
 @operation(
@@ -23,13 +26,25 @@ from .params import IDEMPOTENCY_KEY, LobbyPath, LobbyQuery
     "seats), each with its options, clock and "
     "seats: an open seat shows its invite code, for anyone to claim it with (POST "
     "/v1/games/{game_id}/seats/{seat}/claim). Two players may pick the same seat: one gets "
-    "it, the other 409 seat_taken and picks another. 404 for a game not in the catalog.",
+    "it, the other 409 seat_taken and picks another. 404 for a game not in the catalog. "
+    "A poll that sends the page's ETag back in If-None-Match gets 304 while the page is "
+    "unchanged.",
     tag="lobby",
-    answers=(json_answer(200, LobbyList, "A page of the lobby"),),
+    headers=(IF_NONE_MATCH,),
+    answers=(
+        json_answer(200, LobbyList, "A page of the lobby (weak ETag)", headers=(ETAG,)),
+        Answer(304, "Unchanged since the ETag in If-None-Match", headers=(ETAG,)),
+    ),
 )
 async def lobby(request: Request, path: LobbyPath, query: LobbyQuery) -> Response:
     page = await service(request).lobby.page(path.game, query.limit, query.cursor, query.players)
-    return json_response(page)
+    body = page.__pydantic_serializer__.to_json(page)
+    # The page is read afresh each time (its codes expire, its games fill): the tag is a
+    # digest of what it holds, so a poll that finds it unchanged is answered without it.
+    headers = {"ETag": f'W/"l-{hashlib.blake2s(body, digest_size=8).hexdigest()}"'}
+    if not_modified(request, headers["ETag"]):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @operation(

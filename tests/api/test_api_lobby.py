@@ -74,6 +74,23 @@ def test_anyone_finds_a_listed_game_and_claims_its_seats_until_it_starts(api):
     assert api.game(created["id"], last.json()["token"])["you"] == 2
 
 
+def test_a_poll_of_an_unchanged_lobby_page_is_answered_304(api):
+    created = listed(api)
+    first = api.client.get(LOBBY)
+    tag = first.headers["etag"]
+    assert tag.startswith('W/"l-')
+    unchanged = api.client.get(LOBBY, headers={"If-None-Match": tag})
+    assert (unchanged.status_code, unchanged.content) == (304, b"")
+    assert unchanged.headers["etag"] == tag
+    # Another page of the same lobby is another representation.
+    assert api.client.get(LOBBY, params={"players": 2}).headers["etag"] != tag
+    code = first.json()["games"][0]["seats"][1]["invite_code"]
+    assert claim(api, created["id"], 1, code).status_code == 200
+    changed = api.client.get(LOBBY, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["etag"] != tag
+    assert changed.json()["games"][0]["open_seats"] == 1
+
+
 def test_only_games_their_creator_listed_are_in_the_lobby_of_their_own_game(api, gql):
     unlisted = api.create(seats=[{"name": "Host"}, OPEN])  # open seats, not listed
     other = api.create(game="sky-islands", seats=[{"name": "Host"}, OPEN], lobby=True)

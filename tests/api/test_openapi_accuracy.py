@@ -273,7 +273,12 @@ def test_every_operation_answers_with_the_headers_it_declares(api, call):
     assert call("get", f"{game}/record", headers=auth(tokens[1])).status_code == 200
     assert call("post", f"{game}/rematch", headers=auth(tokens[1])).status_code == 200
     assert call("get", f"{game}/rematch").status_code == 200
-    assert call("get", "/v1/lobby/hidden-numbers").status_code == 200
+    page = call("get", "/v1/lobby/hidden-numbers")
+    assert page.status_code == 200
+    polled = call(
+        "get", "/v1/lobby/hidden-numbers", headers={"If-None-Match": page.headers["etag"]}
+    )
+    assert polled.status_code == 304
     assert call("get", "/v1/lobby/no-such-game").status_code == 404
     join = {"name": "Jo"}
     assert call("post", "/v1/lobby/hidden-numbers/join", json=join).status_code == 404
