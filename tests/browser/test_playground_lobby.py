@@ -136,3 +136,31 @@ def test_one_click_takes_the_first_open_seat_and_says_when_there_is_none(guest, 
     guest.wait_for_selector("#lobby-status:has-text('no_open_seat')")
     # Chromium logs the 404 answer itself; nothing else may go wrong.
     assert [error for error in guest.errors if "status of 404" not in error] == []
+
+
+def test_the_lobby_shows_a_new_game_by_itself_and_polls_it_as_304(guest, playground_url):
+    statuses: list[int] = []
+    guest.on(
+        "response",
+        lambda response: statuses.append(response.status) if "/v1/lobby/" in response.url else None,
+    )
+    open_lobby(guest, playground_url, "sky-islands")
+    guest.wait_for_selector("#lobby-status:has-text('waiting')")
+    created = httpx.post(
+        f"{playground_url}/v1/games",
+        json={
+            "game": "sky-islands",
+            "seats": [{"name": "Polled host"}, {"open": True}],
+            "lobby": True,
+        },
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    # No click: the start page looks again every few seconds.
+    guest.locator("#lobby-list li").filter(has_text="Polled host").wait_for(timeout=15_000)
+    deadline = time.monotonic() + 15
+    while 304 not in statuses:
+        assert time.monotonic() < deadline, f"no unchanged poll answered 304: {statuses}"
+        guest.wait_for_timeout(250)
+    assert guest.locator("#lobby-list li").filter(has_text="Polled host").count() == 1
+    assert guest.errors == []

@@ -34,6 +34,7 @@
     retry: null, // timer of the next try after a failed refresh
     limitedUntil: 0, // Date.now() until which a 429's Retry-After asks us to wait
     rematchAsked: null, // the open game, once its rematch has been looked up
+    lobbyShown: null, // { game, tag }: the lobby page on show and its ETag
   };
 
   // --- the API ---------------------------------------------------------------------
@@ -83,10 +84,18 @@
 
   const LIMITED_TRIES = 8;
 
-  async function api(path, { method = "GET", body, token, accept = "application/json", idempotencyKey } = {}) {
+  const NOT_MODIFIED = Symbol("not modified");
+
+  // `ifNoneMatch`: an ETag held; the answer is then NOT_MODIFIED while it still matches.
+  // `onTag` is given the answer's ETag.
+  async function api(
+    path,
+    { method = "GET", body, token, accept = "application/json", idempotencyKey, ifNoneMatch, onTag } = {},
+  ) {
     const headers = { Accept: accept };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    if (ifNoneMatch) headers["If-None-Match"] = ifNoneMatch;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     for (let attempt = 0; ; attempt += 1) {
       await waitOutTheLimit();
@@ -102,6 +111,7 @@
         table.limitedUntil = Math.max(table.limitedUntil, Date.now() + wait * 1000);
         continue;
       }
+      if (response.status === 304) return NOT_MODIFIED;
       if (!response.ok) {
         let problem = {};
         try {
@@ -111,6 +121,7 @@
         }
         throw new ApiError(response.status, problem);
       }
+      if (onTag) onTag(response.headers.get("ETag"));
       return accept === "application/json" ? response.json() : response.text();
     }
   }
@@ -352,24 +363,45 @@
 
   // --- the lobby: games waiting for players, listed by their creators -------------------
 
-  async function loadLobby() {
+  // `polled`: a look of its own while the start page is in view. It sends the shown
+  // page's ETag, so an unchanged lobby costs a 304, and it leaves the status line alone.
+  async function loadLobby(polled) {
     const game = $("lobby-game").value;
     if (!game) return;
+    const background = polled === POLLED;
     const status = $("lobby-status");
-    status.textContent = "Looking…";
+    if (!background) status.textContent = "Looking…";
+    const shown = table.lobbyShown;
     let page;
+    let tag = null;
     try {
-      page = await api(`/v1/lobby/${encodeURIComponent(game)}?limit=20`);
+      page = await api(`/v1/lobby/${encodeURIComponent(game)}?limit=20`, {
+        ifNoneMatch: background && shown && shown.game === game ? shown.tag : undefined,
+        onTag: (received) => {
+          tag = received;
+        },
+      });
     } catch (error) {
-      status.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+      if (!background) {
+        status.textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+      }
       return;
     }
+    if (page === NOT_MODIFIED) return;
     if (game !== $("lobby-game").value) return; // another game was picked meanwhile
+    table.lobbyShown = { game, tag };
     $("lobby-list").replaceChildren(...page.games.map(lobbyEntry));
     const count = page.games.length;
     status.textContent = count
       ? `${count} game${count === 1 ? "" : "s"} waiting for players.`
       : "No game is waiting: create one with an open seat.";
+  }
+
+  const POLLED = "polled";
+  const LOBBY_POLL_MS = 5000;
+
+  function pollLobby() {
+    if (!$("start").hidden && document.visibilityState === "visible") loadLobby(POLLED);
   }
 
   function lobbyEntry(listed) {
@@ -1127,5 +1159,6 @@
     table.failures = 0;
     refresh();
   });
+  setInterval(pollLobby, LOBBY_POLL_MS);
   loadCatalog().then(route);
 })();
