@@ -288,6 +288,9 @@ class GameSummary:
     tags: list[str]
     created_at: str
     updated_at: str
+    lobby: bool = strawberry.field(
+        description="Its creator listed it in the public lobby (createGame with lobby: true)."
+    )
 
     @classmethod
     def of(cls, summary: payloads.GameSummaryDocument) -> "GameSummary":
@@ -300,6 +303,7 @@ class GameSummary:
             tags=summary.tags,
             created_at=summary.created_at,
             updated_at=summary.updated_at,
+            lobby=summary.lobby,
         )
 
 

@@ -624,6 +624,9 @@ class GameSummaryDocument(BaseModel):
     tags: list[str]
     created_at: str
     updated_at: str
+    lobby: bool = Field(
+        default=False, description="Its creator listed it in the public lobby (lobby: true)."
+    )
 
 
 class GameList(BaseModel):

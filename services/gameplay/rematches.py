@@ -181,6 +181,7 @@ def _summary(record: GameRecord) -> GameSummaryDocument:
         tags=record.tags,
         created_at=record.created_at,
         updated_at=record.updated_at,
+        lobby=record.lobby,
     )
 
 

@@ -762,6 +762,7 @@ class GameService:
                 tags=summary.tags,
                 created_at=summary.created_at,
                 updated_at=summary.updated_at,
+                lobby=summary.lobby,
             )
             for summary in page.games
         ]

@@ -154,6 +154,7 @@ class GameSummary:
     tags: list[str]
     created_at: str
     updated_at: str
+    lobby: bool = False
 
 
 @dataclass(frozen=True)
@@ -544,6 +545,7 @@ def _summary(row: list[Any]) -> GameSummary:
         tags=meta["tags"],
         created_at=meta["created_at"],
         updated_at=fields["updated_at"],
+        lobby=meta.get("lobby", False),
     )
 
 

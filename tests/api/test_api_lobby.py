@@ -207,7 +207,7 @@ def test_a_retried_creation_keeps_its_key_whether_lobby_false_is_sent_or_not(api
     assert [game["id"] for game in lobby(api)["games"]] == [one["id"]]
 
 
-def test_a_platforms_listed_games_are_in_the_lobby_and_in_its_own_listing(api):
+def test_a_platforms_listed_games_are_in_the_lobby_and_in_its_own_listing(api, gql):
     key = api.auth(api.platform_key)
     created = api.create(seats=[{"name": "Host"}, OPEN], lobby=True, headers=key)
     bulk = api.client.post(
@@ -220,8 +220,17 @@ def test_a_platforms_listed_games_are_in_the_lobby_and_in_its_own_listing(api):
     assert in_lobby == [created["id"], bulk.json()["games"][0]["id"]]
     bulk_codes = [seat["invite_code"] for seat in bulk.json()["games"][0]["seats"]]
     assert [s["invite_code"] for s in lobby(api)["games"][1]["seats"]] == bulk_codes
+    unlisted = api.create(seats=[{"name": "Host"}, OPEN], headers=key)
     mine = api.client.get("/v1/games", headers=key).json()["games"]
-    assert {game["id"] for game in mine} == set(in_lobby)
+    assert {game["id"]: game["lobby"] for game in mine} == {
+        **{listed_id: True for listed_id in in_lobby},
+        unlisted["id"]: False,
+    }
+    query = "{ games(first: 10) { edges { node { id lobby } } } }"
+    edges = gql.data(query, token=api.platform_key)["games"]["edges"]
+    assert {edge["node"]["id"]: edge["node"]["lobby"] for edge in edges} == {
+        game["id"]: game["lobby"] for game in mine
+    }
 
 
 LOBBY_QUERY = """query($game: String!, $first: Int, $after: String) {
