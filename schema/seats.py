@@ -53,6 +53,17 @@ class SeatTaken:
         )
 
 
+@strawberry.type(description="A seat taken in the lobby by joinLobby.")
+class LobbyJoined(SeatTaken):
+    created: bool = strawberry.field(
+        description="This join created the game (create: true, and no listed game had a seat)."
+    )
+
+    @classmethod
+    def of_join(cls, joined: lobby_join.LobbyJoined, replayed: bool) -> "LobbyJoined":
+        return cls(**vars(SeatTaken.of(joined, replayed)), created=joined.created)
+
+
 @strawberry.type(description="The creator cancelled a game that waited for players.")
 class GameCancelled:
     game_id: strawberry.ID
@@ -151,6 +162,7 @@ class RematchJoined:
 
 
 SeatResult = Annotated[SeatTaken | Rejected, strawberry.union("SeatResult")]
+LobbyJoinResult = Annotated[LobbyJoined | Rejected, strawberry.union("LobbyJoinResult")]
 InviteResult = Annotated[InviteIssued | Rejected, strawberry.union("InviteResult")]
 CancelResult = Annotated[GameCancelled | Rejected, strawberry.union("CancelResult")]
 SeatTokenResult = Annotated[SeatTokenReplaced | Rejected, strawberry.union("SeatTokenResult")]
@@ -197,8 +209,12 @@ class SeatMutations:
         "seat another player takes first is passed over for the next one. Refused: "
         "no_open_seat (no listed game has a seat to claim: create one with lobby: true), "
         "seat_taken (8 seats in a row were taken first) (results); a game not in the "
-        "catalog is an error (not_found). With an idempotencyKey (send a random one) a "
-        "retry answers the same seat and token, even once the game has started.",
+        "catalog is an error (not_found). With create: true (and players) a join that finds "
+        "no seat creates a listed game of that many seats (default options, untimed; "
+        "counted against the hourly quota of games created without an API key) and takes "
+        "its seat 0 (created: true); two such joins at once make one game. With an "
+        "idempotencyKey (send a random one) a retry answers the same seat and token, even "
+        "once the game has started.",
         metadata={FIELD_COST: JOIN_COST},
     )
     async def join_lobby(
@@ -207,20 +223,24 @@ class SeatMutations:
         game: str,
         name: str,
         players: int | None = None,
+        create: bool = False,
         idempotency_key: str | None = None,
-    ) -> SeatResult:
+    ) -> LobbyJoinResult:
         context = info.context
         key = check_idempotency_key(idempotency_key)
+        asked = {"name": name, "players": players, "create": create}
         try:
-            request = lobby_join.JoinLobbyRequest.model_validate({"name": name, "players": players})
+            request = lobby_join.JoinLobbyRequest.model_validate(asked)
         except ValidationError as error:
             return invalid_input(error)
         try:
-            taken, replayed = await context.service.lobby_join.join(game, request, key)
+            joined, replayed = await context.service.lobby_join.join(
+                game, request, key, context.credentials()
+            )
         except Problem as problem:
-            refused: SeatResult = _rejected_or_raise(problem)
+            refused: LobbyJoinResult = _rejected_or_raise(problem)
             return refused
-        return SeatTaken.of(taken, replayed)
+        return LobbyJoined.of_join(joined, replayed)
 
     @strawberry.mutation(
         description="The creator (creator token, or the API key that created the game) gives "

@@ -9,11 +9,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gameplay.lobby import LobbyList
-from services.gameplay.lobby_join import JoinLobbyRequest
-from services.gameplay.seats import SeatTaken
+from services.gameplay.lobby_join import JoinLobbyRequest, LobbyJoined
 
-from .inputs import idempotency_key, json_response, replay_headers, service
-from .operations import Answer, json_answer, operation
+from .inputs import credentials, idempotency_key, json_response, replay_headers, service
+from .operations import BEARER_OR_NONE, Answer, json_answer, operation
 from .params import ETAG, IDEMPOTENCY_KEY, IF_NONE_MATCH, LobbyPath, LobbyQuery
 from .preconditions import not_modified
 
@@ -55,18 +54,26 @@ async def lobby(request: Request, path: LobbyPath, query: LobbyQuery) -> Respons
     "name as with its invite code; returns the seat's token, once. A seat another player "
     "takes first is passed over for the next one. 404 no_open_seat when no listed game "
     "has a seat to claim (create one with lobby: true), 404 not_found for a game not in "
-    "the catalog, 409 seat_taken when 8 seats in a row were taken first. With an "
+    "the catalog, 409 seat_taken when 8 seats in a row were taken first. With create: "
+    "true (and players) a join that finds no seat creates a listed game of that many seats "
+    "(default options, untimed; counted against the hourly quota of games created without "
+    "an API key) and takes its seat 0 (created: true); two such joins at once make one "
+    "game, the second taking a seat in it; where anonymous creation is off, creating needs "
+    "an API key (401 api_key_required). With an "
     "Idempotency-Key (send a random one) a retry answers the same seat and token, even "
     "once the game has started; another request under the key is 422 "
     "idempotency_key_reused.",
     tag="lobby",
+    security=BEARER_OR_NONE,
     headers=(IDEMPOTENCY_KEY,),
-    answers=(json_answer(200, SeatTaken, "Joined: the seat's token"),),
-    problems=(409,),
+    answers=(json_answer(200, LobbyJoined, "Joined: the seat's token"),),
+    problems=(401, 409),
 )
 async def join_lobby(request: Request, path: LobbyPath, body: JoinLobbyRequest) -> Response:
     key = idempotency_key(request)
-    taken, replayed = await service(request).lobby_join.join(path.game, body, key)
+    taken, replayed = await service(request).lobby_join.join(
+        path.game, body, key, credentials(request)
+    )
     return json_response(taken, headers=replay_headers(replayed))
 
 

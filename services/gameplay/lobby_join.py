@@ -10,21 +10,27 @@ be claimed is noted first (`GameStore.note_lobby_join`). A retry goes back to th
 seat: the claim's own key answers it again if it landed (the game may have started and
 left the lobby since), and if it did not, the retry walks the lobby as the first try
 did. So a retried join never takes a second seat.
+
+With `create: true` a join that finds no seat creates a listed game of `players` seats
+and takes its seat 0 (`lobby_tables`). The game's id derives from the key, and it is
+noted before it is made, so a retry goes back to it as to any noted seat.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import orjson
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt, model_validator
 
 from services.store import MAX_SEATS, GameStore
 
-from .auth import Credentials
+from .auth import Credentials, new_token
 from .idempotency import fingerprint, key_digest
 from .invites import lobby_code
 from .lobby import LobbyDesk
+from .lobby_tables import LobbyTables, created_id
 from .payloads import BoundedSeatName, Strict
 from .problems import Problem, conflict, idempotency_key_reused
 from .seats import ClaimSeatRequest, SeatDesk, SeatTaken
@@ -47,6 +53,11 @@ LOST = frozenset(
 )
 """What a claim of a seat the lobby showed is refused with when the seat went meanwhile."""
 
+WAITS = 10
+WAIT_SECONDS = 0.1
+"""While another join creates a game of the same kind and size, a join looks again this
+many times, this far apart, before it creates one itself."""
+
 
 class JoinLobbyRequest(Strict):
     name: BoundedSeatName = Field(
@@ -57,41 +68,132 @@ class JoinLobbyRequest(Strict):
         default=None,
         ge=1,
         le=MAX_SEATS,
-        description="Only a game of this many seats; default any.",
+        description="Only a game of this many seats; default any. Required with create.",
+    )
+    create: StrictBool = Field(
+        default=False,
+        description="If no listed game has a seat: create one of `players` seats (the "
+        "game's default options, untimed), list it, and take its seat 0.",
+        exclude_if=lambda create: not create,
+    )
+
+    @model_validator(mode="after")
+    def _create_needs_players(self) -> JoinLobbyRequest:
+        if self.create and self.players is None:
+            raise ValueError("create needs players: the number of seats of the game to create")
+        return self
+
+
+class LobbyJoined(SeatTaken):
+    created: bool = Field(
+        description="This join created the game (create: true, and no listed game had a seat)."
     )
 
 
 class LobbyJoin:
     """One call to take a seat in the lobby."""
 
-    def __init__(self, store: GameStore, lobby: LobbyDesk, seats: SeatDesk) -> None:
+    def __init__(
+        self, store: GameStore, lobby: LobbyDesk, seats: SeatDesk, tables: LobbyTables
+    ) -> None:
         self.store = store
         self.lobby = lobby
         self.seats = seats
+        self.tables = tables
 
     async def join(
-        self, game: str, request: JoinLobbyRequest, idempotency_key: str | None
-    ) -> tuple[SeatTaken, bool]:
+        self,
+        game: str,
+        request: JoinLobbyRequest,
+        idempotency_key: str | None,
+        who: Credentials,
+    ) -> tuple[LobbyJoined, bool]:
         """The seat taken, with its token, and whether it is a replay (this key joined
-        before). 404 no_open_seat when no listed game has a seat to claim."""
+        before). 404 no_open_seat when no listed game has a seat to claim (and the join
+        may not create one)."""
         self.lobby.check_game(game)
-        if idempotency_key is None:
-            return await self._walk(game, request, None)
-        note = _Note(
-            game,
-            key_digest(_joiner(game), idempotency_key),
-            fingerprint({"join": game, **request.model_dump(mode="json")}),
-            idempotency_key,
-        )
-        noted = await self.store.lobby_join(game, note.digest)
-        if noted is not None:
-            tried = orjson.loads(noted)
-            if tried["fingerprint"] != note.request_print:
-                raise idempotency_key_reused()
-            again = await self._claim_again(tried["game_id"], tried["seat"], request, note)
+        note = None
+        if idempotency_key is not None:
+            note = _Note(
+                game,
+                key_digest(_joiner(game), idempotency_key),
+                fingerprint({"join": game, **request.model_dump(mode="json")}),
+                idempotency_key,
+            )
+            again = await self._noted(game, request, note)
             if again is not None:
                 return again
-        return await self._walk(game, request, note)
+        try:
+            taken, replayed = await self._walk(game, request, note)
+        except Problem as problem:
+            if problem.code != "no_open_seat" or not request.create:
+                raise
+            return await self._create_or_join(game, request, note, who)
+        return _joined(taken, created=False), replayed
+
+    async def _noted(
+        self, game: str, request: JoinLobbyRequest, note: _Note
+    ) -> tuple[LobbyJoined, bool] | None:
+        """The seat this key tried last, claimed again, if it is still to be had."""
+        noted = await self.store.lobby_join(game, note.digest)
+        if noted is None:
+            return None
+        tried = orjson.loads(noted)
+        if tried["fingerprint"] != note.request_print:
+            raise idempotency_key_reused()
+        again = await self._claim_again(tried["game_id"], tried["seat"], request, note)
+        if again is None:
+            return None
+        taken, replayed = again
+        made_here = taken.id == created_id(game, note.creation_key)
+        return _joined(taken, created=made_here), replayed
+
+    async def _create_or_join(
+        self, game: str, request: JoinLobbyRequest, note: _Note | None, who: Credentials
+    ) -> tuple[LobbyJoined, bool]:
+        """Seat 0 of a game this join creates, or a seat in one that another join creating
+        at the same time made."""
+        players = request.players or 0  # required with create
+        for _ in range(WAITS):
+            holder = await self.tables.lock(game, players)
+            if holder is not None:
+                try:
+                    return await self._create_unless_listed(game, request, note, who)
+                finally:
+                    await self.tables.unlock(game, players, holder)
+            await asyncio.sleep(WAIT_SECONDS)
+            found = await self._walk_or_none(game, request, note)
+            if found is not None:
+                return found
+        return await self._create_unless_listed(game, request, note, who)
+
+    async def _create_unless_listed(
+        self, game: str, request: JoinLobbyRequest, note: _Note | None, who: Credentials
+    ) -> tuple[LobbyJoined, bool]:
+        found = await self._walk_or_none(game, request, note)  # made before the hold was had
+        if found is not None:
+            return found
+        creation_key = note.creation_key if note is not None else new_token()
+        game_id = created_id(game, creation_key)
+        if note is not None:  # before it exists: a retry goes back to it
+            await self.store.note_lobby_join(game, note.digest, note.of(game_id, 0))
+        await self.tables.create(game, request.players or 0, who, creation_key)
+        record = await self.seats.load(game_id)
+        claim = ClaimSeatRequest(code=lobby_code(record.token_salt, 0), name=request.name)
+        key = note.idempotency_key if note is not None else None
+        taken, replayed = await self.seats.claim(game_id, 0, claim, key)
+        return _joined(taken, created=True), replayed
+
+    async def _walk_or_none(
+        self, game: str, request: JoinLobbyRequest, note: _Note | None
+    ) -> tuple[LobbyJoined, bool] | None:
+        try:
+            taken, replayed = await self._walk(game, request, note)
+        except Problem as problem:
+            if problem.code == "no_open_seat":
+                return None
+            raise
+        return _joined(taken, created=False), replayed
 
     async def _walk(
         self, game: str, request: JoinLobbyRequest, note: _Note | None
@@ -155,10 +257,19 @@ class _Note:
     request_print: str
     idempotency_key: str
 
+    @property
+    def creation_key(self) -> str:
+        """The key of the game this join would create: the same for every retry."""
+        return f"lobby-join:{self.digest}"
+
     def of(self, game_id: str, seat: int) -> str:
         return orjson.dumps(
             {"fingerprint": self.request_print, "game_id": game_id, "seat": seat}
         ).decode()
+
+
+def _joined(taken: SeatTaken, created: bool) -> LobbyJoined:
+    return LobbyJoined(**taken.model_dump(), created=created)
 
 
 def _joiner(game: str) -> Credentials:
@@ -171,7 +282,7 @@ def _no_open_seat(game: str, players: int | None) -> Problem:
     return Problem(
         404,
         "no_open_seat",
-        f"No listed {game} game{of} has a seat to claim now. Create one with lobby: true "
-        "for others to join, or try again later.",
+        f"No listed {game} game{of} has a seat to claim now. Join with create: true (or "
+        "create one with lobby: true) for others to join, or try again later.",
         refusal=True,
     )

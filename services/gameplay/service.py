@@ -69,6 +69,7 @@ from .leavers import (
 from .listing import Listing
 from .lobby import LobbyDesk
 from .lobby_join import LobbyJoin
+from .lobby_tables import LobbyTables
 from .outages import StoreOutage
 from .parsed_states import ParsedStates
 from .payloads import (
@@ -254,7 +255,7 @@ class GameService:
     @cached_property
     def lobby_join(self) -> LobbyJoin:
         """Taking the first open seat the lobby has, in one call."""
-        return LobbyJoin(self.store, self.lobby, self.seats)
+        return LobbyJoin(self.store, self.lobby, self.seats, LobbyTables(self))
 
     @cached_property
     def seat_tokens(self) -> TokenDesk:

@@ -86,6 +86,10 @@ class IndexKeys:
         last, so that a retry goes back to it."""
         return f"{self.prefix}:lobby:{game}:join:{digest}"
 
+    def lobby_creation(self, game: str, players: int) -> str:
+        """Held by the lobby join that is creating a game of `game` with `players` seats."""
+        return f"{self.prefix}:lobby:{game}:creating:{players}"
+
     @property
     def clocks(self) -> str:
         """Sorted set: game id scored by the unix ms its first running clock runs out."""

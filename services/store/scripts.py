@@ -79,3 +79,9 @@ if ARGV[7] ~= '' then redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[8], 'NX') e
 redis.call('PUBLISH', ARGV[6], current)
 return 'done'
 """
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+"""KEYS[1] a hold; ARGV[1] its holder. Deletes the hold only if that holder still has it."""

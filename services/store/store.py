@@ -187,6 +187,7 @@ class GameStore:
         self._create = redis.register_script(scripts.CREATE)
         self._commit = redis.register_script(scripts.COMMIT)
         self._transition = redis.register_script(scripts.TRANSITION)
+        self._release = redis.register_script(scripts.RELEASE)
 
     def keys(self, game_id: str) -> GameKeys:
         return GameKeys(self.prefix, game_id)
@@ -263,6 +264,18 @@ class GameStore:
     async def lobby_join(self, game: str, digest: str) -> str | None:
         """What `note_lobby_join` noted last under that digest, if anything."""
         return cast(str | None, await self.redis.get(self.index.lobby_join(game, digest)))
+
+    async def hold_lobby_creation(self, game: str, players: int, holder: str, ms: int) -> bool:
+        """Take the hold on creating `game` games of `players` seats for `ms` at most;
+        False while another holder has it."""
+        key = self.index.lobby_creation(game, players)
+        return bool(await self.redis.set(key, holder, nx=True, px=ms))
+
+    async def release_lobby_creation(self, game: str, players: int, holder: str) -> None:
+        """Give the hold back, if `holder` still has it (it may have run out and been
+        taken by another)."""
+        key = self.index.lobby_creation(game, players)
+        await self._release(keys=[key], args=[holder])
 
     # --- reading ---------------------------------------------------------------
 

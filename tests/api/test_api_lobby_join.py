@@ -4,10 +4,15 @@ over, and a retry under the same Idempotency-Key answered with the same seat."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from services.gameplay import lobby_join
+from services.gameplay.auth import Credentials
 from services.gameplay.lobby_join import JoinLobbyRequest
+
+ANYONE = Credentials(None, "127.0.0.1")
 
 OPEN = {"open": True}
 JOIN = "/v1/lobby/hidden-numbers/join"
@@ -153,7 +158,11 @@ def test_a_join_whose_answer_was_lost_gets_its_seat_after_the_game_left_the_lobb
     monkeypatch.setattr(service.seats, "claim", lost_answer)
     with pytest.raises(ConnectionResetError):
         api.client.portal.call(
-            service.lobby_join.join, "hidden-numbers", JoinLobbyRequest(name="Ann"), "lost-join-1"
+            service.lobby_join.join,
+            "hidden-numbers",
+            JoinLobbyRequest(name="Ann"),
+            "lost-join-1",
+            ANYONE,
         )
     monkeypatch.setattr(service.seats, "claim", claim)
     assert api.game(first["id"])["status"] == "active"
@@ -179,7 +188,11 @@ def test_a_retry_whose_first_try_never_claimed_walks_the_lobby_again(api, monkey
     monkeypatch.setattr(service.seats, "claim", died)
     with pytest.raises(ConnectionResetError):
         api.client.portal.call(
-            service.lobby_join.join, "hidden-numbers", JoinLobbyRequest(name="Ann"), "died-join-1"
+            service.lobby_join.join,
+            "hidden-numbers",
+            JoinLobbyRequest(name="Ann"),
+            "died-join-1",
+            ANYONE,
         )
     monkeypatch.setattr(service.seats, "claim", claim)
     answer = joined(api, "Ann", key="died-join-1")
@@ -188,7 +201,7 @@ def test_a_retry_whose_first_try_never_claimed_walks_the_lobby_again(api, monkey
 
 JOIN_LOBBY = """mutation($game: String!, $name: String!, $players: Int, $key: String) {
   joinLobby(game: $game, name: $name, players: $players, idempotencyKey: $key) {
-    __typename ... on SeatTaken { gameId seat name token status replayed }
+    __typename ... on LobbyJoined { gameId seat name token status replayed created }
     ... on Rejected { code message } } }"""
 
 
@@ -196,13 +209,18 @@ def test_graphql_joins_the_lobby(api, gql):
     created = listed(api, seats=2)
     variables = {"game": "hidden-numbers", "name": "Gil", "key": "gql-join-1"}
     taken = gql.data(JOIN_LOBBY, variables)["joinLobby"]
-    assert taken["__typename"] == "SeatTaken", taken
+    assert taken["__typename"] == "LobbyJoined", taken
+    assert taken["created"] is False
     assert (taken["gameId"], taken["seat"], taken["status"]) == (created["id"], 1, "ACTIVE")
     assert taken["replayed"] is False and taken["token"]
     again = gql.data(JOIN_LOBBY, variables)["joinLobby"]
     assert again == {**taken, "replayed": True}
     empty = gql.data(JOIN_LOBBY, {"game": "hidden-numbers", "name": "Hal"})["joinLobby"]
     assert (empty["__typename"], empty["code"]) == ("Rejected", "no_open_seat")
+    create = """mutation { joinLobby(game: "hidden-numbers", name: "Hal", players: 2,
+      create: true) { __typename ... on LobbyJoined { seat created status } } }"""
+    made = gql.data(create)["joinLobby"]
+    assert made == {"__typename": "LobbyJoined", "seat": 0, "created": True, "status": "WAITING"}
     bad = gql.data(JOIN_LOBBY, {"game": "hidden-numbers", "name": "Hal", "players": 0})
     assert bad["joinLobby"]["code"] == "invalid_request"
     unknown = gql(JOIN_LOBBY, {"game": "no-such-game", "name": "Hal"})
@@ -232,6 +250,99 @@ def test_a_graphql_document_holds_few_lobby_pages_or_joins(api, gql):
         f'j{n}: joinLobby(game: "hidden-numbers", name: "J{n}") {{ __typename }}' for n in range(2)
     )
     assert gql.data("mutation { " + two + " }") == {
-        "j0": {"__typename": "SeatTaken"},
-        "j1": {"__typename": "SeatTaken"},
+        "j0": {"__typename": "LobbyJoined"},
+        "j1": {"__typename": "LobbyJoined"},
     }
+
+
+def test_a_join_that_finds_no_seat_creates_a_listed_game_when_asked(api):
+    made = joined(api, "Ann", players=3, create=True)
+    assert (made["seat"], made["name"], made["status"], made["created"]) == (
+        0,
+        "Ann",
+        "waiting",
+        True,
+    )
+    document = api.game(made["id"], made["token"])
+    assert (document["you"], document["lobby"], len(document["seats"])) == (0, True, 3)
+    assert in_lobby(api) == [made["id"]]
+    bob = joined(api, "Bob", players=3, create=True)  # a seat is open: no second game
+    assert (bob["id"], bob["seat"], bob["created"]) == (made["id"], 1, False)
+    cy = joined(api, "Cy")
+    assert (cy["id"], cy["seat"], cy["status"]) == (made["id"], 2, "active")
+    assert in_lobby(api) == []
+    # Without create, an empty lobby is still a 404; create needs the number of seats.
+    refused(join(api, "Dee"), 404, "no_open_seat")
+    needs = refused(join(api, "Dee", create=True), 422, "invalid_request")
+    assert "create needs players" in str(needs["errors"])
+    refused(join(api, "Dee", players=9, create=True), 422, "invalid_request")
+    refused(join(api, "Dee", players=5, create=True), 422, "player_count")
+    assert in_lobby(api) == []
+
+
+def test_two_joins_that_find_no_seat_at_once_make_one_game(api):
+    service = api.client.app.state.service
+
+    async def both() -> list:
+        asks = [JoinLobbyRequest(name=name, players=2, create=True) for name in ("Ann", "Bob")]
+        return await asyncio.gather(
+            *(service.lobby_join.join("hidden-numbers", ask, None, ANYONE) for ask in asks)
+        )
+
+    answers = [joined for joined, _ in api.client.portal.call(both)]
+    assert answers[0].id == answers[1].id
+    assert sorted((a.seat, a.created) for a in answers) == [(0, True), (1, False)]
+    assert api.game(answers[0].id)["status"] == "active"
+
+
+def test_a_creating_join_whose_answer_was_lost_gets_the_same_game(api, monkeypatch):
+    service = api.client.app.state.service
+    claim = service.seats.claim
+
+    async def lost_answer(*args):
+        await claim(*args)
+        raise ConnectionResetError("the answer was lost")
+
+    monkeypatch.setattr(service.seats, "claim", lost_answer)
+    ask = JoinLobbyRequest(name="Ann", players=2, create=True)
+    with pytest.raises(ConnectionResetError):
+        api.client.portal.call(
+            service.lobby_join.join, "hidden-numbers", ask, "made-join-1", ANYONE
+        )
+    monkeypatch.setattr(service.seats, "claim", claim)
+    [made_id] = in_lobby(api)
+    first = join(api, "Ann", key="made-join-1", players=2, create=True)
+    again = join(api, "Ann", key="made-join-1", players=2, create=True)
+    for answer in (first, again):
+        assert answer.status_code == 200, answer.text
+        assert answer.headers.get("Idempotent-Replayed") == "true"
+        assert (answer.json()["id"], answer.json()["seat"]) == (made_id, 0)
+        assert answer.json()["created"] is True
+    assert first.json()["token"] == again.json()["token"]
+    assert in_lobby(api) == [made_id]  # no second game
+
+
+def test_a_created_game_counts_against_the_hourly_quota_once(limited):
+    with limited(create_limit_per_ip=1) as client:
+        key = {"Idempotency-Key": "quota-join-1"}
+        body = {"name": "Ann", "players": 2, "create": True}
+        first = client.post(JOIN, json=body, headers=key)
+        assert first.status_code == 200 and first.json()["created"], first.text
+        again = client.post(JOIN, json=body, headers=key)
+        assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+        four = client.post(JOIN, json={**body, "players": 4})
+        assert four.status_code == 429, four.text
+        assert four.json()["code"] == "too_many_games_created"
+
+
+def test_where_anonymous_creation_is_off_only_an_api_key_creates_by_joining(limited):
+    with limited(anonymous_create=False) as client:
+        body = {"name": "Ann", "players": 2, "create": True}
+        anonymous = client.post(JOIN, json=body)
+        assert anonymous.status_code == 401, anonymous.text
+        assert anonymous.json()["code"] == "api_key_required"
+        key = {"Authorization": "Bearer platform-key-for-tests-0001"}  # tests/conftest.py
+        made = client.post(JOIN, json=body, headers=key)
+        assert made.status_code == 200 and made.json()["created"], made.text
+        # Joining without creating needs no key there either.
+        assert client.post(JOIN, json={"name": "Bob"}).json()["seat"] == 1
