@@ -123,13 +123,12 @@ class LobbyJoin:
             again = await self._noted(game, request, note)
             if again is not None:
                 return again
-        try:
-            taken, replayed = await self._walk(game, request, note)
-        except Problem as problem:
-            if problem.code != "no_open_seat" or not request.create:
-                raise
-            return await self._create_or_join(game, request, note, who)
-        return _joined(taken, created=False), replayed
+        found = await self._walk_or_none(game, request, note)
+        if found is not None:
+            return found
+        if not request.create:
+            raise _no_open_seat(game, request.players)
+        return await self._create_or_join(game, request, note, who)
 
     async def _noted(
         self, game: str, request: JoinLobbyRequest, note: _Note
@@ -179,10 +178,15 @@ class LobbyJoin:
             await self.store.note_lobby_join(game, note.digest, note.of(game_id, 0))
         await self.tables.create(game, request.players or 0, who, creation_key)
         record = await self.seats.load(game_id)
-        claim = ClaimSeatRequest(code=lobby_code(record.token_salt, 0), name=request.name)
-        key = note.idempotency_key if note is not None else None
-        taken, replayed = await self.seats.claim(game_id, 0, claim, key)
-        return _joined(taken, created=True), replayed
+        # Listed as soon as it exists: another join may take seat 0 before this one does.
+        for seat in range(record.players):
+            claim = ClaimSeatRequest(code=lobby_code(record.token_salt, seat), name=request.name)
+            taken = await self._claim(game_id, seat, claim, note)
+            if taken is not None:
+                return _joined(taken[0], created=True), taken[1]
+        raise conflict(
+            "seat_taken", "Other players took every seat of the game this join made; try again."
+        )
 
     async def _walk_or_none(
         self, game: str, request: JoinLobbyRequest, note: _Note | None

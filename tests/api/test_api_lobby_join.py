@@ -346,3 +346,19 @@ def test_where_anonymous_creation_is_off_only_an_api_key_creates_by_joining(limi
         assert made.status_code == 200 and made.json()["created"], made.text
         # Joining without creating needs no key there either.
         assert client.post(JOIN, json={"name": "Bob"}).json()["seat"] == 1
+
+
+def test_a_created_games_seat_0_taken_first_by_another_player_leaves_the_next_one(api, monkeypatch):
+    """The game is in the lobby once it exists, before its maker claims a seat in it."""
+    joins = api.client.app.state.service.lobby_join
+    create = joins.tables.create
+
+    async def overtaken(*args):
+        made = await create(*args)
+        await joins.join("hidden-numbers", JoinLobbyRequest(name="Quick"), None, ANYONE)
+        return made
+
+    monkeypatch.setattr(joins.tables, "create", overtaken)
+    made = joined(api, "Ann", players=3, create=True)
+    assert (made["seat"], made["created"], made["status"]) == (1, True, "waiting")
+    assert [seat["name"] for seat in api.game(made["id"])["seats"][:2]] == ["Quick", "Ann"]
