@@ -57,6 +57,7 @@ class LobbyTables:
         request = CreateGameRequest(game=game, seats=[SeatRequest(open=True)] * players, lobby=True)
         game_id = created_id(game, creation_key)
         if not who.platform:
+            self.service.set_up(request)  # refused (a seat count the game lacks): not counted
             await self._count(who, game_id)
         maker = Credentials(None, who.client_ip, platform=True, acting_for=lobby_creator(game))
         created, _ = await self.service.create_game(maker, request, creation_key)
