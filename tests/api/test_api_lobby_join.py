@@ -59,6 +59,25 @@ def steal_first_claims(api, monkeypatch, count: int) -> list[tuple[str, int]]:
     return stolen
 
 
+def join_that_dies(api, monkeypatch, lands: bool, ask: JoinLobbyRequest, key: str) -> None:
+    """One join, made in process, whose first claim dies: after it landed (`lands`: its
+    answer is lost) or before it was sent, as a process or a connection dying there."""
+    seats = api.client.app.state.service.seats
+    claim = seats.claim
+
+    async def dying(*args):
+        if lands:
+            await claim(*args)
+        raise ConnectionResetError("the join died")
+
+    monkeypatch.setattr(seats, "claim", dying)
+    with pytest.raises(ConnectionResetError):
+        api.client.portal.call(
+            api.client.app.state.service.lobby_join.join, "hidden-numbers", ask, key, ANYONE
+        )
+    monkeypatch.setattr(seats, "claim", claim)
+
+
 def test_a_join_takes_the_first_open_seat_of_the_longest_waiting_game(api):
     older, newer = listed(api), listed(api, seats=2)
     ann = joined(api, "Ann")
@@ -146,25 +165,9 @@ def test_a_join_whose_answer_was_lost_gets_its_seat_after_the_game_left_the_lobb
     """The first try took the seat but its answer never reached the player; the game then
     started, so it is no longer in the lobby, and another listed game waits there. The
     retry must answer the seat taken, not take a second one."""
-    service = api.client.app.state.service
     first = listed(api, seats=2)
     other = listed(api, seats=2)
-    claim = service.seats.claim
-
-    async def lost_answer(*args):
-        await claim(*args)
-        raise ConnectionResetError("the answer was lost")
-
-    monkeypatch.setattr(service.seats, "claim", lost_answer)
-    with pytest.raises(ConnectionResetError):
-        api.client.portal.call(
-            service.lobby_join.join,
-            "hidden-numbers",
-            JoinLobbyRequest(name="Ann"),
-            "lost-join-1",
-            ANYONE,
-        )
-    monkeypatch.setattr(service.seats, "claim", claim)
+    join_that_dies(api, monkeypatch, True, JoinLobbyRequest(name="Ann"), "lost-join-1")
     assert api.game(first["id"])["status"] == "active"
     assert in_lobby(api) == [other["id"]]
 
@@ -178,23 +181,8 @@ def test_a_join_whose_answer_was_lost_gets_its_seat_after_the_game_left_the_lobb
 
 
 def test_a_retry_whose_first_try_never_claimed_walks_the_lobby_again(api, monkeypatch):
-    service = api.client.app.state.service
     created = listed(api, seats=2)
-
-    async def died(*args):
-        raise ConnectionResetError("died before the claim")
-
-    claim = service.seats.claim
-    monkeypatch.setattr(service.seats, "claim", died)
-    with pytest.raises(ConnectionResetError):
-        api.client.portal.call(
-            service.lobby_join.join,
-            "hidden-numbers",
-            JoinLobbyRequest(name="Ann"),
-            "died-join-1",
-            ANYONE,
-        )
-    monkeypatch.setattr(service.seats, "claim", claim)
+    join_that_dies(api, monkeypatch, False, JoinLobbyRequest(name="Ann"), "died-join-1")
     answer = joined(api, "Ann", key="died-join-1")
     assert (answer["id"], answer["seat"]) == (created["id"], 1)
 
@@ -296,20 +284,8 @@ def test_two_joins_that_find_no_seat_at_once_make_one_game(api):
 
 
 def test_a_creating_join_whose_answer_was_lost_gets_the_same_game(api, monkeypatch):
-    service = api.client.app.state.service
-    claim = service.seats.claim
-
-    async def lost_answer(*args):
-        await claim(*args)
-        raise ConnectionResetError("the answer was lost")
-
-    monkeypatch.setattr(service.seats, "claim", lost_answer)
     ask = JoinLobbyRequest(name="Ann", players=2, create=True)
-    with pytest.raises(ConnectionResetError):
-        api.client.portal.call(
-            service.lobby_join.join, "hidden-numbers", ask, "made-join-1", ANYONE
-        )
-    monkeypatch.setattr(service.seats, "claim", claim)
+    join_that_dies(api, monkeypatch, True, ask, "made-join-1")
     [made_id] = in_lobby(api)
     first = join(api, "Ann", key="made-join-1", players=2, create=True)
     again = join(api, "Ann", key="made-join-1", players=2, create=True)
@@ -330,6 +306,8 @@ def test_a_created_game_counts_against_the_hourly_quota_once(limited):
         assert first.status_code == 200 and first.json()["created"], first.text
         again = client.post(JOIN, json=body, headers=key)
         assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+        five = client.post(JOIN, json={**body, "players": 5})  # refused: not counted
+        assert five.json()["code"] == "player_count", five.text
         four = client.post(JOIN, json={**body, "players": 4})
         assert four.status_code == 429, four.text
         assert four.json()["code"] == "too_many_games_created"
