@@ -74,7 +74,6 @@ class JoinLobbyRequest(Strict):
         default=False,
         description="If no listed game has a seat: create one of `players` seats (the "
         "game's default options, untimed), list it, and take its seat 0.",
-        exclude_if=lambda create: not create,
     )
 
     @model_validator(mode="after")
