@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 LOCK_MS = 3_000
 """How long one creation holds the lock at most (a creation takes milliseconds)."""
 
+INVITE_TTL = 15 * 60
+"""Seconds a created game's open seats stay in the lobby. Joins are for players there
+now: a game whose maker left an hour ago must not seat a newcomer with them (the games
+are untimed, so an absent player is never timed out)."""
+
 
 def lobby_creator(game: str) -> str:
     """The creator of the games lobby joins of `game` create."""
@@ -54,7 +59,12 @@ class LobbyTables:
         made before), counted against `who`'s quota if it is new."""
         if not self.service.anonymous_create:
             require_api_key(who, "Creating games")
-        request = CreateGameRequest(game=game, seats=[SeatRequest(open=True)] * players, lobby=True)
+        request = CreateGameRequest(
+            game=game,
+            seats=[SeatRequest(open=True)] * players,
+            lobby=True,
+            invite_ttl_seconds=INVITE_TTL,
+        )
         game_id = created_id(game, creation_key)
         if not who.platform:
             self.service.set_up(request)  # refused (a seat count the game lacks): not counted

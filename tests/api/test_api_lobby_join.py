@@ -5,6 +5,7 @@ over, and a retry under the same Idempotency-Key answered with the same seat."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -340,3 +341,11 @@ def test_a_created_games_seat_0_taken_first_by_another_player_leaves_the_next_on
     made = joined(api, "Ann", players=3, create=True)
     assert (made["seat"], made["created"], made["status"]) == (1, True, "waiting")
     assert [seat["name"] for seat in api.game(made["id"])["seats"][:2]] == ["Quick", "Ann"]
+
+
+def test_a_created_game_leaves_the_lobby_after_a_quarter_of_an_hour(api):
+    made = joined(api, "Ann", players=2, create=True)
+    document = api.game(made["id"])
+    created = datetime.fromisoformat(document["created_at"])
+    expires = datetime.fromisoformat(document["seats"][1]["invite_expires_at"])
+    assert timedelta(minutes=14) < expires - created <= timedelta(minutes=15, seconds=5)
