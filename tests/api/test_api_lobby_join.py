@@ -349,3 +349,14 @@ def test_a_created_game_leaves_the_lobby_after_a_quarter_of_an_hour(api):
     created = datetime.fromisoformat(document["created_at"])
     expires = datetime.fromisoformat(document["seats"][1]["invite_expires_at"])
     assert timedelta(minutes=14) < expires - created <= timedelta(minutes=15, seconds=5)
+
+
+@pytest.mark.parametrize("game", ["dominion", "sky-islands", "sky-lanterns"])
+def test_every_game_can_be_made_by_a_join_with_its_default_options(api, game):
+    path = f"/v1/lobby/{game}/join"
+    made = joined(api, "Ann", path=path, players=2, create=True)
+    other = joined(api, "Bob", path=path, players=2, create=True)
+    assert (made["created"], other["created"], other["id"]) == (True, False, made["id"])
+    document = api.game(made["id"], other["token"])
+    assert (document["status"], document["you"], document["game"]) == ("active", 1, game)
+    assert document["turn"], "someone is to move"
