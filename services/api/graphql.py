@@ -37,9 +37,9 @@ from services.gameplay.problems import Problem
 from services.gameplay.settings import Settings
 
 from .graphql_requests import document_refusal, from_body, from_query_string
-from .graphql_ws import SkyportTransportWS, SkyportWebSocketAdapter
+from .graphql_ws import SkyportTransportWS, SkyportWebSocketAdapter, count_requests
 from .problems import problem_response
-from .ratelimit import bearer_of, client_ip, count_request, rate_limited, refuse
+from .ratelimit import client_ip, refuse
 
 
 class _RequestAdapter(StarletteRequestAdapter):
@@ -117,7 +117,7 @@ class SkyportGraphQL(GraphQL[GraphQLContext, None]):
         return self.create_response(response_data=response_data, sub_response=sub_response)
 
     async def get_context(self, request: Any, response: Any) -> GraphQLContext:
-        return GraphQLContext(request=request, response=response, count_requests=count_more)
+        return GraphQLContext(request=request, response=response, count_requests=count_requests)
 
     def decode_json(self, data: str | bytes) -> object:
         return orjson.loads(data)  # REST's parser: refuses nesting over 1024 as invalid
@@ -206,18 +206,6 @@ def _operation_not_allowed(kind: OperationType, method: str) -> Problem:
         f"Send {kind.value}s with POST, not {method}.",
         headers={"Allow": "POST"},
     )
-
-
-async def count_more(context: GraphQLContext, count: int) -> None:
-    """Counts `count` more requests of the operation's caller (its IP, and its token over
-    HTTP or the WebSocket); 429 rate_limited, with retry_after, once over a limit."""
-    limiter = getattr(context.request.app.state, "limiter", None)
-    if limiter is None or not limiter.active:
-        return
-    bearer = bearer_of(context.authorization())
-    quota = await count_request(limiter, context.client_ip, bearer, count)
-    if quota is not None and quota.exceeded:
-        raise rate_limited(quota, retry_after=quota.reset)
 
 
 def _transport_problem(error: HTTPException) -> Problem:

@@ -211,14 +211,10 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
 
     async def _refusal(self, payload: Mapping[str, object]) -> GraphQLFormattedError | None:
         """Why this operation is refused (as a GraphQL error), if it is."""
-        context = self.context
-        limiter = getattr(context.request.app.state, "limiter", None)
-        if limiter is not None:
-            bearer = bearer_of(context.authorization())
-            quota = await count_request(limiter, context.client_ip, bearer)
-            if quota is not None and quota.exceeded:
-                problem = rate_limited(quota)
-                return _with(problem_error(problem), retry_after=quota.reset)
+        try:
+            await count_requests(self.context, 1)
+        except Problem as problem:  # rate_limited
+            return problem_error(problem)
         limit = self.max_subscriptions_per_connection
         if limit is not None and len(self.operations) >= limit:
             return problem_error(
@@ -252,5 +248,16 @@ class SkyportTransportWS(BaseGraphQLTransportWSHandler[GraphQLContext, None]):
         await super().handle_task_exception(error)
 
 
-def _with(error: GraphQLFormattedError, **extensions: Any) -> GraphQLFormattedError:
-    return {**error, "extensions": {**error.get("extensions", {}), **extensions}}
+async def count_requests(context: GraphQLContext, count: int) -> None:
+    """Counts `count` requests of a GraphQL operation's caller against the rate limits
+    (its IP, and its token: over HTTP its header, over a WebSocket its connection_init);
+    429 rate_limited, with retry_after, once over a limit. An operation over a WebSocket
+    counts one; each mutation of an operation past its first counts one more
+    (`schema.mutation_count`, over HTTP and WebSocket alike)."""
+    limiter = getattr(context.request.app.state, "limiter", None)
+    if limiter is None or not limiter.active:
+        return
+    bearer = bearer_of(context.authorization())
+    quota = await count_request(limiter, context.client_ip, bearer, count)
+    if quota is not None and quota.exceeded:
+        raise rate_limited(quota, retry_after=quota.reset)
