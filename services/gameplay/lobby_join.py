@@ -122,7 +122,7 @@ class LobbyJoin:
             again = await self._noted(game, request, note)
             if again is not None:
                 return again
-        found = await self._walk_or_none(game, request, note)
+        found = await self._walk(game, request, note)
         if found is not None:
             return found
         if not request.create:
@@ -160,7 +160,7 @@ class LobbyJoin:
                 finally:
                     await self.tables.unlock(game, players, holder)
             await asyncio.sleep(WAIT_SECONDS)
-            found = await self._walk_or_none(game, request, note)
+            found = await self._walk(game, request, note)
             if found is not None:
                 return found
         return await self._create_unless_listed(game, request, note, who)
@@ -168,7 +168,7 @@ class LobbyJoin:
     async def _create_unless_listed(
         self, game: str, request: JoinLobbyRequest, note: _Note | None, who: Credentials
     ) -> tuple[LobbyJoined, bool]:
-        found = await self._walk_or_none(game, request, note)  # made before the hold was had
+        found = await self._walk(game, request, note)  # made before the hold was had
         if found is not None:
             return found
         creation_key = note.creation_key if note is not None else new_token()
@@ -187,20 +187,10 @@ class LobbyJoin:
             "seat_taken", "Other players took every seat of the game this join made; try again."
         )
 
-    async def _walk_or_none(
-        self, game: str, request: JoinLobbyRequest, note: _Note | None
-    ) -> tuple[LobbyJoined, bool] | None:
-        try:
-            taken, replayed = await self._walk(game, request, note)
-        except Problem as problem:
-            if problem.code == "no_open_seat":
-                return None
-            raise
-        return _joined(taken, created=False), replayed
-
     async def _walk(
         self, game: str, request: JoinLobbyRequest, note: _Note | None
-    ) -> tuple[SeatTaken, bool]:
+    ) -> tuple[LobbyJoined, bool] | None:
+        """A seat in the longest waiting listed game that has one, or None."""
         lost = 0
         cursor = None
         for _ in range(MAX_LOOKS):
@@ -212,7 +202,7 @@ class LobbyJoin:
                     claim = ClaimSeatRequest(code=seat.invite_code, name=request.name)
                     taken = await self._claim(listed.id, seat.seat, claim, note)
                     if taken is not None:
-                        return taken
+                        return _joined(taken[0], created=False), taken[1]
                     lost += 1
                     if lost == MAX_TRIES:
                         raise conflict(
@@ -223,7 +213,7 @@ class LobbyJoin:
             cursor = listing.next_cursor
             if cursor is None:
                 break
-        raise _no_open_seat(game, request.players)
+        return None
 
     async def _claim_again(
         self, game_id: str, seat: int, request: JoinLobbyRequest, note: _Note
